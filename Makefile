@@ -1,0 +1,47 @@
+# sift — build, run, test, bench and regenerate protobuf code.
+GO        ?= go
+BIN       := bin/sift
+TOOLS     := $(CURDIR)/.tools
+PROTO_DIR := plugins/sdk/proto
+PB_OUT    := plugins/sdk/internal/pluginv1
+PROTOC_GEN_GO_VERSION      := v1.36.12
+PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
+# Packages whose code runs concurrently get the race detector.
+RACE_PKGS := ./plugins/... ./stages/... ./cmd/...
+BENCH_DATA ?= ../shared/bench/extract
+
+.PHONY: build run test test-race test-examples bench proto tools clean
+
+build:
+	$(GO) build -o $(BIN) ./cmd/sift
+
+run: build
+	./$(BIN) serve --config config.hcl
+
+test: build
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race $(RACE_PKGS)
+	cd examples/extractor && $(GO) test -count=1 ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/ ./plugins/html/
+	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
+	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
+	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
+	fi
+
+tools:
+	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
+	GOBIN=$(TOOLS) $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	GOBIN=$(TOOLS) $(GO) install google.golang.org/grpc/cmd/protoc-gen-go-grpc@$(PROTOC_GEN_GO_GRPC_VERSION)
+
+proto: tools
+	rm -f $(PB_OUT)/*.pb.go
+	PATH=$(TOOLS):$$PATH protoc -I $(PROTO_DIR) \
+	  --go_out=. --go_opt=module=github.com/siftd/sift \
+	  --go-grpc_out=. --go-grpc_opt=module=github.com/siftd/sift \
+	  $(PROTO_DIR)/sift/plugin/v1/plugin.proto
+
+clean:
+	rm -rf bin .tools

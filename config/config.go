@@ -1,0 +1,136 @@
+// Package config decodes sift's HCL configuration strictly: every problem is
+// an HCL diagnostic with file and line, unknown attributes suggest the
+// nearest name, and all problems are reported at once.
+//
+// This package decodes the envelope. The bodies of `stage` blocks are
+// decoded by the stage kinds (package stages), and the plugin-specific
+// attributes of `extractor` blocks against the plugin's own schema (package
+// plugins/host), so that each owner of a schema decodes its own block.
+package config
+
+import (
+	"net"
+	"os"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclparse"
+)
+
+// DefaultFile is the configuration read when none is named.
+const DefaultFile = "config.hcl"
+
+// Config is a decoded configuration file.
+type Config struct {
+	Listen     string
+	DataDir    string
+	Store      Store
+	Callers    []Caller
+	Stages     []Stage
+	Extractors []Plugin
+
+	// Files holds the parsed sources, for printing diagnostics with context.
+	Files map[string]*hcl.File
+}
+
+// Store selects the database.
+type Store struct {
+	Driver string
+	DSN    string
+}
+
+// Caller is one agent or team allowed to use sift.
+type Caller struct {
+	Name       string
+	KeySHA256  string
+	Workspace  string
+	Restricted bool
+	DefRange   hcl.Range
+}
+
+// Stage is one `stage "KIND" { … }` block, in the order written. Body holds
+// the attributes that belong to the stage kind.
+type Stage struct {
+	Kind         string
+	ContentTypes []string
+	Body         hcl.Body
+	DefRange     hcl.Range
+	// ContentTypesRange points at the content_types attribute, if set.
+	ContentTypesRange *hcl.Range
+}
+
+// Plugin is an `extractor "NAME" { … }` block. Body holds the attributes
+// that belong to the plugin's own schema.
+type Plugin struct {
+	Name         string
+	Command      []string
+	SHA256       string
+	ContentTypes []string
+	Pool         int
+	Timeout      time.Duration
+	Memory       int64
+	Isolation    string
+	Body         hcl.Body
+	DefRange     hcl.Range
+}
+
+// Defaults for a configuration that leaves things out.
+const (
+	DefaultListen      = "127.0.0.1:8890"
+	DefaultDataDir     = "./data"
+	DefaultPool        = 2
+	DefaultCallTimeout = 30 * time.Second
+	DefaultMemory      = 512 << 20
+)
+
+// Isolation modes of a plugin.
+const (
+	IsolationSubprocess = "subprocess"
+	IsolationNone       = "none"
+)
+
+// LoadFile reads and decodes a configuration file.
+func LoadFile(path string) (*Config, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot read configuration",
+			Detail:   err.Error(),
+		}}
+	}
+	return Parse(src, path)
+}
+
+// Parse decodes configuration source; filename is used in diagnostics.
+func Parse(src []byte, filename string) (*Config, hcl.Diagnostics) {
+	parser := hclparse.NewParser()
+	file, diags := parser.ParseHCL(src, filename)
+	cfg := &Config{Files: parser.Files()}
+	if diags.HasErrors() {
+		return cfg, diags
+	}
+	var raw rawFile
+	diags = append(diags, gohcl.DecodeBody(file.Body, nil, &raw)...)
+	diags = append(diags, raw.apply(cfg)...)
+	return cfg, diags
+}
+
+func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	cfg.Listen, diags = optString(r.Listen, DefaultListen, diags)
+	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
+		diags = append(diags, attrError(r.Listen.Range().Ptr(), "Invalid listen address", err.Error()))
+	}
+	cfg.DataDir, diags = optString(r.DataDir, DefaultDataDir, diags)
+	cfg.Store, diags = r.store(diags)
+	cfg.Callers, diags = r.callers(diags)
+	cfg.Stages, diags = r.stages(diags)
+	cfg.Extractors, diags = r.extractors(diags)
+	return diags
+}
+
+func attrError(rng *hcl.Range, summary, detail string) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: detail, Subject: rng}
+}

@@ -1,0 +1,164 @@
+package config
+
+import (
+	"encoding/hex"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// rawFile mirrors the file's top level for gohcl. Attributes that need a
+// semantic check keep their expression, so a diagnostic can point at them.
+type rawFile struct {
+	Listen     hcl.Expression `hcl:"listen,optional"`
+	DataDir    hcl.Expression `hcl:"data_dir,optional"`
+	Store      *rawStore      `hcl:"store,block"`
+	Callers    []rawCaller    `hcl:"caller,block"`
+	Pipeline   *rawPipeline   `hcl:"pipeline,block"`
+	Extractors []rawPlugin    `hcl:"extractor,block"`
+}
+
+type rawStore struct {
+	Driver   *string   `hcl:"driver,optional"`
+	DSN      *string   `hcl:"dsn,optional"`
+	DefRange hcl.Range `hcl:",def_range"`
+}
+
+type rawCaller struct {
+	Name       string    `hcl:"name,label"`
+	KeySHA256  string    `hcl:"key_sha256"`
+	Workspace  *string   `hcl:"workspace,optional"`
+	Restricted *bool     `hcl:"restricted,optional"`
+	DefRange   hcl.Range `hcl:",def_range"`
+}
+
+type rawPipeline struct {
+	Stages []rawStage `hcl:"stage,block"`
+}
+
+type rawStage struct {
+	Kind         string         `hcl:"kind,label"`
+	ContentTypes hcl.Expression `hcl:"content_types,optional"`
+	Remain       hcl.Body       `hcl:",remain"`
+	DefRange     hcl.Range      `hcl:",def_range"`
+}
+
+type rawPlugin struct {
+	Name         string         `hcl:"name,label"`
+	Command      []string       `hcl:"command,optional"`
+	SHA256       *string        `hcl:"sha256,optional"`
+	ContentTypes []string       `hcl:"content_types,optional"`
+	Pool         hcl.Expression `hcl:"pool,optional"`
+	Timeout      hcl.Expression `hcl:"timeout,optional"`
+	Memory       hcl.Expression `hcl:"memory,optional"`
+	Isolation    hcl.Expression `hcl:"isolation,optional"`
+	Remain       hcl.Body       `hcl:",remain"`
+	DefRange     hcl.Range      `hcl:",def_range"`
+}
+
+func (r *rawFile) store(diags hcl.Diagnostics) (Store, hcl.Diagnostics) {
+	st := Store{Driver: "sqlite"}
+	if r.Store == nil {
+		return st, diags
+	}
+	if r.Store.Driver != nil {
+		st.Driver = *r.Store.Driver
+	}
+	if r.Store.DSN != nil {
+		st.DSN = *r.Store.DSN
+	}
+	if st.Driver != "sqlite" {
+		diags = append(diags, attrError(r.Store.DefRange.Ptr(), "Unsupported store driver",
+			fmt.Sprintf("driver %q is not supported; this build supports \"sqlite\".", st.Driver)))
+	}
+	return st, diags
+}
+
+func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
+	seen := map[string]bool{}
+	out := make([]Caller, 0, len(r.Callers))
+	for _, rc := range r.Callers {
+		if seen[rc.Name] {
+			diags = append(diags, attrError(rc.DefRange.Ptr(), "Duplicate caller",
+				fmt.Sprintf("caller %q is defined more than once.", rc.Name)))
+		}
+		seen[rc.Name] = true
+		if b, err := hex.DecodeString(rc.KeySHA256); err != nil || len(b) != 32 {
+			diags = append(diags, attrError(rc.DefRange.Ptr(), "Invalid key_sha256",
+				"key_sha256 must be the 64 hex digits of a SHA-256 hash; `sift key new NAME` prints one."))
+		}
+		c := Caller{Name: rc.Name, KeySHA256: rc.KeySHA256, Workspace: "default", DefRange: rc.DefRange}
+		if rc.Workspace != nil {
+			c.Workspace = *rc.Workspace
+		}
+		if rc.Restricted != nil {
+			c.Restricted = *rc.Restricted
+		}
+		out = append(out, c)
+	}
+	return out, diags
+}
+
+func (r *rawFile) stages(diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
+	if r.Pipeline == nil {
+		return nil, diags
+	}
+	out := make([]Stage, 0, len(r.Pipeline.Stages))
+	for _, rs := range r.Pipeline.Stages {
+		st := Stage{Kind: rs.Kind, Body: rs.Remain, DefRange: rs.DefRange}
+		var ds hcl.Diagnostics
+		st.ContentTypes, ds = optStringList(rs.ContentTypes)
+		diags = append(diags, ds...)
+		if st.ContentTypes != nil {
+			st.ContentTypesRange = rs.ContentTypes.Range().Ptr()
+		}
+		out = append(out, st)
+	}
+	return out, diags
+}
+
+func (r *rawFile) extractors(diags hcl.Diagnostics) ([]Plugin, hcl.Diagnostics) {
+	seen := map[string]bool{}
+	out := make([]Plugin, 0, len(r.Extractors))
+	for _, rp := range r.Extractors {
+		if seen[rp.Name] {
+			diags = append(diags, attrError(rp.DefRange.Ptr(), "Duplicate extractor",
+				fmt.Sprintf("extractor %q is defined more than once.", rp.Name)))
+		}
+		seen[rp.Name] = true
+		var p Plugin
+		p, diags = rp.decode(diags)
+		out = append(out, p)
+	}
+	return out, diags
+}
+
+func (rp *rawPlugin) decode(diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
+	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Body: rp.Remain, DefRange: rp.DefRange}
+	if rp.SHA256 != nil {
+		p.SHA256 = *rp.SHA256
+	}
+	p.Pool, diags = optInt(rp.Pool, DefaultPool, 1, 64, diags)
+	p.Timeout, diags = optDuration(rp.Timeout, DefaultCallTimeout, diags)
+	p.Memory, diags = optSize(rp.Memory, DefaultMemory, diags)
+	p.Isolation, diags = optString(rp.Isolation, IsolationSubprocess, diags)
+	if p.Isolation != IsolationSubprocess && p.Isolation != IsolationNone {
+		diags = append(diags, attrError(rp.Isolation.Range().Ptr(), "Invalid isolation",
+			fmt.Sprintf("isolation must be %q or %q.", IsolationSubprocess, IsolationNone)))
+	}
+	if len(p.Command) > 0 && p.Isolation == IsolationNone {
+		diags = append(diags, attrError(rp.Isolation.Range().Ptr(), "Invalid isolation",
+			"an external plugin (with command) always runs as a subprocess."))
+	}
+	if len(p.Command) > 0 {
+		if b, err := hex.DecodeString(p.SHA256); err != nil || len(b) != 32 {
+			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing or invalid sha256",
+				"an external plugin needs sha256 = the 64 hex digits of its binary's SHA-256 (sha256sum prints it)."))
+		}
+		if len(p.ContentTypes) == 0 {
+			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing content_types",
+				"an external extractor must list the content types it handles."))
+		}
+	}
+	return p, diags
+}

@@ -1,0 +1,42 @@
+package sdk
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error classes a plugin reports for a bad document. The host maps them to
+// HTTP statuses (invalid → 400/422, unsupported → 415, too_large → 413).
+const (
+	ClassInvalid     = "invalid"
+	ClassUnsupported = "unsupported"
+	ClassTooLarge    = "too_large"
+)
+
+// DocError reports that a document cannot be converted. It travels as a
+// field of the reply, so the host can tell a bad document from a broken
+// plugin.
+type DocError struct {
+	Class   string
+	Message string
+}
+
+func (e *DocError) Error() string { return e.Class + ": " + e.Message }
+
+// Invalid returns a DocError of class "invalid".
+func Invalid(format string, args ...any) *DocError {
+	return &DocError{Class: ClassInvalid, Message: fmt.Sprintf(format, args...)}
+}
+
+// Unsupported returns a DocError of class "unsupported".
+func Unsupported(format string, args ...any) *DocError {
+	return &DocError{Class: ClassUnsupported, Message: fmt.Sprintf(format, args...)}
+}
+
+func asDocError(err error) (*DocError, bool) {
+	var de *DocError
+	if errors.As(err, &de) {
+		return de, true
+	}
+	return nil, false
+}

@@ -1,0 +1,91 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Extractor turns one document into clean content. Implementations must be
+// safe for concurrent use: the host may send several calls to one process.
+type Extractor interface {
+	// Info names the plugin and the media types it handles.
+	Info(ctx context.Context) (Info, error)
+	// Schema lists the attributes the plugin accepts in its HCL block.
+	Schema(ctx context.Context) (Schema, error)
+	// Configure receives the decoded block as a JSON object. It is called
+	// once per process, before any Extract. Problems with the configuration
+	// are returned as diagnostics, not as an error.
+	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
+	// Extract converts one document. A document that cannot be converted
+	// (malformed, unsupported, too large) is reported with a *DocError; any
+	// other error means the plugin itself failed.
+	Extract(ctx context.Context, req *ExtractRequest) (*ExtractResult, error)
+}
+
+// Digester condenses clean content around a question. The same rules as for
+// Extractor apply: a *DocError is a result, any other error a failure.
+type Digester interface {
+	Info(ctx context.Context) (Info, error)
+	Schema(ctx context.Context) (Schema, error)
+	Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error)
+	Digest(ctx context.Context, req *DigestRequest) (*DigestResult, error)
+}
+
+// Info describes a plugin.
+type Info struct {
+	Name    string
+	Version string
+	// ContentTypes the plugin handles: exact ("text/html"), structured
+	// suffix ("application/*+json") or wildcard ("text/*").
+	ContentTypes []string
+	// Capabilities announces optional protocol features.
+	Capabilities []string
+}
+
+// ExtractRequest is one document to extract.
+type ExtractRequest struct {
+	Body        []byte
+	ContentType string
+	// URL is the document's final URL, used to resolve relative links.
+	URL string
+	// Options are per-request knobs such as "json_path", "jq" or "pages".
+	Options map[string]string
+	// MaxOutputBytes bounds the returned content; 0 means the plugin's default.
+	MaxOutputBytes int64
+}
+
+// Format names what ExtractResult.Content holds.
+type Format string
+
+// The formats an extractor may return.
+const (
+	FormatMarkdown Format = "markdown"
+	FormatJSON     Format = "json"
+	FormatText     Format = "text"
+)
+
+// ExtractResult is the clean form of a document.
+type ExtractResult struct {
+	Content  string
+	Format   Format
+	Title    string
+	Metadata map[string]string
+	// Warnings tell the agent what was changed or cut ("output truncated
+	// at 1 MiB").
+	Warnings []string
+}
+
+// DigestRequest asks for a digest of clean content.
+type DigestRequest struct {
+	Content   string
+	Question  string
+	URL       string
+	Title     string
+	MaxTokens int64
+}
+
+// DigestResult is a digest and what the digester wants the agent to know.
+type DigestResult struct {
+	Digest   string
+	Warnings []string
+}

@@ -1,0 +1,83 @@
+package stages
+
+import (
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Doc is what flows through the chain. Each stage reads what earlier stages
+// wrote and adds its own part; a stage never removes another's part.
+type Doc struct {
+	Request    Request
+	Response   *Response   // set by fetch
+	Extraction *Extraction // set by extract
+	Digest     string      // set by digest
+	Context    []ContextHit
+	Warnings   []string
+	Timings    []Timing
+}
+
+// Request is what the agent asked for.
+type Request struct {
+	URL      string
+	Caller   string
+	Question string
+	Mode     string
+	// Options are per-request knobs passed to extractors: json_path, jq,
+	// pages …
+	Options map[string]string
+}
+
+// Response is the fetched resource.
+type Response struct {
+	FinalURL    string
+	Status      int
+	Header      http.Header
+	Body        []byte
+	ContentType string // the full Content-Type value, parameters included
+}
+
+// MediaType returns the response's media type, lower-cased and without
+// parameters ("text/html"), or "" before fetch.
+func (d *Doc) MediaType() string {
+	if d.Response == nil {
+		return ""
+	}
+	return MediaType(d.Response.ContentType)
+}
+
+// MediaType strips parameters from a Content-Type value and lower-cases it.
+func MediaType(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(contentType, ";")
+	}
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// Extraction is the clean form of the document.
+type Extraction struct {
+	Content   string
+	Format    string
+	Title     string
+	Metadata  map[string]string
+	Extractor string // the plugin that produced it
+}
+
+// ContextHit is one thing the agent's team already knows.
+type ContextHit struct {
+	Text   string
+	Source string
+}
+
+// Timing records how long one stage took.
+type Timing struct {
+	Stage    string
+	Duration time.Duration
+	Skipped  bool // true when the stage did not run (content type filter)
+}
+
+// Warn adds a warning for the agent.
+func (d *Doc) Warn(msg string) { d.Warnings = append(d.Warnings, msg) }

@@ -1,0 +1,91 @@
+// Package stages defines the chain a request flows through: the Stage
+// contract, the Doc that flows, the registry of stage kinds, and the runner.
+//
+// The lifecycle of a stage:
+//
+//  1. At start-up the chain builder finds the stage's Kind by the label of
+//     its `stage "KIND" {}` block and calls Kind.New with the block's body.
+//     New decodes and validates the body, reports every problem at once as
+//     HCL diagnostics, and does no I/O.
+//  2. The builder checks the chain rules (order, repetition, content_types)
+//     across all stages.
+//  3. For each request the runner calls Run on each stage in order, through
+//     a wrapper that times it, applies its content_types filter and prefixes
+//     its errors with its name.
+//  4. At shutdown the runner calls Close on the stages that implement Closer.
+//
+// Stages are shared by concurrent requests: Run must be safe for concurrent
+// use and keep per-request state in the Doc.
+package stages
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// Stage processes a Doc.
+type Stage interface {
+	// Run does the stage's work on doc. An error stops the chain.
+	Run(ctx context.Context, doc *Doc) error
+}
+
+// Closer is implemented by stages that hold resources.
+type Closer interface {
+	// Close releases the stage's resources. It must work on a stage that
+	// never ran.
+	Close(ctx context.Context) error
+}
+
+// Checkpoint is implemented by a stage that snapshots the Doc (cache). Its
+// Run stores a snapshot; Resume restores one.
+type Checkpoint interface {
+	Stage
+	// Resume replaces doc's contents with a fresh snapshot taken at this
+	// stage's position and reports whether it found one.
+	Resume(ctx context.Context, doc *Doc) (bool, error)
+}
+
+// Kind describes a built-in stage kind.
+type Kind struct {
+	// Name is the label operators write: stage "NAME" {}.
+	Name string
+	// After lists kinds that must come earlier in the chain when this kind
+	// is present.
+	After []string
+	// AlwaysRun stages run even when a checkpoint lets the runner skip the
+	// stages around them (guard: a cached answer is still refused for a
+	// blocked URL).
+	AlwaysRun bool
+	// Repeatable kinds may appear more than once.
+	Repeatable bool
+	// New decodes and validates the stage's block and builds the stage. It
+	// must not do I/O.
+	New func(body hcl.Body, deps Deps) (Stage, hcl.Diagnostics)
+}
+
+// Deps are the shared services a stage may use.
+type Deps struct {
+	Logger     *slog.Logger
+	Extractors ExtractorRouter
+}
+
+// ExtractorRouter finds the extractor for a media type.
+type ExtractorRouter interface {
+	// Route returns the name of the plugin that handles mediaType, and the
+	// plugin, or ok=false when none does.
+	Route(mediaType string) (name string, ex sdk.Extractor, ok bool)
+}
+
+// Errors that callers map to HTTP statuses.
+var (
+	// ErrNotImplemented is returned by a stage kind that is configured but
+	// not built yet.
+	ErrNotImplemented = errors.New("not implemented")
+	// ErrUnsupportedType means no extractor handles the document's type.
+	ErrUnsupportedType = errors.New("unsupported content type")
+)
