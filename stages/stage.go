@@ -78,7 +78,12 @@ type Deps struct {
 type ExtractorRouter interface {
 	// Route returns the name of the plugin that handles mediaType, and the
 	// plugin, or ok=false when none does.
-	Route(mediaType string) (name string, ex sdk.Extractor, ok bool)
+	Route(mediaType string) (name string, ex Extractor, ok bool)
+}
+
+// Extractor is the call the extract stage makes; plugin pools implement it.
+type Extractor interface {
+	Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error)
 }
 
 // Errors that callers map to HTTP statuses.

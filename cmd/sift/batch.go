@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// runBatch speaks the extraction benchmark's batch protocol, keeping one
+// warm plugin pool for every page.
+func runBatch(cmd *cobra.Command, f extractFlags) error {
+	mediaType := f.typ
+	if mediaType == "" {
+		mediaType = "text/html"
+	}
+	ex, closeFn, err := startExtractor(cmd, f.config, mediaType)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	in := bufio.NewReaderSize(cmd.InOrStdin(), 1<<16)
+	out := bufio.NewWriter(cmd.OutOrStdout())
+	for {
+		body, pageURL, err := readPage(in)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		content, ms, status := extractPage(cmd, ex, mediaType, pageURL, body)
+		fmt.Fprintf(out, "%d %.3f %s\n%s", len(content), ms, status, content)
+		if err := out.Flush(); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+}
+
+// readPage reads "<nbytes> <url>\n" and then exactly nbytes bytes.
+func readPage(in *bufio.Reader) ([]byte, string, error) {
+	header, err := in.ReadString('\n')
+	if err != nil {
+		if header == "" {
+			return nil, "", io.EOF
+		}
+		return nil, "", fmt.Errorf("batch header: %w", err)
+	}
+	sizeText, pageURL, _ := strings.Cut(strings.TrimRight(header, "\r\n"), " ")
+	n, err := strconv.Atoi(sizeText)
+	if err != nil || n < 0 || n > maxInput {
+		return nil, "", fmt.Errorf("batch header %q: want \"<nbytes> <url>\"", header)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(in, body); err != nil {
+		return nil, "", fmt.Errorf("batch body: %w", err)
+	}
+	return body, pageURL, nil
+}
+
+func extractPage(cmd *cobra.Command, ex stages.Extractor, mediaType, pageURL string, body []byte) (string, float64, string) {
+	start := time.Now()
+	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{Body: body, ContentType: mediaType, URL: pageURL})
+	ms := float64(time.Since(start).Microseconds()) / 1000
+	if err != nil {
+		return err.Error(), ms, "err"
+	}
+	return res.Content, ms, "ok"
+}

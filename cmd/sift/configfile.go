@@ -1,0 +1,40 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift"
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+)
+
+// loadConfig reads the file --config names. Without the flag it reads
+// ./config.hcl, or the embedded default when there is none.
+func loadConfig(cmd *cobra.Command, path string) (*config.Config, hcl.Diagnostics) {
+	if !cmd.Flags().Changed("config") && path == config.DefaultFile {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return config.Parse(sift.DefaultConfig, "(embedded) config.hcl")
+		}
+	}
+	return config.LoadFile(path)
+}
+
+// report prints diagnostics and turns errors among them into exitError.
+func report(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) error {
+	if len(diags) == 0 {
+		return nil
+	}
+	if err := app.WriteDiagnostics(w, cfg, diags); err != nil {
+		return err
+	}
+	if diags.HasErrors() {
+		return exitError{}
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// maxInput bounds what `sift extract` reads from a file or stdin.
+const maxInput = 64 << 20
+
+type extractFlags struct {
+	config  string
+	typ     string
+	url     string
+	json    bool
+	batch   bool
+	options []string
+}
+
+func extractCommand() *cobra.Command {
+	var f extractFlags
+	cmd := &cobra.Command{
+		Use:   "extract [FILE]",
+		Short: "Run the extractor for a local file or stdin, without a server",
+		Long: `Run the extractor for a local file (or stdin) through the same plugin host
+sift serve uses, and print the clean content.
+
+With --batch (or EXTRACT_BATCH=1) it speaks the benchmark protocol: a header
+line "<nbytes> <url>" then the page, answered by "<nbytes> <ms> <ok|err>" and
+the output, for as long as stdin stays open.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.batch || os.Getenv("EXTRACT_BATCH") == "1" {
+				return runBatch(cmd, f)
+			}
+			return runExtract(cmd, f, args)
+		},
+	}
+	cmd.Flags().StringVar(&f.config, "config", config.DefaultFile, "configuration file")
+	cmd.Flags().StringVar(&f.typ, "type", "", "media type of the input (default: from the file name, else sniffed)")
+	cmd.Flags().StringVar(&f.url, "url", "", "the document's URL, for resolving relative links")
+	cmd.Flags().BoolVar(&f.json, "json", false, "print a JSON envelope with metadata and warnings")
+	cmd.Flags().BoolVar(&f.batch, "batch", false, "speak the benchmark batch protocol on stdin/stdout")
+	cmd.Flags().StringArrayVarP(&f.options, "option", "o", nil, "extractor option KEY=VALUE (json_path, jq, …); repeatable")
+	return cmd
+}
+
+func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
+	body, name, err := readInput(cmd.InOrStdin(), args)
+	if err != nil {
+		return err
+	}
+	mediaType := f.typ
+	if mediaType == "" {
+		mediaType = sniff(name, body)
+	}
+	opts, err := parseOptions(f.options)
+	if err != nil {
+		return err
+	}
+	ex, closeFn, err := startExtractor(cmd, f.config, mediaType)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
+	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{
+		Body: body, ContentType: mediaType, URL: f.url, Options: opts,
+	})
+	if err != nil {
+		return err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}
+	out := cmd.OutOrStdout()
+	if !f.json {
+		_, err = io.WriteString(out, strings.TrimRight(res.Content, "\n")+"\n")
+		return err
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(envelope{ContentType: mediaType, Format: string(res.Format), Title: res.Title,
+		Metadata: res.Metadata, Warnings: res.Warnings, Content: res.Content})
+}
+
+type envelope struct {
+	ContentType string            `json:"content_type"`
+	Format      string            `json:"format"`
+	Title       string            `json:"title,omitempty"`
+	Metadata    map[string]string `json:"metadata,omitempty"`
+	Warnings    []string          `json:"warnings,omitempty"`
+	Content     string            `json:"content"`
+}
+
+// startExtractor starts only the plugin that handles mediaType.
+func startExtractor(cmd *cobra.Command, cfgPath, mediaType string) (stages.Extractor, func(), error) {
+	ctx := cmd.Context()
+	cfg, diags := loadConfig(cmd, cfgPath)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return nil, nil, err
+	}
+	specs, diags := app.Plan(ctx, cfg)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return nil, nil, err
+	}
+	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	if !ok {
+		return nil, nil, fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
+	}
+	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}})
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return nil, nil, err
+	}
+	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	return ex, func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+}
+
+func readInput(stdin io.Reader, args []string) ([]byte, string, error) {
+	r, name := stdin, ""
+	if len(args) == 1 && args[0] != "-" {
+		f, err := os.Open(args[0])
+		if err != nil {
+			return nil, "", err
+		}
+		defer f.Close()
+		r, name = f, args[0]
+	}
+	body, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, "", fmt.Errorf("read input: %w", err)
+	}
+	if len(body) > maxInput {
+		return nil, "", fmt.Errorf("input larger than %d MiB", maxInput>>20)
+	}
+	return body, name, nil
+}
+
+// sniff guesses the media type from the file name, then from the bytes.
+func sniff(name string, body []byte) string {
+	if ext := filepath.Ext(name); ext != "" {
+		switch strings.ToLower(ext) {
+		case ".md", ".markdown":
+			return "text/markdown"
+		case ".csv":
+			return "text/csv"
+		}
+		if t := mime.TypeByExtension(ext); t != "" {
+			return t
+		}
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+		return "application/json"
+	}
+	return http.DetectContentType(body)
+}
+
+func parseOptions(kvs []string) (map[string]string, error) {
+	if len(kvs) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, kv := range kvs {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("option %q: want KEY=VALUE", kv)
+		}
+		out[k] = v
+	}
+	return out, nil
+}

@@ -1,0 +1,61 @@
+// Command sift fetches web resources for AI agents and hands them back
+// clean, compact and safe. See README.md.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/plugins/builtin"
+)
+
+func main() {
+	// `sift plugin NAME` is how sift runs its own built-in plugins. It must
+	// reach Serve before anything writes to stdout, where go-plugin's
+	// handshake goes.
+	if len(os.Args) == 3 && os.Args[1] == "plugin" {
+		if builtin.Serve(os.Args[2]) {
+			return
+		}
+		fmt.Fprintf(os.Stderr, "sift plugin: no built-in plugin %q\n", os.Args[2])
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := rootCommand().ExecuteContext(ctx)
+	stop()
+	if err != nil {
+		if _, quiet := err.(exitError); !quiet {
+			fmt.Fprintln(os.Stderr, "sift:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// exitError makes sift exit non-zero after the command has already told
+// the user why.
+type exitError struct{}
+
+func (exitError) Error() string { return "failed" }
+
+func rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "sift",
+		Short:         "Fetch web resources for AI agents: clean, compact and safe",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(
+		serveCommand(),
+		validateCommand(),
+		extractCommand(),
+		keyCommand(),
+		versionCommand(),
+		pluginCommand(),
+	)
+	return root
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift"
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+)
+
+func serveCommand() *cobra.Command {
+	var cfgPath string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Start sift: check the configuration, warm the plugins, listen",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd, cfgPath)
+		},
+	}
+	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file (the embedded default when ./config.hcl is absent)")
+	return cmd
+}
+
+func serve(cmd *cobra.Command, cfgPath string) error {
+	ctx := cmd.Context()
+	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	cfg, diags := loadConfig(cmd, cfgPath)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return err
+	}
+	if err := checkDevKey(cfg); err != nil {
+		return err
+	}
+	a, diags := app.Load(ctx, cfg, app.Options{Logger: log})
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return err
+	}
+	defer a.Close(context.WithoutCancel(ctx))
+
+	ln, err := net.Listen("tcp", cfg.Listen)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	srv := &http.Server{Handler: healthMux(a), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	log.Info("sift listening", "addr", ln.Addr().String(), "stages", a.Chain.Names(), "version", siftVersion())
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return nil
+}
+
+// checkDevKey refuses to expose the documented development key beyond
+// loopback.
+func checkDevKey(cfg *config.Config) error {
+	sum := sha256.Sum256([]byte(sift.DevKey))
+	devHash := hex.EncodeToString(sum[:])
+	host, _, _ := net.SplitHostPort(cfg.Listen)
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || (ip != nil && ip.IsLoopback())
+	for _, c := range cfg.Callers {
+		if c.KeySHA256 == devHash && !loopback {
+			return fmt.Errorf("caller %q holds the development key, so sift listens only on loopback (listen = %q); "+
+				"replace it with `sift key new %s`", c.Name, cfg.Listen, c.Name)
+		}
+	}
+	return nil
+}
+
+// healthMux serves /healthz: the plugin pools and the stage chain.
+func healthMux(a *app.App) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		type pool struct {
+			Name string `json:"name"`
+			Live int    `json:"live"`
+			Size int    `json:"size"`
+		}
+		body := struct {
+			OK     bool     `json:"ok"`
+			Stages []string `json:"stages"`
+			Pools  []pool   `json:"plugins"`
+		}{OK: true, Stages: a.Chain.Names()}
+		for _, p := range a.Host.Pools() {
+			live := p.Size()
+			body.Pools = append(body.Pools, pool{Name: p.Name(), Live: live, Size: p.Capacity()})
+			body.OK = body.OK && live > 0
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if !body.OK {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+		_ = json.NewEncoder(w).Encode(body)
+	})
+	return mux
+}

@@ -1,0 +1,33 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+)
+
+func validateCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate [FILE]",
+		Short: "Check a configuration file and print every problem with its line",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := config.DefaultFile
+			if len(args) == 1 {
+				path = args[0]
+			}
+			cfg, diags := config.LoadFile(path)
+			if !diags.HasErrors() {
+				diags = append(diags, app.Check(cmd.Context(), cfg)...)
+			}
+			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: ok\n", path)
+			return nil
+		},
+	}
+}

@@ -1,0 +1,40 @@
+# sift's default configuration: runs as it is on one machine, with SQLite
+# under ./data and no LLM, Honcho or search backend. `sift validate` checks
+# a configuration; DESIGN.md §3 lists every block.
+
+listen   = "127.0.0.1:8890"
+data_dir = "./data"
+
+store {
+  driver = "sqlite"
+}
+
+# The development key is "sift-dev-key" (see README). While a caller holds
+# it, sift refuses to listen on anything but loopback. `sift key new NAME`
+# prints a fresh key and its block.
+caller "local" {
+  key_sha256 = "4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea"
+  workspace  = "default"
+  restricted = false
+}
+
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443]
+  }
+  stage "fetch" {
+    timeout  = "20s"
+    max_body = "5MiB"
+  }
+  stage "extract" {}
+  stage "cache" {
+    ttl     = "24h"
+    max_ttl = "168h"
+  }
+}
+
+extractor "html" {
+  pool    = 2
+  timeout = "30s"
+  memory  = "512MiB"
+}

@@ -1,0 +1,142 @@
+// Package app assembles sift from its configuration: the plugin host, the
+// stage chain and the checks `validate` and `serve` share.
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/plugins/builtin"
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/stages"
+	stagesbuiltin "github.com/siftd/sift/stages/builtin"
+	"github.com/siftd/sift/stages/fetch"
+)
+
+// App is a running configuration.
+type App struct {
+	Config *config.Config
+	Host   *host.Host
+	Chain  *stages.Chain
+}
+
+// Options tune Load.
+type Options struct {
+	Logger *slog.Logger
+	// PluginStderr receives plugin log lines.
+	PluginStderr io.Writer
+	// Only, when set, starts just the extractors it names.
+	Only []string
+}
+
+// defaultStages is the chain used when the configuration lists none.
+var defaultStages = []string{"guard", "fetch", "extract"}
+
+// Check runs every start-up check without keeping processes: the file, the
+// plugins' blocks and the stage chain. `sift validate` is this.
+func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	specs, diags := plan(ctx, cfg)
+	for i := range specs {
+		_, ds := host.Configure(ctx, &specs[i])
+		diags = append(diags, ds...)
+	}
+	_, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), stages.Deps{Logger: slog.Default()})
+	return append(diags, ds...)
+}
+
+// Load checks cfg and starts its plugins and chain.
+func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diagnostics) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	specs, diags := plan(ctx, cfg)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	specs = only(specs, opts.Only)
+	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr})
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), stages.Deps{Logger: opts.Logger, Extractors: h})
+	diags = append(diags, ds...)
+	if diags.HasErrors() {
+		h.Close()
+		return nil, diags
+	}
+	return &App{Config: cfg, Host: h, Chain: chain}, diags
+}
+
+// Close stops the chain and the plugins.
+func (a *App) Close(ctx context.Context) error {
+	err := a.Chain.Close(ctx)
+	a.Host.Close()
+	return err
+}
+
+// Plan returns the extractors cfg runs, with their content types.
+func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
+	return plan(ctx, cfg)
+}
+
+func plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
+	return host.Plan(ctx, cfg.Extractors, builtin.Extractors(), maxMessage(cfg))
+}
+
+// maxMessage sizes plugin messages from the fetch body cap: a request
+// carries at most one body, a reply at most about as much again.
+func maxMessage(cfg *config.Config) int {
+	maxBody := int64(fetch.DefaultMaxBody)
+	for _, st := range cfg.Stages {
+		if st.Kind == "fetch" {
+			if c, diags := fetch.Decode(st.Body); !diags.HasErrors() {
+				maxBody = c.MaxBody
+			}
+		}
+	}
+	return int(2*maxBody + 1<<20)
+}
+
+func chainBlocks(cfg *config.Config) []config.Stage {
+	if len(cfg.Stages) > 0 {
+		return cfg.Stages
+	}
+	out := make([]config.Stage, len(defaultStages))
+	for i, k := range defaultStages {
+		out[i] = config.Stage{Kind: k, Body: hcl.EmptyBody()}
+	}
+	return out
+}
+
+func only(specs []host.Spec, names []string) []host.Spec {
+	if len(names) == 0 {
+		return specs
+	}
+	var out []host.Spec
+	for _, s := range specs {
+		for _, n := range names {
+			if s.Name == n {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// WriteDiagnostics prints diagnostics with file, line and source context.
+func WriteDiagnostics(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) error {
+	var files map[string]*hcl.File
+	if cfg != nil {
+		files = cfg.Files
+	}
+	if err := hcl.NewDiagnosticTextWriter(w, files, 0, false).WriteDiagnostics(diags); err != nil {
+		return fmt.Errorf("write diagnostics: %w", err)
+	}
+	return nil
+}

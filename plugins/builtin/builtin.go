@@ -1,0 +1,31 @@
+// Package builtin lists the extractors compiled into sift. They still run
+// as subprocesses (`sift plugin NAME`) unless isolation = "none".
+package builtin
+
+import (
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/plugins/html"
+	"github.com/siftd/sift/plugins/json"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/plugins/text"
+)
+
+// Extractors returns the built-in extractors by name.
+func Extractors() host.Builtins {
+	return host.Builtins{
+		"html": html.New,
+		"json": json.New,
+		"text": text.New,
+	}
+}
+
+// Serve runs the built-in called name as a plugin process and reports
+// whether such a built-in exists. It does not return when it does.
+func Serve(name string) bool {
+	newEx, ok := Extractors()[name]
+	if !ok {
+		return false
+	}
+	sdk.Serve(sdk.ServeConfig{Extractor: newEx()})
+	return true
+}

@@ -1,0 +1,20 @@
+package host
+
+import "errors"
+
+// Errors a plugin call can end with besides the plugin's own DocError. The
+// server maps them to statuses: crashed and reply-too-large → 502, timeout →
+// 504, busy → 429.
+var (
+	// ErrCrashed means the plugin process died during the call.
+	ErrCrashed = errors.New("plugin crashed")
+	// ErrTimeout means the call outlived its deadline; the process was
+	// killed and replaced.
+	ErrTimeout = errors.New("plugin timed out")
+	// ErrReplyTooLarge means the plugin's reply exceeded the message limit.
+	ErrReplyTooLarge = errors.New("plugin reply too large")
+	// ErrClosed means the pool was shut down.
+	ErrClosed = errors.New("plugin pool closed")
+	// ErrUnavailable means no process could be started.
+	ErrUnavailable = errors.New("plugin unavailable")
+)

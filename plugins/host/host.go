@@ -1,0 +1,195 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// Host runs the configured extractors and routes media types to them.
+type Host struct {
+	routes []route
+	pools  []*Pool
+}
+
+type route struct {
+	pattern string
+	name    string
+	ex      stages.Extractor
+}
+
+// Options tune how Start runs plugins.
+type Options struct {
+	Logger *slog.Logger
+	// Stderr receives the plugins' own log lines; os.Stderr when nil.
+	Stderr io.Writer
+	// Self is the binary re-executed for built-ins; os.Executable when "".
+	Self string
+}
+
+// Start configures every spec and starts its processes (or, for isolation
+// "none", its in-process implementation). Problems with a plugin's block are
+// HCL diagnostics; a plugin that cannot start is one too, on its block.
+func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnostics) {
+	opts = opts.withDefaults()
+	h := &Host{}
+	var diags hcl.Diagnostics
+	for i := range specs {
+		s := &specs[i]
+		ex, ds := h.startOne(ctx, s, opts)
+		diags = append(diags, ds...)
+		if ex == nil {
+			continue
+		}
+		for _, ct := range s.ContentTypes {
+			h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
+		}
+	}
+	if diags.HasErrors() {
+		h.Close()
+		return nil, diags
+	}
+	return h, diags
+}
+
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Stderr == nil {
+		o.Stderr = os.Stderr
+	}
+	if o.Self == "" {
+		o.Self, _ = os.Executable()
+	}
+	return o
+}
+
+func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (stages.Extractor, hcl.Diagnostics) {
+	cfg, diags := Configure(ctx, s)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if s.Isolation == config.IsolationNone {
+		return inProcess{ex: s.Builtin, timeout: s.Timeout}, diags
+	}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, stderr: opts.Stderr}
+	pool, err := newPool(ctx, s, l, opts.Logger)
+	if err != nil {
+		return nil, append(diags, startError(s, err))
+	}
+	h.pools = append(h.pools, pool)
+	return pool, diags
+}
+
+// Configure checks a spec without keeping a process: an external binary's
+// hash, the block against the plugin's schema, and the plugin's own
+// Configure diagnostics. It returns the configuration to send each process.
+func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
+	impl := s.Builtin
+	if s.External() {
+		if err := checkBinary(s); err != nil {
+			return nil, hcl.Diagnostics{startError(s, err)}
+		}
+		l := &launcher{spec: s, stderr: os.Stderr}
+		pr, err := l.start(ctx)
+		if err != nil {
+			return nil, hcl.Diagnostics{startError(s, err)}
+		}
+		defer pr.kill()
+		impl = pr.ex
+	}
+	schema, err := impl.Schema(ctx)
+	if err != nil {
+		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("schema: %w", err))}
+	}
+	cfg, diags := decodeBody(s.Body, schema)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	pds, err := impl.Configure(ctx, cfg)
+	if err != nil {
+		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("configure: %w", err))}
+	}
+	return cfg, append(diags, pluginDiags(s.Name, s.Body, s.DefRange, pds)...)
+}
+
+func startError(s *Spec, err error) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot start extractor",
+		Detail: err.Error(), Subject: s.DefRange.Ptr()}
+}
+
+// Route returns the extractor for a media type: an exact match first, then a
+// structured suffix (+json), then a wildcard (text/*).
+func (h *Host) Route(mediaType string) (string, stages.Extractor, bool) {
+	i := bestMatch(len(h.routes), func(i int) string { return h.routes[i].pattern }, mediaType)
+	if i < 0 {
+		return "", nil, false
+	}
+	return h.routes[i].name, h.routes[i].ex, true
+}
+
+// RouteSpec returns the name of the spec that would handle mediaType, so a
+// caller can start just that plugin.
+func RouteSpec(specs []Spec, mediaType string) (string, bool) {
+	type pat struct{ pattern, name string }
+	var pats []pat
+	for _, s := range specs {
+		for _, ct := range s.ContentTypes {
+			pats = append(pats, pat{ct, s.Name})
+		}
+	}
+	i := bestMatch(len(pats), func(i int) string { return pats[i].pattern }, mediaType)
+	if i < 0 {
+		return "", false
+	}
+	return pats[i].name, true
+}
+
+// bestMatch returns the index of the most specific pattern matching
+// mediaType, the first one on a tie, or -1.
+func bestMatch(n int, pattern func(int) string, mediaType string) int {
+	best, bestRank := -1, -1
+	for i := range n {
+		if p := pattern(i); stages.MatchMediaType(p, mediaType) {
+			if rank := stages.Specificity(p); rank > bestRank {
+				best, bestRank = i, rank
+			}
+		}
+	}
+	return best
+}
+
+// Pools returns the host's process pools, for health reporting.
+func (h *Host) Pools() []*Pool { return h.pools }
+
+// Close stops every plugin process.
+func (h *Host) Close() {
+	for _, p := range h.pools {
+		p.Close()
+	}
+}
+
+// inProcess runs a built-in without isolation (isolation = "none"), for
+// development: a panic or hang here is sift's own.
+type inProcess struct {
+	ex      sdk.Extractor
+	timeout time.Duration
+}
+
+func (i inProcess) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, i.timeout)
+	defer cancel()
+	return i.ex.Extract(ctx, req)
+}
+
+var _ stages.ExtractorRouter = (*Host)(nil)

@@ -1,0 +1,200 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// Pool keeps a fixed number of warm processes of one plugin. A call takes
+// one process for itself, so a process killed on a deadline costs only that
+// call. Crashed and killed processes are replaced in the background; a
+// plugin that keeps failing is restarted with growing backoff.
+type Pool struct {
+	spec   *Spec
+	launch *launcher
+	log    *slog.Logger
+
+	idle   chan *proc
+	ctx    context.Context // ends when the pool closes
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	streak atomic.Int32 // consecutive failed calls, for restart backoff
+
+	mu    sync.Mutex
+	procs map[*proc]struct{}
+}
+
+const maxBackoff = 5 * time.Second
+
+// newPool starts spec.Pool processes and fails if the first cannot start.
+func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger) (*Pool, error) {
+	pctx, cancel := context.WithCancel(context.Background())
+	p := &Pool{spec: spec, launch: l, log: log, idle: make(chan *proc, spec.Pool),
+		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}}
+	for range spec.Pool {
+		pr, err := l.start(ctx)
+		if err != nil {
+			p.Close()
+			return nil, fmt.Errorf("extractor %q: %w", spec.Name, err)
+		}
+		p.add(pr)
+	}
+	return p, nil
+}
+
+// Size reports how many processes are alive.
+func (p *Pool) Size() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.procs)
+}
+
+// Extract runs one extraction on a free process.
+func (p *Pool) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	pr, err := p.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	callCtx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
+	defer cancel()
+	res, err := pr.ex.Extract(callCtx, req)
+	if err == nil {
+		p.streak.Store(0)
+		p.idle <- pr
+		return res, nil
+	}
+	return nil, p.fail(ctx, callCtx, pr, err)
+}
+
+// fail classifies a failed call and decides the process's fate.
+func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) error {
+	var de *sdk.DocError
+	switch {
+	case errors.As(err, &de):
+		p.streak.Store(0)
+		p.idle <- pr
+		return err
+	case status.Code(err) == codes.ResourceExhausted:
+		p.idle <- pr
+		return fmt.Errorf("%w: %s", ErrReplyTooLarge, status.Convert(err).Message())
+	case ctx.Err() != nil:
+		// The caller gave up; the process may still be working on it.
+		p.replace(pr, "caller cancelled")
+		return ctx.Err()
+	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
+		p.replace(pr, "deadline")
+		return fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
+	case status.Code(err) == codes.Unavailable || pr.exited():
+		p.replace(pr, "crash")
+		return fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
+	}
+	p.idle <- pr
+	return fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
+}
+
+// acquire takes a live process, replacing any that died while idle.
+func (p *Pool) acquire(ctx context.Context) (*proc, error) {
+	for {
+		select {
+		case pr := <-p.idle:
+			if !pr.exited() {
+				return pr, nil
+			}
+			p.replace(pr, "exited while idle")
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-p.ctx.Done():
+			return nil, ErrClosed
+		}
+	}
+}
+
+func (p *Pool) add(pr *proc) {
+	p.mu.Lock()
+	p.procs[pr] = struct{}{}
+	p.mu.Unlock()
+	p.idle <- pr
+}
+
+// replace kills pr and starts a successor in the background.
+func (p *Pool) replace(pr *proc, why string) {
+	p.mu.Lock()
+	delete(p.procs, pr)
+	if p.ctx.Err() != nil {
+		p.mu.Unlock()
+		pr.kill()
+		return
+	}
+	// Added under the lock that Close takes to cancel, so no Add can race
+	// with Close's Wait.
+	p.wg.Add(2)
+	p.mu.Unlock()
+	streak := p.streak.Add(1)
+	p.log.Warn("replacing plugin process", "plugin", p.spec.Name, "reason", why)
+	go func() { defer p.wg.Done(); pr.kill() }()
+	go func() { defer p.wg.Done(); p.respawn(backoff(streak)) }()
+}
+
+// backoff is no delay for an isolated failure, then doubles from 50 ms.
+func backoff(streak int32) time.Duration {
+	if streak <= 1 {
+		return 0
+	}
+	return min(50*time.Millisecond<<min(streak-2, 16), maxBackoff)
+}
+
+func (p *Pool) respawn(delay time.Duration) {
+	for attempt := 1; ; attempt++ {
+		select {
+		case <-p.ctx.Done():
+			return
+		case <-time.After(delay):
+		}
+		pr, err := p.launch.start(p.ctx)
+		if err == nil {
+			p.mu.Lock()
+			closed := p.ctx.Err() != nil
+			if !closed {
+				p.procs[pr] = struct{}{}
+			}
+			p.mu.Unlock()
+			if closed {
+				pr.kill()
+				return
+			}
+			p.idle <- pr
+			return
+		}
+		p.log.Error("plugin restart failed", "plugin", p.spec.Name, "attempt", attempt, "err", err)
+		delay = min(max(delay*2, 50*time.Millisecond), maxBackoff)
+	}
+}
+
+// Close kills every process and waits for background restarts to stop.
+func (p *Pool) Close() {
+	p.mu.Lock()
+	p.cancel()
+	procs := p.procs
+	p.procs = map[*proc]struct{}{}
+	p.mu.Unlock()
+	for pr := range procs {
+		pr.kill()
+	}
+	p.wg.Wait()
+}
+
+// Name is the plugin's name.
+func (p *Pool) Name() string { return p.spec.Name }
+
+// Capacity is the number of processes the pool keeps.
+func (p *Pool) Capacity() int { return p.spec.Pool }

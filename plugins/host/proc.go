@@ -1,0 +1,116 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// proc is one running plugin process.
+type proc struct {
+	client *plugin.Client
+	cmd    *exec.Cmd
+	ex     sdk.Extractor
+}
+
+// launcher starts processes for one spec.
+type launcher struct {
+	spec   *Spec
+	self   string // the sift binary, re-executed for built-ins
+	config json.RawMessage
+	stderr io.Writer
+}
+
+func (l *launcher) command() *exec.Cmd {
+	if l.spec.External() {
+		return exec.Command(l.spec.Command[0], l.spec.Command[1:]...)
+	}
+	return exec.Command(l.self, "plugin", l.spec.Name)
+}
+
+// start launches one process, applies its memory limit and configures it.
+func (l *launcher) start(ctx context.Context) (*proc, error) {
+	cmd := l.command()
+	cmd.Env = append(os.Environ(),
+		sdk.EnvMaxMessage+"="+strconv.Itoa(l.spec.MaxMessage),
+		sdk.EnvMemoryLimit+"="+strconv.FormatInt(l.spec.Memory, 10))
+	cfg := &plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		VersionedPlugins: sdk.PluginSets(nil, nil),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
+			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},
+		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin." + l.spec.Name, Output: l.stderr, Level: hclog.Warn}),
+	}
+	if l.spec.External() {
+		sum, err := hex.DecodeString(l.spec.SHA256)
+		if err != nil {
+			return nil, fmt.Errorf("sha256: %w", err)
+		}
+		cfg.SecureConfig = &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+		cfg.AutoMTLS = true
+	}
+	client := plugin.NewClient(cfg)
+	p, err := l.connect(ctx, client)
+	if err != nil {
+		client.Kill()
+		return nil, err
+	}
+	p.cmd = cmd
+	return p, nil
+}
+
+func (l *launcher) connect(ctx context.Context, client *plugin.Client) (*proc, error) {
+	rpc, err := client.Client()
+	if err != nil {
+		return nil, fmt.Errorf("start: %w", err)
+	}
+	if rc := client.ReattachConfig(); rc != nil && l.spec.Memory > 0 {
+		if err := limitMemory(rc.Pid, l.spec.Memory); err != nil {
+			return nil, fmt.Errorf("memory limit: %w", err)
+		}
+	}
+	raw, err := rpc.Dispense(sdk.KindExtractor)
+	if err != nil {
+		return nil, fmt.Errorf("dispense: %w", err)
+	}
+	ex, ok := raw.(sdk.Extractor)
+	if !ok {
+		return nil, fmt.Errorf("dispense: got %T", raw)
+	}
+	if l.config != nil {
+		diags, err := ex.Configure(ctx, l.config)
+		if err != nil {
+			return nil, fmt.Errorf("configure: %w", err)
+		}
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("configure: %s", diags.Error())
+		}
+	}
+	return &proc{client: client, ex: ex}, nil
+}
+
+// kill ends the process at once. A hung plugin ignores the graceful
+// shutdown go-plugin tries first, so the OS process is killed before the
+// client cleans up.
+func (p *proc) kill() {
+	if p.cmd != nil && p.cmd.Process != nil {
+		_ = p.cmd.Process.Kill()
+	}
+	p.client.Kill()
+}
+
+func (p *proc) exited() bool { return p.client.Exited() }

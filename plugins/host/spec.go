@@ -1,0 +1,137 @@
+// Package host starts, pools, health-checks and restarts plugin processes,
+// and routes each media type to the extractor that handles it.
+//
+// Built-in plugins are started by re-executing sift's own binary as
+// `sift plugin NAME`, through exactly the client code that third-party
+// plugins use; only the command differs.
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// Builtins maps the name of each built-in extractor to its constructor.
+type Builtins map[string]func() sdk.Extractor
+
+// Spec says how to run one extractor.
+type Spec struct {
+	Name         string
+	ContentTypes []string
+	Command      []string // the external binary and its arguments; nil for built-ins
+	SHA256       string
+	Pool         int
+	Timeout      time.Duration
+	Memory       int64
+	Isolation    string
+	// MaxMessage bounds gRPC messages both ways, sized from the fetch body cap.
+	MaxMessage int
+	// Builtin is the in-process implementation of a built-in plugin: it
+	// answers GetInfo and GetSchema without a process and runs the plugin
+	// under isolation "none".
+	Builtin sdk.Extractor
+	// Body and DefRange are the operator's block, decoded against the
+	// plugin's schema.
+	Body     hcl.Body
+	DefRange hcl.Range
+}
+
+// External reports whether the plugin is a third-party binary.
+func (s *Spec) External() bool { return len(s.Command) > 0 }
+
+// Plan merges the built-in extractors with the configured `extractor`
+// blocks: a block named like a built-in tunes it, a block with a command
+// adds an external plugin. maxMessage bounds each plugin's gRPC messages.
+func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMessage int) ([]Spec, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
+	byName := map[string]config.Plugin{}
+	for _, b := range blocks {
+		byName[b.Name] = b
+	}
+	var specs []Spec
+	for _, name := range sortedNames(builtins) {
+		impl := builtins[name]()
+		info, err := impl.Info(ctx)
+		if err != nil {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Built-in extractor broken",
+				Detail: fmt.Sprintf("extractor %q: %v", name, err)})
+			continue
+		}
+		b, ok := byName[name]
+		if !ok {
+			b = config.Plugin{Name: name, Pool: config.DefaultPool, Timeout: config.DefaultCallTimeout,
+				Memory: config.DefaultMemory, Isolation: config.IsolationSubprocess, Body: hcl.EmptyBody()}
+		}
+		if ok && len(b.Command) > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Built-in extractor name taken",
+				Detail: fmt.Sprintf("%q is a built-in extractor; give the external plugin another name.", name), Subject: b.DefRange.Ptr()})
+			continue
+		}
+		s := specFrom(b, maxMessage)
+		s.ContentTypes, s.Builtin = info.ContentTypes, impl
+		if len(b.ContentTypes) > 0 {
+			s.ContentTypes = b.ContentTypes
+		}
+		specs = append(specs, s)
+	}
+	for _, b := range blocks {
+		if _, isBuiltin := builtins[b.Name]; isBuiltin {
+			continue
+		}
+		if len(b.Command) == 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown extractor",
+				Detail: fmt.Sprintf("%q is not a built-in extractor (%v); an external one needs command and sha256.",
+					b.Name, sortedNames(builtins)), Subject: b.DefRange.Ptr()})
+			continue
+		}
+		specs = append(specs, specFrom(b, maxMessage))
+	}
+	return specs, diags
+}
+
+func specFrom(b config.Plugin, maxMessage int) Spec {
+	return Spec{
+		Name: b.Name, ContentTypes: b.ContentTypes, Command: b.Command, SHA256: b.SHA256,
+		Pool: b.Pool, Timeout: b.Timeout, Memory: b.Memory, Isolation: b.Isolation,
+		MaxMessage: maxMessage, Body: b.Body, DefRange: b.DefRange,
+	}
+}
+
+func sortedNames(b Builtins) []string {
+	names := make([]string, 0, len(b))
+	for n := range b {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// checkBinary refuses an external plugin whose binary is missing or whose
+// SHA-256 differs from the configured one.
+func checkBinary(s *Spec) error {
+	f, err := os.Open(s.Command[0])
+	if err != nil {
+		return fmt.Errorf("extractor %q: %w", s.Name, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return fmt.Errorf("extractor %q: read %s: %w", s.Name, s.Command[0], err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != s.SHA256 {
+		return fmt.Errorf("extractor %q: binary %s has SHA-256 %s but the configuration says %s; refusing to run it",
+			s.Name, s.Command[0], got, s.SHA256)
+	}
+	return nil
+}

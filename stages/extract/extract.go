@@ -1,0 +1,76 @@
+// Package extract is the stage that turns the fetched body into clean
+// content through the extractor plugin registered for its media type.
+package extract
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// DefaultMaxOutput bounds the clean content of one document.
+const DefaultMaxOutput = 1 << 20
+
+type rawConfig struct {
+	MaxOutput hcl.Expression `hcl:"max_output,optional"`
+}
+
+// Stage routes each document to its extractor.
+type Stage struct {
+	router    stages.ExtractorRouter
+	maxOutput int64
+}
+
+// Kind registers the extract stage; it needs a fetched body.
+func Kind() stages.Kind {
+	return stages.Kind{Name: "extract", After: []string{"fetch"}, New: New}
+}
+
+// New decodes the extract block.
+func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
+	var raw rawConfig
+	diags := gohcl.DecodeBody(body, nil, &raw)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	maxOut, ds := config.Size(raw.MaxOutput, DefaultMaxOutput)
+	return &Stage{router: deps.Extractors, maxOutput: maxOut}, append(diags, ds...)
+}
+
+// Run extracts doc's body into doc.Extraction.
+func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
+	if doc.Response == nil {
+		return fmt.Errorf("no fetched body to extract")
+	}
+	mt := doc.MediaType()
+	name, ex, ok := s.router.Route(mt)
+	if !ok {
+		return fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mt)
+	}
+	res, err := ex.Extract(ctx, &sdk.ExtractRequest{
+		Body:           doc.Response.Body,
+		ContentType:    doc.Response.ContentType,
+		URL:            doc.Response.FinalURL,
+		Options:        doc.Request.Options,
+		MaxOutputBytes: s.maxOutput,
+	})
+	if err != nil {
+		return stages.PluginError(name, err)
+	}
+	doc.Extraction = &stages.Extraction{
+		Content: res.Content, Format: string(res.Format), Title: res.Title,
+		Metadata: res.Metadata, Extractor: name,
+	}
+	for _, w := range res.Warnings {
+		doc.Warn(w)
+	}
+	return nil
+}
+
+var _ stages.Stage = (*Stage)(nil)
