@@ -91,7 +91,7 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) error {
 		// The caller gave up; the process may still be working on it.
 		p.replace(pr, "caller cancelled")
 		return ctx.Err()
-	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
+	case timedOut(callCtx, err):
 		p.replace(pr, "deadline")
 		return fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
 	case status.Code(err) == codes.Unavailable || pr.exited():
@@ -100,6 +100,17 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) error {
 	}
 	p.idle <- pr
 	return fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
+}
+
+// timedOut reports whether a call failed on its own deadline. The plugin's
+// gRPC server enforces the same deadline and may reset the stream
+// (Canceled) a moment before the host's timer fires.
+func timedOut(callCtx context.Context, err error) bool {
+	switch status.Code(err) {
+	case codes.DeadlineExceeded, codes.Canceled:
+		return true
+	}
+	return errors.Is(callCtx.Err(), context.DeadlineExceeded)
 }
 
 // acquire takes a live process, replacing any that died while idle.
@@ -187,9 +198,11 @@ func (p *Pool) Close() {
 	procs := p.procs
 	p.procs = map[*proc]struct{}{}
 	p.mu.Unlock()
+	var wg sync.WaitGroup
 	for pr := range procs {
-		pr.kill()
+		wg.Go(pr.close)
 	}
+	wg.Wait()
 	p.wg.Wait()
 }
 

@@ -113,4 +113,7 @@ func (p *proc) kill() {
 	p.client.Kill()
 }
 
+// close asks the process to exit and waits for it; for healthy processes.
+func (p *proc) close() { p.client.Kill() }
+
 func (p *proc) exited() bool { return p.client.Exited() }

@@ -1,0 +1,195 @@
+package host
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+func testSpec(t *testing.T, body string) Spec {
+	t.Helper()
+	t.Setenv(envTestPlugin, "1")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, diags := hclsyntax.ParseConfig([]byte(body), "test.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	memory := int64(256 << 20)
+	if raceEnabled {
+		memory = 0
+	}
+	return Spec{
+		Name: "faulty", ContentTypes: []string{"text/x-test"},
+		Command: []string{self}, SHA256: fileSHA256(t, self),
+		Pool: 2, Timeout: 500 * time.Millisecond, Memory: memory, MaxMessage: 1 << 20,
+		Body: file.Body,
+	}
+}
+
+func fileSHA256(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func startHost(t *testing.T, spec Spec) *Host {
+	t.Helper()
+	h, diags := Start(context.Background(), []Spec{spec}, Options{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Stderr: io.Discard,
+	})
+	if diags.HasErrors() {
+		t.Fatalf("start: %s", diags.Error())
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+func extract(t *testing.T, h *Host, mode string) (*sdk.ExtractResult, error) {
+	t.Helper()
+	_, ex, ok := h.Route("text/x-test")
+	if !ok {
+		t.Fatal("no route for text/x-test")
+	}
+	return ex.Extract(context.Background(), &sdk.ExtractRequest{
+		Body: []byte("hello"), ContentType: "text/x-test", Options: map[string]string{"mode": mode},
+	})
+}
+
+// waitFull asserts that the pool is back to its full size within a second.
+func waitFull(t *testing.T, p *Pool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Second)
+	for p.Size() < p.Capacity() {
+		if time.Now().After(deadline) {
+			t.Fatalf("pool has %d of %d processes one second after the fault", p.Size(), p.Capacity())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestPoolSurvivesFaults(t *testing.T) {
+	tests := []struct {
+		mode    string
+		wantErr error
+		wantMsg string
+	}{
+		{mode: "panic", wantErr: ErrCrashed},
+		{mode: "exit", wantErr: ErrCrashed},
+		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced"},
+		{mode: "oversize", wantErr: ErrReplyTooLarge, wantMsg: "larger than max"},
+		{mode: "alloc", wantErr: ErrCrashed},
+	}
+	h := startHost(t, testSpec(t, ""))
+	pool := h.Pools()[0]
+	for _, tc := range tests {
+		t.Run(tc.mode, func(t *testing.T) {
+			if tc.mode == "alloc" && raceEnabled {
+				t.Skip("memory limits cannot apply under the race detector; covered by the non-race pass")
+			}
+			_, err := extract(t, h, tc.mode)
+			if !errors.Is(err, tc.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if !strings.Contains(err.Error(), tc.wantMsg) {
+				t.Errorf("err = %q, want it to mention %q", err, tc.wantMsg)
+			}
+			res, err := extract(t, h, "")
+			if err != nil || res.Content != "echo: hello" {
+				t.Fatalf("next call: %v, %v; want the host to keep serving", res, err)
+			}
+			waitFull(t, pool)
+		})
+	}
+}
+
+func TestPoolServesOthersDuringHang(t *testing.T) {
+	h := startHost(t, testSpec(t, ""))
+	hung := make(chan error, 1)
+	go func() {
+		_, err := extract(t, h, "hang")
+		hung <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // let the hang take its process
+	if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {
+		t.Fatalf("call beside a hung one: %v, %v", res, err)
+	}
+	if err := <-hung; !errors.Is(err, ErrTimeout) {
+		t.Fatalf("hung call: %v, want ErrTimeout", err)
+	}
+}
+
+func TestDocErrorKeepsProcess(t *testing.T) {
+	h := startHost(t, testSpec(t, ""))
+	_, err := extract(t, h, "invalid")
+	var de *sdk.DocError
+	if !errors.As(err, &de) || de.Class != sdk.ClassInvalid {
+		t.Fatalf("err = %v, want an invalid DocError", err)
+	}
+	if n := h.Pools()[0].Size(); n != 2 {
+		t.Fatalf("pool size %d after a bad document, want 2 (no process replaced)", n)
+	}
+}
+
+func TestWrongHashRefused(t *testing.T) {
+	spec := testSpec(t, "")
+	spec.SHA256 = strings.Repeat("ab", 32)
+	_, diags := Start(context.Background(), []Spec{spec}, Options{Stderr: io.Discard})
+	if !diags.HasErrors() {
+		t.Fatal("a binary with the wrong hash started")
+	}
+	if msg := diags.Error(); !strings.Contains(msg, "refusing to run it") || !strings.Contains(msg, spec.SHA256) {
+		t.Fatalf("diagnostic %q should name the expected hash and refuse", msg)
+	}
+}
+
+func TestPluginConfigDiagnostics(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"plugin rejects value", `greeting = "rude"`, "greeting must be polite"},
+		{"unknown attribute", `greting = "hi"`, `Did you mean "greeting"?`},
+		{"wrong type", `greeting = ["a"]`, "string required"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			spec := testSpec(t, tc.body)
+			_, diags := Configure(context.Background(), &spec)
+			if !diags.HasErrors() {
+				t.Fatal("no error")
+			}
+			var found bool
+			for _, d := range diags {
+				text := d.Summary + " " + d.Detail
+				if strings.Contains(text, tc.want) && d.Subject != nil && d.Subject.Filename == "test.hcl" {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("diagnostics %v: want %q with a file position", diags, tc.want)
+			}
+		})
+	}
+}

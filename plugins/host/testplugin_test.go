@@ -1,0 +1,72 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// The test binary doubles as a plugin: with envTestPlugin set, TestMain
+// serves faultyExtractor instead of running tests. This is the real
+// subprocess path: go-plugin handshake, gRPC, process kill and respawn.
+const envTestPlugin = "SIFT_HOST_TEST_PLUGIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(envTestPlugin) == "1" {
+		sdk.Serve(sdk.ServeConfig{Extractor: faultyExtractor{}})
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// faultyExtractor misbehaves on request: the "mode" option picks how.
+type faultyExtractor struct{}
+
+func (faultyExtractor) Info(context.Context) (sdk.Info, error) {
+	return sdk.Info{Name: "faulty", Version: "0.0.1", ContentTypes: []string{"text/x-test"}}, nil
+}
+
+func (faultyExtractor) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Attributes: []sdk.Attribute{{Name: "greeting", Type: sdk.TypeString}}}, nil
+}
+
+func (faultyExtractor) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	var cfg struct{ Greeting string }
+	if err := json.Unmarshal(raw, &cfg); err != nil {
+		return nil, err
+	}
+	if cfg.Greeting == "rude" {
+		return sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "greeting must be polite", Attribute: "greeting"}}, nil
+	}
+	return nil, nil
+}
+
+func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	switch req.Options["mode"] {
+	case "panic":
+		panic("extractor exploded")
+	case "exit":
+		os.Exit(3)
+	case "hang":
+		time.Sleep(time.Hour)
+	case "oversize":
+		return &sdk.ExtractResult{Content: strings.Repeat("x", 4<<20)}, nil
+	case "alloc":
+		var hoard [][]byte
+		for {
+			b := make([]byte, 16<<20)
+			for i := range b {
+				b[i] = 1
+			}
+			hoard = append(hoard, b)
+		}
+	case "invalid":
+		return nil, sdk.Invalid("not a test document")
+	}
+	return &sdk.ExtractResult{Content: "echo: " + string(req.Body), Format: sdk.FormatText}, nil
+}
