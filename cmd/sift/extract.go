@@ -166,7 +166,8 @@ func sniff(name string, body []byte) string {
 		}
 	}
 	trimmed := bytes.TrimSpace(body)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+	// A malformed JSON object is still JSON: the extractor says where it breaks.
+	if bytes.HasPrefix(trimmed, []byte("{")) || bytes.HasPrefix(trimmed, []byte("[")) && json.Valid(trimmed) {
 		return "application/json"
 	}
 	return http.DetectContentType(body)

@@ -4,12 +4,13 @@
 package html
 
 import (
-	"bytes"
 	"context"
 	"fmt"
+	"github.com/PuerkitoBio/goquery"
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -33,9 +34,25 @@ type Extractor struct {
 
 // New returns the HTML extractor.
 func New() sdk.Extractor {
-	return &Extractor{md: htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(
-		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(), table.NewTablePlugin(),
-	))}
+	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(
+		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
+		table.NewTablePlugin(table.WithSkipEmptyRows(true)),
+	))
+	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
+	return &Extractor{md: conv}
+}
+
+// renderLooseCell keeps cells apart in tables that cannot become markdown
+// tables (a heading or list in a cell): the table plugin then renders row
+// by row, and without this the cells' words would run together.
+func renderLooseCell(ctx htmltomarkdown.Context, w htmltomarkdown.Writer, n *html.Node) htmltomarkdown.RenderStatus {
+	if n.Data != "td" && n.Data != "th" {
+		return htmltomarkdown.RenderTryNext
+	}
+	w.WriteString(" ")
+	ctx.RenderChildNodes(ctx, w, n)
+	w.WriteString(" ")
+	return htmltomarkdown.RenderSuccess
 }
 
 // Info names the media types handled.
@@ -44,30 +61,35 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 		ContentTypes: []string{"text/html", "application/xhtml+xml"}}, nil
 }
 
-// Extract finds the page's main content and renders it as markdown.
+// Extract finds the page's main content and renders it as markdown. A page
+// too short for a main-content decision is returned whole (what a reader
+// sees of it), with a warning.
 func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	removeHidden(root)
-	opts := trafilatura.Options{
-		EnableFallback: true,
-		IncludeLinks:   true,
-		HtmlDateMode:   trafilatura.Fast,
+	markSpaces(root)
+	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	content := root
+	// trafilatura works on its own copy of the tree.
+	res, err := trafilatura.ExtractDocument(root, extractOptions(req.URL))
+	switch {
+	case err == nil && tooThin(res.ContentText, root):
+		content = withoutChrome(root)
+		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
+	case err == nil:
+		content = res.ContentNode
+		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
+	default:
+		out.Title = pageTitle(root)
+		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
-	if u, err := url.Parse(req.URL); err == nil && u.IsAbs() {
-		opts.OriginalURL = u
-	}
-	res, err := trafilatura.ExtractDocument(root, opts)
-	if err != nil {
-		return nil, sdk.Invalid("no main content found: %v", err)
-	}
-	md, err := e.markdown(ctx, res, req.URL)
+	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
 	}
-	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Title: res.Metadata.Title, Metadata: metadata(res.Metadata)}
 	maxOut := req.MaxOutputBytes
 	if maxOut <= 0 {
 		maxOut = DefaultMaxOutput
@@ -79,39 +101,68 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	return out, nil
 }
 
-// parse decodes the page from its declared or sniffed charset to UTF-8 and
-// parses it.
-func parse(body []byte, contentType string) (*html.Node, error) {
-	r, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		return nil, fmt.Errorf("charset: %w", err)
+func extractOptions(pageURL string) trafilatura.Options {
+	opts := trafilatura.Options{
+		EnableFallback:  true, // compare with readability and DOM distiller: +F1 on both datasets
+		ExcludeComments: true, // comments cost precision on articles and did not help forums
+		IncludeLinks:    true,
+		HtmlDateMode:    trafilatura.Fast, // dates from markup only; the extensive parser is slow
 	}
-	return html.Parse(r)
+	if u, err := url.Parse(pageURL); err == nil && u.IsAbs() {
+		opts.OriginalURL = u
+	}
+	return opts
+}
+
+// pageTitle returns the text of the document's <title>.
+func pageTitle(root *html.Node) string {
+	if t := goquery.NewDocumentFromNode(root).Find("title").First().Text(); t != "" {
+		return strings.TrimSpace(restoreSpaces(t))
+	}
+	return ""
+}
+
+// parse decodes the page to UTF-8 and parses it.
+func parse(body []byte, contentType string) (*html.Node, error) {
+	text, err := decode(body, contentType)
+	if err != nil {
+		return nil, err
+	}
+	return html.Parse(strings.NewReader(text))
+}
+
+// decode converts body to UTF-8. A byte-order mark or a charset in the
+// Content-Type header is trusted. Otherwise a body that is valid UTF-8 is
+// UTF-8 (a <meta> charset is often stale, and the HTML5 fallback to
+// windows-1252 garbles every modern page that declares nothing); anything
+// else is decoded from its <meta> charset or sniffed.
+func decode(body []byte, contentType string) (string, error) {
+	enc, name, certain := charset.DetermineEncoding(body, contentType)
+	if !certain && utf8.Valid(body) || name == "utf-8" {
+		return strings.ToValidUTF8(string(body), "\uFFFD"), nil
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return "", fmt.Errorf("decode %s: %w", name, err)
+	}
+	return string(out), nil
 }
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
-func (e *Extractor) markdown(ctx context.Context, res *trafilatura.ExtractResult, pageURL string) (string, error) {
-	var parts []string
-	for _, n := range []*html.Node{res.ContentNode, res.CommentsNode} {
-		if n == nil {
-			continue
-		}
-		b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(pageURL))
-		if err != nil {
-			return "", fmt.Errorf("render markdown: %w", err)
-		}
-		if s := strings.TrimSpace(string(b)); s != "" {
-			parts = append(parts, s)
-		}
+func (e *Extractor) markdown(ctx context.Context, n *html.Node, pageURL string) (string, error) {
+	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(pageURL))
+	if err != nil {
+		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	return blankRuns.ReplaceAllString(strings.Join(parts, "\n\n"), "\n\n"), nil
+	md := strings.TrimSpace(restoreSpaces(string(b)))
+	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 
 func metadata(m trafilatura.Metadata) map[string]string {
 	out := map[string]string{}
 	set := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
+		if v = strings.TrimSpace(restoreSpaces(v)); v != "" {
 			out[k] = v
 		}
 	}

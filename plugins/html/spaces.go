@@ -1,0 +1,101 @@
+package html
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// go-trafilatura trims the text before and after every element, so
+// "Buy <a>Akko</a> switches" comes out as "Buy<a>Akko</a>switches" and the
+// words run together. Before extraction, markSpaces puts a private-use
+// marker beside each whitespace that borders an element; trimming keeps
+// the marker, and restoreSpaces turns markers back into single spaces in
+// the markdown.
+
+const spaceMark = '\uE000'
+
+// markSpaces marks boundary whitespace in the text nodes under n, leaving
+// preformatted and non-text elements alone.
+func markSpaces(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch c.Type {
+		case html.TextNode:
+			markText(c)
+		case html.ElementNode:
+			switch c.Data {
+			case "pre", "code", "textarea", "script", "style", "head":
+				continue
+			}
+			markSpaces(c)
+		}
+	}
+}
+
+func markText(t *html.Node) {
+	s := t.Data
+	if s == "" {
+		return
+	}
+	first, last := rune(s[0]), rune(s[len(s)-1])
+	leading := unicode.IsSpace(first) && t.PrevSibling != nil
+	trailing := unicode.IsSpace(last) && t.NextSibling != nil
+	if strings.TrimSpace(s) == "" {
+		if leading && trailing {
+			t.Data = string(spaceMark)
+		}
+		return
+	}
+	if leading {
+		s = string(spaceMark) + s
+	}
+	if trailing {
+		s += string(spaceMark)
+	}
+	t.Data = s
+}
+
+// restoreSpaces turns each run of markers (with the blanks around it) into
+// one space, and drops the runs that ended up at the start or end of a
+// line, keeping the line's indentation.
+func restoreSpaces(s string) string {
+	if !strings.ContainsRune(s, spaceMark) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, line := range strings.Split(s, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		restoreLine(&b, line)
+	}
+	return b.String()
+}
+
+func restoreLine(b *strings.Builder, line string) {
+	blankSoFar := true
+	for {
+		j := strings.IndexRune(line, spaceMark)
+		if j < 0 {
+			b.WriteString(line)
+			return
+		}
+		before := strings.TrimRight(line[:j], " \t")
+		rest := strings.TrimLeft(line[j:], markAndBlanks)
+		switch {
+		case blankSoFar && before == "":
+			b.WriteString(line[:j]) // indentation
+		case rest == "":
+			b.WriteString(before)
+		default:
+			b.WriteString(before)
+			b.WriteByte(' ')
+		}
+		blankSoFar = blankSoFar && before == ""
+		line = rest
+	}
+}
+
+const markAndBlanks = string(spaceMark) + " \t"
