@@ -76,11 +76,12 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	// trafilatura works on its own copy of the tree.
 	res, err := trafilatura.ExtractDocument(root, extractOptions(req.URL))
 	switch {
-	case err == nil && tooThin(res.ContentText, root):
-		content = withoutChrome(root)
-		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
 	case err == nil:
 		content = res.ContentNode
+		restoreCodeBlocks(content)
+		if tooThin(res.ContentText) {
+			content = orNonEmpty(withoutChrome(root), content)
+		}
 		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
 	default:
 		out.Title = pageTitle(root)

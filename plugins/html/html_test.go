@@ -1,0 +1,164 @@
+package html
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/plugins/sdk/sdktest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+const pageURL = "https://garden.example/guides/irrigation"
+
+// extractFile runs the extractor through the real gRPC protocol.
+func extractFile(t *testing.T, name string) *sdk.ExtractResult {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("testdata", name, "input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := sdktest.Extractor(t, New())
+	res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: body, ContentType: "text/html", URL: pageURL})
+	if err != nil {
+		t.Fatalf("extract %s: %v", name, err)
+	}
+	return res
+}
+
+func TestGolden(t *testing.T) {
+	for _, name := range []string{"article", "latin1", "short"} {
+		t.Run(name, func(t *testing.T) {
+			res := extractFile(t, name)
+			got := res.Content + "\n"
+			wantFile := filepath.Join("testdata", name, "want.md")
+			if *update {
+				if err := os.WriteFile(wantFile, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(wantFile)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if got != string(want) {
+				t.Errorf("markdown differs from %s:\n--- got\n%s\n--- want\n%s", wantFile, got, want)
+			}
+		})
+	}
+}
+
+func TestMarkdownStructure(t *testing.T) {
+	md := extractFile(t, "article").Content
+	for _, want := range []string{
+		"## Start with the base schedule",                  // headings
+		"- Tomatoes: thirty minutes, every other day.",     // lists
+		"if forecast.rain_mm > 5:",                         // code
+		"[soil guide](https://garden.example/guides/soil)", // links made absolute
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if !regexp.MustCompile(`\| Button dripper +\| 2 +\|`).MatchString(md) {
+		t.Errorf("markdown lacks the table row:\n%s", md)
+	}
+	for _, unwanted := range []string{"Copyright Green Notes", "Privacy", "\n\n\n"} {
+		if strings.Contains(md, unwanted) {
+			t.Errorf("markdown keeps %q", unwanted)
+		}
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	res := extractFile(t, "article")
+	want := map[string]string{
+		"title":       "Tuning the Garden Irrigation Controller",
+		"author":      "Ada Gardener",
+		"description": "How to tune a drip irrigation controller for a small vegetable garden.",
+		"date":        "2024-05-17",
+		"language":    "en",
+		"site_name":   "Green Notes",
+	}
+	for k, v := range want {
+		if got := res.Metadata[k]; got != v {
+			t.Errorf("metadata[%q] = %q, want %q", k, got, v)
+		}
+	}
+}
+
+// TestHiddenContent: pages hide instructions for agents in elements a reader
+// cannot see. None may reach the markdown, and all visible text must.
+func TestHiddenContent(t *testing.T) {
+	hidden := extractFile(t, "hidden").Content
+	visible := extractFile(t, "article").Content
+	if strings.Contains(hidden, "HIDDEN") {
+		for _, m := range regexp.MustCompile(`HIDDEN-\w+`).FindAllString(hidden, -1) {
+			t.Errorf("hidden element reached the output: %s", m)
+		}
+	}
+	if hidden != visible {
+		t.Errorf("visible text changed by the hidden elements:\n--- with hidden\n%s\n--- without\n%s", hidden, visible)
+	}
+}
+
+func TestCharset(t *testing.T) {
+	res := extractFile(t, "latin1")
+	for _, want := range []string{"Le café crème", "fraîche", "arôme"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("latin-1 page not decoded: lacks %q in\n%s", want, res.Content)
+		}
+	}
+	if !strings.Contains(res.Title, "café crème") {
+		t.Errorf("title %q not decoded", res.Title)
+	}
+}
+
+func TestShortPageReturnedWhole(t *testing.T) {
+	res := extractFile(t, "short")
+	if res.Content != "All systems operational." {
+		t.Errorf("content %q, want the page's one sentence", res.Content)
+	}
+}
+
+func TestOutputCap(t *testing.T) {
+	body, err := os.ReadFile(filepath.Join("testdata", "article", "input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: body, ContentType: "text/html", MaxOutputBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) > 100 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "truncated at") {
+		t.Fatalf("content %d bytes, warnings %q", len(res.Content), res.Warnings)
+	}
+}
+
+func TestIsHidden(t *testing.T) {
+	tests := []struct {
+		style string
+		want  bool
+	}{
+		{"display:none", true},
+		{"Display : None !important", true},
+		{"visibility: collapse", true},
+		{"position:absolute;left:-10000px", true},
+		{"text-indent:-9999px", true},
+		{"margin-left:-200em", true},
+		{"left:-20px", false},
+		{"opacity:0", false},
+		{"display:block", false},
+	}
+	for _, tc := range tests {
+		if got := hiddenStyle.MatchString(normalizeCSS(tc.style)); got != tc.want {
+			t.Errorf("style %q hidden = %v, want %v", tc.style, got, tc.want)
+		}
+	}
+}
