@@ -68,14 +68,14 @@ func validate(body []byte) error {
 	err := dec.Decode(&v)
 	if err == nil {
 		if _, extra := dec.Token(); extra == nil {
-			err = &json.SyntaxError{Offset: dec.InputOffset()}
 			return sdk.Invalid("malformed JSON at %s: data after the top-level value", position(body, dec.InputOffset()))
 		}
 		return nil
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return sdk.Invalid("malformed JSON at %s: %v", position(body, se.Offset), se)
+		// Offset counts the offending byte as read.
+		return sdk.Invalid("malformed JSON at %s: %v", position(body, se.Offset-1), se)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/itchyny/gojq"
 	"github.com/jmespath/go-jmespath"
@@ -73,10 +72,12 @@ func runJQ(ctx context.Context, body []byte, program string) ([]byte, error) {
 	return marshal(results)
 }
 
+// marshal encodes a jq result; jq can compute values JSON cannot hold
+// (infinite or NaN numbers), which is the query's fault, not the plugin's.
 func marshal(v any) ([]byte, error) {
 	out, err := json.Marshal(v)
 	if err != nil {
-		return nil, fmt.Errorf("encode query result: %w", err)
+		return nil, sdk.Invalid("jq: the result is not representable as JSON: %v", err)
 	}
 	return out, nil
 }
