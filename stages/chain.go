@@ -91,7 +91,7 @@ func checkRules(blocks []config.Stage, reg *Registry) hcl.Diagnostics {
 		for _, dep := range kind.After {
 			if at, ok := firstAt[dep]; !ok || at > i {
 				diags = append(diags, ruleError(b, "Stage out of order",
-					fmt.Sprintf("stage %q needs a %q stage before it.", b.Kind, dep)))
+					fmt.Sprintf("stage %q needs the %q stage before it.", b.Kind, dep)))
 			}
 		}
 		if b.ContentTypes != nil {

@@ -20,7 +20,9 @@ func validateCommand() *cobra.Command {
 				path = args[0]
 			}
 			cfg, diags := config.LoadFile(path)
-			if !diags.HasErrors() {
+			if cfg != nil {
+				// Report every problem at once, the envelope's and the
+				// stages' and plugins' alike.
 				diags = append(diags, app.Check(cmd.Context(), cfg)...)
 			}
 			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
