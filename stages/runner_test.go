@@ -143,7 +143,9 @@ func TestErrorsNameTheStage(t *testing.T) {
 
 type pluginFailing struct{}
 
-func (pluginFailing) Run(context.Context, *Doc) error { return PluginError("pdf", errors.New("bad xref")) }
+func (pluginFailing) Run(context.Context, *Doc) error {
+	return PluginError("pdf", errors.New("bad xref"))
+}
 
 func TestPendingStageRefuses(t *testing.T) {
 	c := chainOf(st("fetch", Pending{Kind: "fetch"}, false))

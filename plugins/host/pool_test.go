@@ -18,7 +18,7 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-func testSpec(t *testing.T, body string) Spec {
+func testSpec(t testing.TB, body string) Spec {
 	t.Helper()
 	t.Setenv(envTestPlugin, "1")
 	self, err := os.Executable()
@@ -41,7 +41,7 @@ func testSpec(t *testing.T, body string) Spec {
 	}
 }
 
-func fileSHA256(t *testing.T, path string) string {
+func fileSHA256(t testing.TB, path string) string {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
