@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func TestServeHealthAndShutdown(t *testing.T) {
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\nextractor \"html\" {\n  pool = 1\n}\n", addr)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(siftBin, "serve", "--config", cfg)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+
+	var health struct {
+		OK      bool
+		Stages  []string
+		Plugins []struct {
+			Name       string
+			Live, Size int
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			err = json.NewDecoder(resp.Body).Decode(&health)
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("sift did not answer /healthz: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Plugins) != 3 {
+		t.Fatalf("health %+v", health)
+	}
+	for _, p := range health.Plugins {
+		if p.Live != p.Size {
+			t.Errorf("plugin %s: %d of %d processes live", p.Name, p.Live, p.Size)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve exited with %v after SIGTERM", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop on SIGTERM")
+	}
+}
+
+func TestServeRefusesDevKeyBeyondLoopback(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	src := `listen = "0.0.0.0:8890"
+caller "local" {
+  key_sha256 = "4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea"
+}
+`
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := runSift(t, nil, "serve", "--config", cfg)
+	if code == 0 || !strings.Contains(stderr, "holds the development key") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
