@@ -10,7 +10,7 @@ PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/...
 BENCH_DATA ?= ../shared/bench/extract
 
-.PHONY: build run test test-race test-examples bench proto tools clean
+.PHONY: build run test bench proto tools clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sift
@@ -25,7 +25,8 @@ test: build
 	cd examples/extractor && $(GO) test -count=1 ./...
 
 bench: build
-	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/ ./plugins/html/
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
+	$(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
