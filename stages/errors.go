@@ -10,6 +10,7 @@ type Error struct {
 	Err    error
 }
 
+// Error formats the failure with its stage and plugin.
 func (e *Error) Error() string {
 	if e.Plugin != "" {
 		return fmt.Sprintf("stage %s (%s): %v", e.Stage, e.Plugin, e.Err)
@@ -17,6 +18,7 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("stage %s: %v", e.Stage, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
 // PluginError tags err with the plugin that produced it; the runner adds the

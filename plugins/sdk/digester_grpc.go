@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -19,34 +18,24 @@ type DigesterPlugin struct {
 
 // GRPCServer registers the implementation on the plugin's gRPC server.
 func (p *DigesterPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterDigesterServer(s, &digesterServer{impl: p.Impl})
+	pb.RegisterDigesterServer(s, &digesterServer{describeServer: describeServer{p.Impl}, impl: p.Impl})
 	return nil
 }
 
 // GRPCClient returns a Digester that calls the plugin over conn.
 func (p *DigesterPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return &digesterClient{rpc: pb.NewDigesterClient(conn)}, nil
+	rpc := pb.NewDigesterClient(conn)
+	return &digesterClient{describeClient: describeClient{rpc}, rpc: rpc}, nil
 }
 
 type digesterServer struct {
-	pb.UnimplementedDigesterServer
+	// One level down, so describeServer's methods win over the stubs.
+	unimplementedDigester
+	describeServer
 	impl Digester
 }
 
-func (s *digesterServer) GetInfo(ctx context.Context, _ *pb.GetInfoRequest) (*pb.Info, error) {
-	info, err := s.impl.Info(ctx)
-	return infoToProto(info), err
-}
-
-func (s *digesterServer) GetSchema(ctx context.Context, _ *pb.GetSchemaRequest) (*pb.Schema, error) {
-	schema, err := s.impl.Schema(ctx)
-	return schemaToProto(schema), err
-}
-
-func (s *digesterServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
-	diags, err := s.impl.Configure(ctx, req.GetConfigJson())
-	return &pb.ConfigureResponse{Diagnostics: diagsToProto(diags)}, err
-}
+type unimplementedDigester struct{ pb.UnimplementedDigesterServer }
 
 func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (*pb.DigestResponse, error) {
 	res, err := s.impl.Digest(ctx, &DigestRequest{
@@ -67,31 +56,8 @@ func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (*pb
 }
 
 type digesterClient struct {
+	describeClient
 	rpc pb.DigesterClient
-}
-
-func (c *digesterClient) Info(ctx context.Context) (Info, error) {
-	info, err := c.rpc.GetInfo(ctx, &pb.GetInfoRequest{})
-	if err != nil {
-		return Info{}, err
-	}
-	return infoFromProto(info), nil
-}
-
-func (c *digesterClient) Schema(ctx context.Context) (Schema, error) {
-	s, err := c.rpc.GetSchema(ctx, &pb.GetSchemaRequest{})
-	if err != nil {
-		return Schema{}, err
-	}
-	return schemaFromProto(s), nil
-}
-
-func (c *digesterClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	res, err := c.rpc.Configure(ctx, &pb.ConfigureRequest{ConfigJson: config})
-	if err != nil {
-		return nil, err
-	}
-	return diagsFromProto(res.GetDiagnostics()), nil
 }
 
 func (c *digesterClient) Digest(ctx context.Context, req *DigestRequest) (*DigestResult, error) {

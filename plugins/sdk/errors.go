@@ -21,6 +21,7 @@ type DocError struct {
 	Message string
 }
 
+// Error formats the error as "class: message".
 func (e *DocError) Error() string { return e.Class + ": " + e.Message }
 
 // Invalid returns a DocError of class "invalid".

@@ -2,7 +2,6 @@ package sdk
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -19,34 +18,24 @@ type ExtractorPlugin struct {
 
 // GRPCServer registers the implementation on the plugin's gRPC server.
 func (p *ExtractorPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterExtractorServer(s, &extractorServer{impl: p.Impl})
+	pb.RegisterExtractorServer(s, &extractorServer{describeServer: describeServer{p.Impl}, impl: p.Impl})
 	return nil
 }
 
 // GRPCClient returns an Extractor that calls the plugin over conn.
 func (p *ExtractorPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return &extractorClient{rpc: pb.NewExtractorClient(conn)}, nil
+	rpc := pb.NewExtractorClient(conn)
+	return &extractorClient{describeClient: describeClient{rpc}, rpc: rpc}, nil
 }
 
 type extractorServer struct {
-	pb.UnimplementedExtractorServer
+	// One level down, so describeServer's methods win over the stubs.
+	unimplementedExtractor
+	describeServer
 	impl Extractor
 }
 
-func (s *extractorServer) GetInfo(ctx context.Context, _ *pb.GetInfoRequest) (*pb.Info, error) {
-	info, err := s.impl.Info(ctx)
-	return infoToProto(info), err
-}
-
-func (s *extractorServer) GetSchema(ctx context.Context, _ *pb.GetSchemaRequest) (*pb.Schema, error) {
-	schema, err := s.impl.Schema(ctx)
-	return schemaToProto(schema), err
-}
-
-func (s *extractorServer) Configure(ctx context.Context, req *pb.ConfigureRequest) (*pb.ConfigureResponse, error) {
-	diags, err := s.impl.Configure(ctx, req.GetConfigJson())
-	return &pb.ConfigureResponse{Diagnostics: diagsToProto(diags)}, err
-}
+type unimplementedExtractor struct{ pb.UnimplementedExtractorServer }
 
 func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (*pb.ExtractResponse, error) {
 	res, err := s.impl.Extract(ctx, &ExtractRequest{
@@ -73,31 +62,8 @@ func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (
 }
 
 type extractorClient struct {
+	describeClient
 	rpc pb.ExtractorClient
-}
-
-func (c *extractorClient) Info(ctx context.Context) (Info, error) {
-	info, err := c.rpc.GetInfo(ctx, &pb.GetInfoRequest{})
-	if err != nil {
-		return Info{}, err
-	}
-	return infoFromProto(info), nil
-}
-
-func (c *extractorClient) Schema(ctx context.Context) (Schema, error) {
-	s, err := c.rpc.GetSchema(ctx, &pb.GetSchemaRequest{})
-	if err != nil {
-		return Schema{}, err
-	}
-	return schemaFromProto(s), nil
-}
-
-func (c *extractorClient) Configure(ctx context.Context, config json.RawMessage) (Diagnostics, error) {
-	res, err := c.rpc.Configure(ctx, &pb.ConfigureRequest{ConfigJson: config})
-	if err != nil {
-		return nil, err
-	}
-	return diagsFromProto(res.GetDiagnostics()), nil
 }
 
 func (c *extractorClient) Extract(ctx context.Context, req *ExtractRequest) (*ExtractResult, error) {
