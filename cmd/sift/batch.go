@@ -49,10 +49,11 @@ func runBatch(cmd *cobra.Command, f extractFlags) error {
 func readPage(in *bufio.Reader) ([]byte, string, error) {
 	header, err := in.ReadString('\n')
 	if err != nil {
-		if header == "" {
+		if header == "" && errors.Is(err, io.EOF) {
 			return nil, "", io.EOF
 		}
-		return nil, "", fmt.Errorf("batch header: %w", err)
+		// A header cut short is a broken stream, not the end of one.
+		return nil, "", fmt.Errorf("batch header %q: %w", header, io.ErrUnexpectedEOF)
 	}
 	sizeText, pageURL, _ := strings.Cut(strings.TrimRight(header, "\r\n"), " ")
 	n, err := strconv.Atoi(sizeText)

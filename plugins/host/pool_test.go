@@ -193,3 +193,36 @@ func TestPluginConfigDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+func TestBackoff(t *testing.T) {
+	tests := []struct {
+		streak int32
+		want   time.Duration
+	}{
+		{1, 0}, // an isolated failure is replaced at once
+		{2, 50 * time.Millisecond},
+		{3, 100 * time.Millisecond},
+		{8, 3200 * time.Millisecond},
+		{9, maxBackoff},
+		{40, maxBackoff},
+	}
+	for _, tc := range tests {
+		if got := backoff(tc.streak); got != tc.want {
+			t.Errorf("backoff(%d) = %s, want %s", tc.streak, got, tc.want)
+		}
+	}
+}
+
+func TestIsolationNoneRunsInProcess(t *testing.T) {
+	spec := testSpec(t, "")
+	spec.Command, spec.SHA256 = nil, ""
+	spec.Isolation, spec.Builtin = "none", faultyExtractor{}
+	h := startHost(t, spec)
+	if len(h.Pools()) != 0 {
+		t.Fatalf("isolation none started %d pools", len(h.Pools()))
+	}
+	res, err := extract(t, h, "")
+	if err != nil || res.Content != "echo: hello" {
+		t.Fatalf("%v, %v", res, err)
+	}
+}

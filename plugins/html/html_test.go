@@ -2,6 +2,7 @@ package html
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -161,4 +162,29 @@ func TestIsHidden(t *testing.T) {
 			t.Errorf("style %q hidden = %v, want %v", tc.style, got, tc.want)
 		}
 	}
+}
+
+// FuzzExtract: no page, however malformed, panics the extractor or escapes
+// the output cap.
+func FuzzExtract(f *testing.F) {
+	for _, seed := range []string{
+		"<html><body><p>text</p></body></html>",
+		"<p style='display:none'>x</p><template><p>y",
+		"<table><tr><td><h1>a</h1></td></tr></table>",
+		"<pre><code>a\n  b</code></pre>\xff\xfe",
+		"<meta charset=shift_jis><p>\x82\xa0</p>",
+	} {
+		f.Add([]byte(seed))
+	}
+	ex := New()
+	f.Fuzz(func(t *testing.T, page []byte) {
+		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", MaxOutputBytes: 2048})
+		var de *sdk.DocError
+		if err != nil && !errors.As(err, &de) {
+			t.Fatalf("non-document error: %v", err)
+		}
+		if err == nil && len(res.Content) > 2048 {
+			t.Fatalf("output %d bytes over the cap", len(res.Content))
+		}
+	})
 }
