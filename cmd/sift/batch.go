@@ -52,8 +52,11 @@ func readPage(in *bufio.Reader) ([]byte, string, error) {
 		if header == "" && errors.Is(err, io.EOF) {
 			return nil, "", io.EOF
 		}
-		// A header cut short is a broken stream, not the end of one.
-		return nil, "", fmt.Errorf("batch header %q: %w", header, io.ErrUnexpectedEOF)
+		if errors.Is(err, io.EOF) {
+			// A header cut short is a broken stream, not the end of one.
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, "", fmt.Errorf("batch header %q: %w", header, err)
 	}
 	sizeText, pageURL, _ := strings.Cut(strings.TrimRight(header, "\r\n"), " ")
 	n, err := strconv.Atoi(sizeText)
