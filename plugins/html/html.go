@@ -6,7 +6,6 @@ package html
 import (
 	"context"
 	"fmt"
-	"github.com/PuerkitoBio/goquery"
 	"net/url"
 	"regexp"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/commonmark"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/table"
+	"github.com/PuerkitoBio/goquery"
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
@@ -61,9 +61,9 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 		ContentTypes: []string{"text/html", "application/xhtml+xml"}}, nil
 }
 
-// Extract finds the page's main content and renders it as markdown. A page
-// too short for a main-content decision is returned whole (what a reader
-// sees of it), with a warning.
+// Extract finds the page's main content and renders it as markdown. When
+// the main content is too thin to trust, the page's body without its chrome
+// is returned instead (thin.go).
 func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
@@ -72,7 +72,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	removeHidden(root)
 	markSpaces(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
-	content := root
+	var content *html.Node
 	// trafilatura works on its own copy of the tree.
 	res, err := trafilatura.ExtractDocument(root, extractOptions(req.URL))
 	switch {
@@ -83,7 +83,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 			content = orNonEmpty(withoutChrome(root), content)
 		}
 		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
+		setLanguage(out.Metadata, root, res)
 	default:
+		content = withoutChrome(root)
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
@@ -91,20 +93,16 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	maxOut := req.MaxOutputBytes
-	if maxOut <= 0 {
-		maxOut = DefaultMaxOutput
-	}
-	var cut bool
-	if out.Content, cut = sdk.Truncate(md, maxOut); cut {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("output truncated at %d of %d bytes", len(out.Content), len(md)))
+	var warning string
+	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+		out.Warnings = append(out.Warnings, warning)
 	}
 	return out, nil
 }
 
 func extractOptions(pageURL string) trafilatura.Options {
 	opts := trafilatura.Options{
-		EnableFallback:  true, // compare with readability and DOM distiller: +F1 on both datasets
+		EnableFallback:  true, // also try readability and DOM Distiller, as the field figures were measured
 		ExcludeComments: true, // comments cost precision on articles and did not help forums
 		IncludeLinks:    true,
 		HtmlDateMode:    trafilatura.Fast, // dates from markup only; the extensive parser is slow
@@ -170,13 +168,29 @@ func metadata(m trafilatura.Metadata) map[string]string {
 	set("title", m.Title)
 	set("author", m.Author)
 	set("description", m.Description)
-	set("language", m.Language)
 	set("site_name", m.Sitename)
 	set("url", m.URL)
 	if !m.Date.IsZero() {
 		out["date"] = m.Date.Format("2006-01-02")
 	}
 	return out
+}
+
+// setLanguage prefers the language the page declares (<html lang>) and
+// trusts go-trafilatura's detection only on enough text: on a few words it
+// guesses wildly ("hi" is Zulu).
+func setLanguage(meta map[string]string, root *html.Node, res *trafilatura.ExtractResult) {
+	lang := ""
+	if h := goquery.NewDocumentFromNode(root).Find("html").First(); h.Length() > 0 {
+		lang, _ = h.Attr("lang")
+		lang, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(lang)), "-")
+	}
+	if lang == "" && !tooThin(res.ContentText) {
+		lang = res.Metadata.Language
+	}
+	if lang != "" {
+		meta["language"] = lang
+	}
 }
 
 var _ sdk.Extractor = (*Extractor)(nil)

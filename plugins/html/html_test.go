@@ -126,6 +126,9 @@ func TestShortPageReturnedWhole(t *testing.T) {
 	if res.Content != "All systems operational." {
 		t.Errorf("content %q, want the page's one sentence", res.Content)
 	}
+	if lang, ok := res.Metadata["language"]; ok {
+		t.Errorf("language %q guessed from three words", lang)
+	}
 }
 
 func TestOutputCap(t *testing.T) {

@@ -35,7 +35,9 @@ type extractorServer struct {
 	impl Extractor
 }
 
-type unimplementedExtractor struct{ pb.UnimplementedExtractorServer }
+type unimplementedExtractor struct {
+	pb.UnimplementedExtractorServer
+}
 
 func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (*pb.ExtractResponse, error) {
 	res, err := s.impl.Extract(ctx, &ExtractRequest{

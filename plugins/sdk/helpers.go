@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -27,4 +28,17 @@ func Truncate(s string, max int64) (string, bool) {
 		cut--
 	}
 	return s[:cut], true
+}
+
+// CapOutput cuts s to maxOut bytes (def when maxOut is 0 or less) and
+// returns the warning an agent should see when it did, or "".
+func CapOutput(s string, maxOut, def int64) (string, string) {
+	if maxOut <= 0 {
+		maxOut = def
+	}
+	cut, truncated := Truncate(s, maxOut)
+	if !truncated {
+		return s, ""
+	}
+	return cut, fmt.Sprintf("output truncated at %d of %d bytes", len(cut), len(s))
 }

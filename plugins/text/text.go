@@ -4,7 +4,6 @@ package text
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -37,14 +36,9 @@ func (*Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Extr
 		format = sdk.FormatMarkdown
 	}
 	res := &sdk.ExtractResult{Format: format}
-	maxOut := req.MaxOutputBytes
-	if maxOut <= 0 {
-		maxOut = DefaultMaxOutput
-	}
-	var cut bool
-	res.Content, cut = sdk.Truncate(body, maxOut)
-	if cut {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("output truncated at %d of %d bytes", len(res.Content), len(body)))
+	var warning string
+	if res.Content, warning = sdk.CapOutput(body, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+		res.Warnings = append(res.Warnings, warning)
 	}
 	return res, nil
 }
