@@ -13,6 +13,7 @@ require (
 	github.com/itchyny/gojq v0.12.20
 	github.com/jmespath/go-jmespath v0.4.0
 	github.com/markusmobius/go-trafilatura v1.12.2
+	github.com/miekg/dns v1.1.73
 	github.com/spf13/cobra v1.8.0
 	github.com/zclconf/go-cty v1.20.0
 	golang.org/x/net v0.60.0

@@ -1,0 +1,105 @@
+package guard
+
+import (
+	"encoding/json"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// corpusDir is ../shared/ssrf beside the repository.
+var corpusDir = filepath.Join("..", "..", "..", "shared", "ssrf")
+
+type corpusCase struct {
+	ID      string `json:"id"`
+	URL     string `json:"url"`
+	Expect  string `json:"expect"`
+	Stage   string `json:"stage"`
+	Why     string `json:"why"`
+	DNSCase string `json:"dns_case"`
+	Config  *struct {
+		AllowHosts []string `json:"allow_hosts"`
+		AllowCIDRs []string `json:"allow_cidrs"`
+		AllowPorts []int    `json:"allow_ports"`
+	} `json:"config"`
+}
+
+func loadCorpus(t *testing.T, stage string) []corpusCase {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(corpusDir, "corpus.json"))
+	if err != nil {
+		t.Fatalf("the guard corpus is required: %v", err)
+	}
+	var all []corpusCase
+	if err := json.Unmarshal(raw, &all); err != nil {
+		t.Fatal(err)
+	}
+	var out []corpusCase
+	for _, c := range all {
+		if c.Stage == stage {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("no %s cases in the corpus", stage)
+	}
+	return out
+}
+
+func (c corpusCase) policy(t *testing.T) *Policy {
+	p := DefaultPolicy()
+	if c.Config == nil {
+		return p
+	}
+	p.AllowHosts = c.Config.AllowHosts
+	if c.Config.AllowPorts != nil {
+		p.AllowPorts = c.Config.AllowPorts
+	}
+	for _, s := range c.Config.AllowCIDRs {
+		p.AllowCIDRs = append(p.AllowCIDRs, netip.MustParsePrefix(s))
+	}
+	return p
+}
+
+// verdict turns an error into the corpus's words, failing on an error that
+// is not a policy refusal.
+func verdict(t *testing.T, c corpusCase, err error) string {
+	if err == nil {
+		return "allow"
+	}
+	if !strings.HasPrefix(err.Error(), "blocked: ") {
+		t.Errorf("%s: refusal %q is not a policy refusal", c.ID, err)
+	}
+	return "block"
+}
+
+func reportMismatches(t *testing.T, stage string, mismatches []string, total int) {
+	t.Helper()
+	if len(mismatches) > 0 {
+		sort.Strings(mismatches)
+		t.Fatalf("%d of %d %s cases disagree with the corpus:\n  %s", len(mismatches), total, stage, strings.Join(mismatches, "\n  "))
+	}
+}
+
+func TestCorpusPrecheck(t *testing.T) {
+	cases := loadCorpus(t, "precheck")
+	var mismatches []string
+	for _, c := range cases {
+		_, err := c.policy(t).PreCheck(c.URL)
+		if got := verdict(t, c, err); got != c.Expect {
+			mismatches = append(mismatches, c.ID+": got "+got+" ("+errText(err)+"), want "+c.Expect+" — "+c.Why)
+		}
+	}
+	t.Logf("%d precheck cases", len(cases))
+	reportMismatches(t, "precheck", mismatches, len(cases))
+}
+
+func errText(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	return err.Error()
+}

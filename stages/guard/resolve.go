@@ -1,0 +1,45 @@
+package guard
+
+import (
+	"context"
+	"net/netip"
+)
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
+// Vetted is a target whose every address passed the checks: the only
+// addresses sift may dial for it.
+type Vetted struct {
+	*Target
+	Addrs []netip.Addr
+}
+
+// Check runs PreCheck and then resolves a host name, refusing it if any of
+// its A or AAAA records is not a global address (or allowed by
+// AllowCIDRs). One bad record is enough: which record a client dials is not
+// ours to choose. A name that does not resolve is refused too.
+func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, error) {
+	t, err := p.PreCheck(raw)
+	if err != nil {
+		return nil, err
+	}
+	if t.IP.IsValid() {
+		return &Vetted{Target: t, Addrs: []netip.Addr{t.IP}}, nil
+	}
+	addrs, err := r.LookupNetIP(ctx, "ip", t.Host)
+	if err != nil {
+		return nil, blocked("cannot resolve %s: %v", t.Host, err)
+	}
+	if len(addrs) == 0 {
+		return nil, blocked("no address for %s", t.Host)
+	}
+	for _, a := range addrs {
+		if err := p.checkAddr(a); err != nil {
+			return nil, blocked("%s (%s)", err.(*Blocked).Reason, t.Host)
+		}
+	}
+	return &Vetted{Target: t, Addrs: addrs}, nil
+}
