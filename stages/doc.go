@@ -3,6 +3,7 @@ package stages
 import (
 	"mime"
 	"net/http"
+	"net/netip"
 	"strings"
 	"time"
 )
@@ -11,6 +12,7 @@ import (
 // wrote and adds its own part; a stage never removes another's part.
 type Doc struct {
 	Request    Request
+	Target     *Target     // set by guard
 	Response   *Response   // set by fetch
 	Extraction *Extraction // set by extract
 	Digest     string      // set by digest
@@ -28,6 +30,15 @@ type Request struct {
 	// Options are per-request knobs passed to extractors: json_path, jq,
 	// pages …
 	Options map[string]string
+}
+
+// Target is the request's URL as the guard vetted it: the canonical URL
+// and the only addresses fetch may dial for it.
+type Target struct {
+	URL   string
+	Host  string
+	Port  int
+	Addrs []netip.Addr
 }
 
 // Response is the fetched resource.

@@ -51,6 +51,7 @@ func rootCommand() *cobra.Command {
 	}
 	root.AddCommand(
 		serveCommand(),
+		guardCommand(),
 		validateCommand(),
 		extractCommand(),
 		keyCommand(),

@@ -198,3 +198,15 @@ func TestKeyNew(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stdout)
 	}
 }
+
+func TestGuardCommand(t *testing.T) {
+	stdout, _, code := runSift(t, nil, "guard", "--no-resolve", "https://example.com/", "http://10.0.0.5/", "http://[::1]/")
+	want := "allow https://example.com/\nblock http://10.0.0.5/: private address 10.0.0.5\nblock http://[::1]/: loopback address ::1\n"
+	if code != 1 || stdout != want {
+		t.Fatalf("exit %d, output:\n%s\nwant:\n%s", code, stdout, want)
+	}
+	stdout, _, code = runSift(t, nil, "guard", "--no-resolve", "https://1.1.1.1/")
+	if code != 0 || stdout != "allow https://1.1.1.1/\n" {
+		t.Fatalf("exit %d: %s", code, stdout)
+	}
+}

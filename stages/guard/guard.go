@@ -1,11 +1,15 @@
 // Package guard is the stage that refuses URLs sift must never fetch:
-// internal addresses, odd forms, disallowed ports. This package holds its
-// configuration; the checks themselves are not built yet.
+// anything in an odd form, disallowed schemes and ports, and every host
+// that is or resolves to an address that is not global (DESIGN §7). It
+// also provides the dialer that connects only to vetted addresses.
 package guard
 
 import (
+	"context"
 	"fmt"
+	"net"
 	"net/netip"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -35,11 +39,40 @@ func Kind() stages.Kind {
 	return stages.Kind{Name: "guard", AlwaysRun: true, New: New}
 }
 
+// Stage checks each request's URL and records what it vetted.
+type Stage struct {
+	policy   *Policy
+	resolver Resolver
+}
+
 // New decodes and validates the guard block.
 func New(body hcl.Body, _ stages.Deps) (stages.Stage, hcl.Diagnostics) {
-	_, diags := Decode(body)
-	return stages.Pending{Kind: "guard"}, diags
+	cfg, diags := Decode(body)
+	return &Stage{policy: cfg.Policy(), resolver: net.DefaultResolver}, diags
 }
+
+// Run refuses the request's URL or records it, canonical, with the
+// addresses fetch may dial.
+func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
+	ctx, cancel := context.WithTimeout(ctx, ResolveTimeout)
+	defer cancel()
+	v, err := s.policy.Check(ctx, doc.Request.URL, s.resolver)
+	if err != nil {
+		return err
+	}
+	doc.Target = &stages.Target{URL: v.URL.String(), Host: v.Host, Port: v.Port, Addrs: v.Addrs}
+	return nil
+}
+
+// ResolveTimeout bounds the DNS lookup of one host.
+const ResolveTimeout = 5 * time.Second
+
+// Policy returns the policy the configuration describes.
+func (c Config) Policy() *Policy {
+	return &Policy{AllowPorts: c.AllowPorts, AllowHosts: c.AllowHosts, AllowCIDRs: c.AllowCIDRs}
+}
+
+var _ stages.Stage = (*Stage)(nil)
 
 // Decode reads and checks a guard block, pointing each problem at its
 // attribute.

@@ -24,15 +24,24 @@ func DefaultPolicy() *Policy {
 
 // checkAddr refuses an address that is not global, unless allowed.
 func (p *Policy) checkAddr(addr netip.Addr) error {
+	if reason := p.refusal(addr); reason != "" {
+		return blocked("%s", reason)
+	}
+	return nil
+}
+
+// refusal returns why addr may not be dialled ("private address
+// 10.0.0.5"), or "" when it may.
+func (p *Policy) refusal(addr netip.Addr) string {
 	for _, c := range p.AllowCIDRs {
 		if c.Contains(addr) {
-			return nil
+			return ""
 		}
 	}
 	if reason := classify(addr); reason != "" {
-		return blocked("%s %s", reason, addr)
+		return reason + " " + addr.String()
 	}
-	return nil
+	return ""
 }
 
 // hostAllowed matches a name against AllowHosts, ignoring case and a

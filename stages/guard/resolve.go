@@ -37,8 +37,8 @@ func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, er
 		return nil, blocked("no address for %s", t.Host)
 	}
 	for _, a := range addrs {
-		if err := p.checkAddr(a); err != nil {
-			return nil, blocked("%s (%s)", err.(*Blocked).Reason, t.Host)
+		if reason := p.refusal(a); reason != "" {
+			return nil, blocked("%s (%s)", reason, t.Host)
 		}
 	}
 	return &Vetted{Target: t, Addrs: addrs}, nil
