@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -72,6 +73,20 @@ type Kind struct {
 type Deps struct {
 	Logger     *slog.Logger
 	Extractors ExtractorRouter
+	// Guard vets every URL fetch requests, redirect hops included, and
+	// dials only the addresses it vetted.
+	Guard URLGuard
+	// UserAgent is sent on every fetch: "sift/<version>".
+	UserAgent string
+}
+
+// URLGuard is the guard as the fetch stage uses it.
+type URLGuard interface {
+	// Vet checks a URL fully (form, port, host, every resolved address)
+	// and returns it canonical with the addresses that may be dialled.
+	Vet(ctx context.Context, rawURL string) (*Target, error)
+	// Dial connects to one of the target's vetted addresses.
+	Dial(ctx context.Context, t *Target) (net.Conn, error)
 }
 
 // ExtractorRouter finds the extractor for a media type.

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/stages/guard"
 )
 
@@ -71,14 +72,9 @@ func guardPolicy(cmd *cobra.Command, path string) (*guard.Policy, error) {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, err
 	}
-	for _, st := range cfg.Stages {
-		if st.Kind == "guard" {
-			c, diags := guard.Decode(st.Body)
-			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
-				return nil, err
-			}
-			return c.Policy(), nil
-		}
+	policy, diags := app.GuardPolicy(cfg)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return nil, err
 	}
-	return guard.DefaultPolicy(), nil
+	return policy, nil
 }

@@ -44,7 +44,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := checkDevKey(cfg); err != nil {
 		return err
 	}
-	a, diags := app.Load(ctx, cfg, app.Options{Logger: log})
+	a, diags := app.Load(ctx, cfg, app.Options{Logger: log, Version: siftVersion()})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}

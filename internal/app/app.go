@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/siftd/sift/stages"
 	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/fetch"
+	"github.com/siftd/sift/stages/guard"
 )
 
 // App is a running configuration.
@@ -32,6 +34,8 @@ type Options struct {
 	PluginStderr io.Writer
 	// Only, when set, starts just the extractors it names.
 	Only []string
+	// Version goes into the User-Agent of every fetch.
+	Version string
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -64,7 +68,14 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), stages.Deps{Logger: opts.Logger, Extractors: h})
+	policy, _ := GuardPolicy(cfg) // its diagnostics come from the guard stage's own decoding
+	deps := stages.Deps{
+		Logger:     opts.Logger,
+		Extractors: h,
+		Guard:      guard.NewChecker(policy, net.DefaultResolver),
+		UserAgent:  "sift/" + opts.Version,
+	}
+	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		h.Close()
@@ -78,6 +89,18 @@ func (a *App) Close(ctx context.Context) error {
 	err := a.Chain.Close(ctx)
 	a.Host.Close()
 	return err
+}
+
+// GuardPolicy returns the policy of the configuration's guard stage, or
+// the default policy when the chain has none.
+func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
+	for _, st := range chainBlocks(cfg) {
+		if st.Kind == "guard" {
+			c, diags := guard.Decode(st.Body)
+			return c.Policy(), diags
+		}
+	}
+	return guard.DefaultPolicy(), nil
 }
 
 // Plan returns the extractors cfg runs, with their content types.

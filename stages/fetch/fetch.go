@@ -1,9 +1,13 @@
 // Package fetch is the stage that downloads the resource through the
-// guard's vetted dialer. This package holds its configuration; the fetching
-// itself is not built yet.
+// guard: it dials only vetted addresses, follows redirects by hand with
+// every hop vetted again, and bounds time, headers, body and decompressed
+// size.
 package fetch
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,19 +19,24 @@ import (
 
 // Defaults for the fetch block.
 const (
-	DefaultTimeout = 20 * time.Second
-	DefaultMaxBody = 5 << 20
+	DefaultTimeout   = 20 * time.Second
+	DefaultMaxBody   = 5 << 20
+	DefaultMaxHeader = 64 << 10
+	// MaxRedirects is how many redirects one fetch follows.
+	MaxRedirects = 5
 )
 
 // Config is the fetch stage's decoded block.
 type Config struct {
-	Timeout time.Duration
-	MaxBody int64
+	Timeout   time.Duration
+	MaxBody   int64
+	MaxHeader int64
 }
 
 type rawConfig struct {
-	Timeout hcl.Expression `hcl:"timeout,optional"`
-	MaxBody hcl.Expression `hcl:"max_body,optional"`
+	Timeout   hcl.Expression `hcl:"timeout,optional"`
+	MaxBody   hcl.Expression `hcl:"max_body,optional"`
+	MaxHeader hcl.Expression `hcl:"max_header,optional"`
 }
 
 // Kind registers the fetch stage; it needs the guard before it.
@@ -35,24 +44,58 @@ func Kind() stages.Kind {
 	return stages.Kind{Name: "fetch", After: []string{"guard"}, New: New}
 }
 
+// Stage fetches the guard's target.
+type Stage struct {
+	cfg    Config
+	client *client
+}
+
 // New decodes and validates the fetch block.
-func New(body hcl.Body, _ stages.Deps) (stages.Stage, hcl.Diagnostics) {
-	_, diags := Decode(body)
-	return stages.Pending{Kind: "fetch"}, diags
+func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
+	cfg, diags := Decode(body)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &Stage{cfg: cfg, client: newClient(cfg, deps.Guard, deps.UserAgent)}, diags
 }
 
 // Decode reads a fetch block; the plugin host sizes its messages from
 // MaxBody.
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
+	cfg := Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader}
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
 	if diags.HasErrors() {
-		return Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody}, diags
+		return cfg, diags
 	}
-	var cfg Config
 	var ds hcl.Diagnostics
 	cfg.Timeout, ds = config.Duration(raw.Timeout, DefaultTimeout)
 	diags = append(diags, ds...)
 	cfg.MaxBody, ds = config.Size(raw.MaxBody, DefaultMaxBody)
+	diags = append(diags, ds...)
+	cfg.MaxHeader, ds = config.Size(raw.MaxHeader, DefaultMaxHeader)
 	return cfg, append(diags, ds...)
 }
+
+// Run fetches doc.Target into doc.Response.
+func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
+	if doc.Target == nil {
+		return errors.New("no vetted target: the guard stage must run first")
+	}
+	if s.client.guard == nil {
+		return errors.New("no guard to vet redirects with")
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	resp, err := s.client.fetch(ctx, doc.Target)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			return fmt.Errorf("%w: no complete answer within %s", ErrTimeout, s.cfg.Timeout)
+		}
+		return err
+	}
+	doc.Response = resp
+	return nil
+}
+
+var _ stages.Stage = (*Stage)(nil)

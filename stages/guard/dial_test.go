@@ -44,7 +44,7 @@ func TestDialerBackstop(t *testing.T) {
 }
 
 func TestStageRecordsTarget(t *testing.T) {
-	s := &Stage{policy: DefaultPolicy(), resolver: staticResolver{"public.test": {netip.MustParseAddr("93.184.216.34")}}}
+	s := &Stage{checker: NewChecker(DefaultPolicy(), staticResolver{"public.test": {netip.MustParseAddr("93.184.216.34")}})}
 	doc := &stages.Doc{Request: stages.Request{URL: "HTTP://Public.Test./a?b#c"}}
 	if err := s.Run(context.Background(), doc); err != nil {
 		t.Fatal(err)

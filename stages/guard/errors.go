@@ -20,6 +20,12 @@ func (b *Blocked) Error() string { return "blocked: " + b.Reason }
 // Is makes errors.Is(err, ErrBlocked) true for every refusal.
 func (b *Blocked) Is(target error) bool { return target == ErrBlocked }
 
+// Refuse returns a policy refusal ("blocked: " and the reason) for checks
+// made outside this package, such as a redirect that downgrades https.
+func Refuse(format string, args ...any) error {
+	return &Blocked{Reason: fmt.Sprintf(format, args...)}
+}
+
 func blocked(format string, args ...any) error {
 	return &Blocked{Reason: fmt.Sprintf(format, args...)}
 }

@@ -41,26 +41,23 @@ func Kind() stages.Kind {
 
 // Stage checks each request's URL and records what it vetted.
 type Stage struct {
-	policy   *Policy
-	resolver Resolver
+	checker *Checker
 }
 
 // New decodes and validates the guard block.
 func New(body hcl.Body, _ stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	cfg, diags := Decode(body)
-	return &Stage{policy: cfg.Policy(), resolver: net.DefaultResolver}, diags
+	return &Stage{checker: NewChecker(cfg.Policy(), net.DefaultResolver)}, diags
 }
 
 // Run refuses the request's URL or records it, canonical, with the
 // addresses fetch may dial.
 func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
-	ctx, cancel := context.WithTimeout(ctx, ResolveTimeout)
-	defer cancel()
-	v, err := s.policy.Check(ctx, doc.Request.URL, s.resolver)
+	t, err := s.checker.Vet(ctx, doc.Request.URL)
 	if err != nil {
 		return err
 	}
-	doc.Target = &stages.Target{URL: v.URL.String(), Host: v.Host, Port: v.Port, Addrs: v.Addrs}
+	doc.Target = t
 	return nil
 }
 
