@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -18,6 +17,7 @@ import (
 	"github.com/siftd/sift"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/server"
 )
 
 func serveCommand() *cobra.Command {
@@ -54,7 +54,8 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	srv := &http.Server{Handler: healthMux(a), ReadHeaderTimeout: 10 * time.Second}
+	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a)})
+	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -85,30 +86,20 @@ func checkDevKey(cfg *config.Config) error {
 	return nil
 }
 
-// healthMux serves /healthz: the plugin pools and the stage chain.
-func healthMux(a *app.App) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+// health reports the plugin pools: every pool needs a live process.
+func health(a *app.App) server.Health {
+	return func() (bool, any) {
 		type pool struct {
 			Name string `json:"name"`
 			Live int    `json:"live"`
 			Size int    `json:"size"`
 		}
-		body := struct {
-			OK     bool     `json:"ok"`
-			Stages []string `json:"stages"`
-			Pools  []pool   `json:"plugins"`
-		}{OK: true, Stages: a.Chain.Names()}
+		ok, pools := true, []pool{}
 		for _, p := range a.Host.Pools() {
 			live := p.Size()
-			body.Pools = append(body.Pools, pool{Name: p.Name(), Live: live, Size: p.Capacity()})
-			body.OK = body.OK && live > 0
+			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity()})
+			ok = ok && live > 0
 		}
-		w.Header().Set("Content-Type", "application/json")
-		if !body.OK {
-			w.WriteHeader(http.StatusServiceUnavailable)
-		}
-		_ = json.NewEncoder(w).Encode(body)
-	})
-	return mux
+		return ok, map[string]any{"plugins": pools}
+	}
 }

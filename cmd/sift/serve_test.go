@@ -37,11 +37,13 @@ func TestServeHealthAndShutdown(t *testing.T) {
 	defer cmd.Process.Kill()
 
 	var health struct {
-		OK      bool
-		Stages  []string
-		Plugins []struct {
-			Name       string
-			Live, Size int
+		OK           bool
+		Stages       []string
+		Dependencies struct {
+			Plugins []struct {
+				Name       string
+				Live, Size int
+			}
 		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -57,10 +59,10 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Plugins) != 3 {
+	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 3 {
 		t.Fatalf("health %+v", health)
 	}
-	for _, p := range health.Plugins {
+	for _, p := range health.Dependencies.Plugins {
 		if p.Live != p.Size {
 			t.Errorf("plugin %s: %d of %d processes live", p.Name, p.Live, p.Size)
 		}

@@ -1,0 +1,207 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/tokens"
+)
+
+// fetchRequest is the body of POST /v1/fetch.
+type fetchRequest struct {
+	URL      string `json:"url"`
+	Question string `json:"question"`
+	Mode     string `json:"mode"`
+	Context  bool   `json:"context"`
+	JSONPath string `json:"json_path"`
+	JQ       string `json:"jq"`
+	Grep     string `json:"grep"`
+	Pages    string `json:"pages"`
+	Recover  bool   `json:"recover"`
+}
+
+// fetchResponse is sift's native answer (PLAN §4.2).
+type fetchResponse struct {
+	Content   string            `json:"content"`
+	Mode      string            `json:"mode"`
+	Untrusted bool              `json:"untrusted"`
+	Title     string            `json:"title,omitempty"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+	Source    source            `json:"source"`
+	Sizes     sizes             `json:"sizes"`
+	Warnings  []string          `json:"warnings"`
+	Hint      string            `json:"hint,omitempty"`
+}
+
+type source struct {
+	URL         string    `json:"url"`
+	FinalURL    string    `json:"final_url"`
+	Status      int       `json:"status"`
+	ContentType string    `json:"content_type"`
+	FetchedAt   time.Time `json:"fetched_at"`
+	Hash        string    `json:"hash"`
+	Bytes       int       `json:"bytes"`
+	Cached      bool      `json:"cached"`
+}
+
+type sizes struct {
+	RawTokens      int `json:"raw_tokens"`
+	CleanTokens    int `json:"clean_tokens"`
+	ReturnedTokens int `json:"returned_tokens"`
+}
+
+// Modes of /v1/fetch.
+const (
+	modeClean  = "clean"
+	modeRaw    = "raw"
+	modeDigest = "digest"
+)
+
+func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) {
+	req, ae := decodeFetch(r)
+	if ae != nil {
+		writeError(w, ae)
+		return
+	}
+	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Options: req.options()})
+	if ae != nil {
+		writeError(w, ae)
+		return
+	}
+	out, ae := fetchAnswer(req, res)
+	if ae != nil {
+		writeError(w, ae)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func decodeFetch(r *http.Request) (*fetchRequest, *apiError) {
+	var req fetchRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, badRequest(fmt.Sprintf("request body over %d bytes", MaxRequestBody))
+		}
+		return nil, badRequest("malformed JSON body: " + err.Error())
+	}
+	if req.URL == "" {
+		return nil, badRequest("url is required")
+	}
+	switch req.Mode {
+	case "":
+		req.Mode = modeClean
+	case modeClean, modeRaw, modeDigest:
+	default:
+		return nil, badRequest(fmt.Sprintf("mode %q: want clean, raw or digest", req.Mode))
+	}
+	if req.JSONPath != "" && req.JQ != "" {
+		return nil, badRequest("give json_path or jq, not both")
+	}
+	if req.Grep != "" {
+		if _, err := regexp.Compile(req.Grep); err != nil {
+			return nil, badRequest("grep: " + err.Error())
+		}
+	}
+	return &req, nil
+}
+
+// options are the per-request knobs the extractors read.
+func (f *fetchRequest) options() map[string]string {
+	opts := map[string]string{}
+	for k, v := range map[string]string{"json_path": f.JSONPath, "jq": f.JQ, "pages": f.Pages} {
+		if v != "" {
+			opts[k] = v
+		}
+	}
+	return opts
+}
+
+func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError) {
+	doc := res.doc
+	resp := doc.Response
+	out := &fetchResponse{
+		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
+		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body)},
+	}
+	out.Sizes.RawTokens = tokens.Estimate(string(resp.Body))
+	if req.Context {
+		out.Warnings = append(out.Warnings, "context not configured")
+	}
+	if req.Recover {
+		out.Warnings = append(out.Warnings, "recover is not available yet; this is the origin's own answer")
+	}
+	switch {
+	case req.Mode == modeRaw:
+		if !isText(doc.MediaType()) {
+			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Class: "unsupported",
+				Message: "unsupported: raw mode returns text types only, not " + doc.MediaType()}
+		}
+		out.Content = string(resp.Body)
+	case doc.Extraction == nil:
+		return nil, &apiError{Status: http.StatusNotImplemented, Class: "not_implemented",
+			Message: "not_implemented: the pipeline has no extract stage"}
+	default:
+		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
+		out.Sizes.CleanTokens = tokens.Estimate(out.Content)
+		if req.Mode == modeDigest && doc.Digest == "" {
+			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
+		}
+		if looksLikeShell(doc, out.Content) {
+			out.Hint = "browser"
+			out.Warnings = append(out.Warnings, "the page is nearly empty without JavaScript; a browser may render it")
+		}
+	}
+	if req.Grep != "" {
+		out.Content = grep(out.Content, regexp.MustCompile(req.Grep), 2)
+	}
+	out.Sizes.ReturnedTokens = tokens.Estimate(out.Content)
+	return out, nil
+}
+
+func isText(mediaType string) bool {
+	return strings.HasPrefix(mediaType, "text/") || strings.HasSuffix(mediaType, "json") || strings.HasSuffix(mediaType, "xml")
+}
+
+// looksLikeShell spots a page that is scripts and little text: what
+// remains without JavaScript is too thin to be the page.
+func looksLikeShell(doc *stages.Doc, content string) bool {
+	if doc.MediaType() != "text/html" || len(strings.Fields(content)) >= 30 {
+		return false
+	}
+	return strings.Count(strings.ToLower(string(doc.Response.Body)), "<script") >= 1
+}
+
+// grep keeps the lines matching re with ctx lines around each match;
+// separate runs are joined with "--", as grep -C does.
+func grep(content string, re *regexp.Regexp, ctx int) string {
+	lines := strings.Split(content, "\n")
+	keep := make([]bool, len(lines))
+	for i, l := range lines {
+		if re.MatchString(l) {
+			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	var out []string
+	for i, k := range keep {
+		if !k {
+			continue
+		}
+		if len(out) > 0 && i > 0 && !keep[i-1] {
+			out = append(out, "--")
+		}
+		out = append(out, lines[i])
+	}
+	return strings.Join(out, "\n")
+}

@@ -1,0 +1,182 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/tokens"
+)
+
+// scrapeRequest is the part of Firecrawl's POST /v2/scrape body sift
+// reads; every other field is accepted and ignored, as the SDKs send many.
+type scrapeRequest struct {
+	URL     string         `json:"url"`
+	Formats []scrapeFormat `json:"formats"`
+}
+
+// scrapeFormat is a format given as "markdown" or as {"type": "markdown"}.
+type scrapeFormat string
+
+func (f *scrapeFormat) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*f = scrapeFormat(s)
+		return nil
+	}
+	var obj struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Type == "" {
+		return fmt.Errorf("a format is a string or an object with a type")
+	}
+	*f = scrapeFormat(obj.Type)
+	return nil
+}
+
+// scrapeDoc is Firecrawl's Document, as much of it as sift fills.
+type scrapeDoc struct {
+	Markdown *string        `json:"markdown,omitempty"`
+	HTML     *string        `json:"html,omitempty"`
+	RawHTML  *string        `json:"rawHtml,omitempty"`
+	Metadata scrapeMetadata `json:"metadata"`
+	Warning  string         `json:"warning,omitempty"`
+}
+
+type scrapeMetadata struct {
+	Title       string     `json:"title,omitempty"`
+	Description string     `json:"description,omitempty"`
+	Language    string     `json:"language,omitempty"`
+	SourceURL   string     `json:"sourceURL"`
+	URL         string     `json:"url"`
+	StatusCode  int        `json:"statusCode"`
+	ContentType string     `json:"contentType"`
+	Sift        siftFields `json:"sift"`
+}
+
+type siftFields struct {
+	Hash      string         `json:"hash"`
+	FetchedAt string         `json:"fetchedAt"`
+	Cached    bool           `json:"cached"`
+	Untrusted bool           `json:"untrusted"`
+	Tokens    map[string]int `json:"tokens"`
+}
+
+// formats sift can produce; the others Firecrawl knows are accepted and
+// reported as unsupported in the document's warning.
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true}
+
+func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller) {
+	req, ae := decodeScrape(r)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Mode: modeClean})
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": scrapeAnswer(req, res)})
+}
+
+func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
+	raw, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var req scrapeRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) || !json.Valid(raw) {
+			return nil, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"}
+		}
+		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+	}
+	if req.URL == "" {
+		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
+	}
+	if len(req.Formats) == 0 {
+		req.Formats = []scrapeFormat{"markdown"}
+	}
+	return &req, nil
+}
+
+func readAll(r *http.Request) ([]byte, *apiError) {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: fmt.Sprintf("Bad Request: body over %d bytes", MaxRequestBody)}
+		}
+		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+	}
+	return buf.Bytes(), nil
+}
+
+func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
+	doc := res.doc
+	resp := doc.Response
+	out := scrapeDoc{Metadata: scrapeMetadata{
+		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: resp.ContentType,
+		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format("2006-01-02T15:04:05Z07:00"),
+			Untrusted: true, Tokens: map[string]int{"raw": tokens.Estimate(string(resp.Body))}},
+	}}
+	returned := 0
+	var unsupported []string
+	for _, f := range req.Formats {
+		switch f {
+		case "markdown":
+			md := ""
+			if doc.Extraction != nil {
+				md = doc.Extraction.Content
+			}
+			out.Markdown = &md
+			returned += tokens.Estimate(md)
+		case "html", "rawHtml":
+			// sift keeps no cleaned HTML: both are the page as fetched.
+			body := string(resp.Body)
+			if f == "html" {
+				out.HTML = &body
+			} else {
+				out.RawHTML = &body
+			}
+			returned += tokens.Estimate(body)
+		default:
+			if !knownFormats[f] {
+				unsupported = append(unsupported, string(f))
+			}
+		}
+	}
+	out.Metadata.Sift.Tokens["returned"] = returned
+	if doc.Extraction != nil {
+		m := doc.Extraction.Metadata
+		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
+	}
+	if len(unsupported) > 0 {
+		out.Warning = fmt.Sprintf("formats not supported by sift, skipped: %v", unsupported)
+	}
+	return out
+}
+
+// writeFirecrawlError writes Firecrawl's error envelope: the SDKs show
+// "error"; "code" names the kind for the statuses Firecrawl documents.
+func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
+	body := map[string]any{"success": false, "error": e.Message}
+	switch {
+	case e.Status == http.StatusBadRequest:
+		body["code"] = e.Class
+	case e.Class == "timeout":
+		e.Status, body["code"] = http.StatusRequestTimeout, "SCRAPE_TIMEOUT"
+	}
+	if e.Hint != "" {
+		body["hint"] = e.Hint
+	}
+	if e.Status == http.StatusTooManyRequests {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeJSON(w, e.Status, body)
+}

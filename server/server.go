@@ -1,0 +1,121 @@
+// Package server is sift's HTTP API: the Firecrawl v2 scrape endpoint, the
+// native fetch endpoint and health, behind bearer auth, concurrency gates
+// and a request-body cap. One file per API family.
+package server
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/stages"
+)
+
+// Limits of the API.
+const (
+	// MaxRequestBody bounds a request's JSON body.
+	MaxRequestBody = 64 << 10
+	// DefaultGlobalLimit is how many fetches run at once.
+	DefaultGlobalLimit = 8
+	// DefaultPerHostLimit is how many fetches one caller runs on one host.
+	DefaultPerHostLimit = 1
+)
+
+// Health reports the state of sift's dependencies for /healthz.
+type Health func() (ok bool, detail any)
+
+// Options configure a Server.
+type Options struct {
+	Chain   *stages.Chain
+	Callers []config.Caller
+	Logger  *slog.Logger
+	Health  Health
+	// Global and PerHost override the gate sizes; 0 means the default.
+	Global, PerHost int
+}
+
+// Server serves the API.
+type Server struct {
+	chain   *stages.Chain
+	callers []caller
+	log     *slog.Logger
+	health  Health
+	gates   *gates
+	now     func() time.Time
+}
+
+// New returns a server for the given chain and callers.
+func New(opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Global == 0 {
+		opts.Global = DefaultGlobalLimit
+	}
+	if opts.PerHost == 0 {
+		opts.PerHost = DefaultPerHostLimit
+	}
+	return &Server{
+		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
+		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), now: time.Now,
+	}
+}
+
+// Handler returns the routes.
+func (s *Server) Handler() http.Handler {
+	r := mux.NewRouter()
+	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
+	r.HandleFunc("/v1/fetch", s.authed(s.handleFetch)).Methods(http.MethodPost)
+	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
+	})
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
+	})
+	return s.recoverPanics(r)
+}
+
+// authedHandler is a handler that knows its caller.
+type authedHandler func(w http.ResponseWriter, r *http.Request, c *caller)
+
+// authed checks the bearer key and caps the request body.
+func (s *Server) authed(h authedHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.authenticate(r)
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
+		h(w, r, c)
+	}
+}
+
+// recoverPanics turns a panic into a 500 without echoing its value.
+func (s *Server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				s.log.Error("panic in handler", "route", r.URL.Path)
+				writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: unexpected failure"})
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+	ok, detail := true, any(nil)
+	if s.health != nil {
+		ok, detail = s.health()
+	}
+	status := http.StatusOK
+	if !ok {
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.chain.Names(), "dependencies": detail})
+}

@@ -1,0 +1,299 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+)
+
+const testKey = "test-key"
+
+// testKeyHash is sha256("test-key").
+const testKeyHash = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
+
+// newTestServer runs sift's real chain (guard, fetch, extract with the
+// built-in extractors in process) against a loopback origin the guard is
+// configured to admit.
+func newTestServer(t *testing.T, origin *httptest.Server, opts Options) *httptest.Server {
+	t.Helper()
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	src := fmt.Sprintf(`
+caller "agent" {
+  key_sha256 = %q
+}
+caller "quiet" {
+  key_sha256 = "%s"
+  restricted = true
+}
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443, %d]
+    allow_cidrs = ["127.0.0.0/8"]
+  }
+  stage "fetch" {
+    timeout = "5s"
+  }
+  stage "extract" {}
+}
+extractor "html" {
+  isolation = "none"
+}
+extractor "json" {
+  isolation = "none"
+}
+extractor "text" {
+  isolation = "none"
+}
+`, testKeyHash, strings.Repeat("0", 64), port)
+	cfg, diags := config.Parse([]byte(src), "test.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(func() { _ = a.Close(context.Background()) })
+	opts.Chain, opts.Callers = a.Chain, cfg.Callers
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv := httptest.NewServer(New(opts).Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func fixtureOrigin(t *testing.T) *httptest.Server {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/article", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html lang="en"><head><title>Irrigation</title><meta name="description" content="Drip tips"></head>
+<body><article><h1>Irrigation</h1>`+strings.Repeat("<p>Water the beds early in the morning so the roots drink before the sun. </p>", 12)+
+			`<p>Check the soil with a trowel.</p></article></body></html>`)
+	})
+	mux.HandleFunc("/data.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"items":[{"name":"bolt"},{"name":"nut"}]}`)
+	})
+	mux.HandleFunc("/shell", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>`)
+	})
+	origin := httptest.NewServer(mux)
+	t.Cleanup(origin.Close)
+	return origin
+}
+
+func post(t *testing.T, url, key string, body any) (*http.Response, map[string]any) {
+	t.Helper()
+	var buf []byte
+	switch b := body.(type) {
+	case string:
+		buf = []byte(b)
+	default:
+		buf, _ = json.Marshal(b)
+	}
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(buf))
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatalf("response is not JSON: %v", err)
+	}
+	return resp, out
+}
+
+func TestAuth(t *testing.T) {
+	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	for _, tc := range []struct{ key, want string }{{"", "Unauthorized: Token missing"}, {"wrong", "Unauthorized: Invalid token"}} {
+		resp, body := post(t, srv.URL+"/v1/fetch", tc.key, map[string]any{"url": "http://example.com/"})
+		if resp.StatusCode != 401 || body["error"] != tc.want || body["success"] != false {
+			t.Errorf("key %q: %d %v", tc.key, resp.StatusCode, body)
+		}
+	}
+}
+
+func TestFetchClean(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+	content, _ := body["content"].(string)
+	src, _ := body["source"].(map[string]any)
+	sz, _ := body["sizes"].(map[string]any)
+	if !strings.Contains(content, "Check the soil with a trowel.") || body["untrusted"] != true || body["mode"] != "clean" ||
+		src["status"] != 200.0 || src["final_url"] != origin.URL+"/article" || !strings.HasPrefix(src["hash"].(string), "sha256:") ||
+		sz["returned_tokens"].(float64) <= 0 || sz["raw_tokens"].(float64) < sz["clean_tokens"].(float64) {
+		t.Fatalf("answer %v", body)
+	}
+}
+
+func TestFetchOptions(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		name    string
+		req     map[string]any
+		content string
+		warning string
+		hint    string
+	}{
+		{"jq", map[string]any{"url": origin.URL + "/data.json", "jq": ".items[1].name"}, `"nut"`, "", ""},
+		{"json_path", map[string]any{"url": origin.URL + "/data.json", "json_path": "items[0].name"}, `"bolt"`, "", ""},
+		{"raw", map[string]any{"url": origin.URL + "/data.json", "mode": "raw"}, `{"items":[{"name":"bolt"},{"name":"nut"}]}`, "", ""},
+		{"grep", map[string]any{"url": origin.URL + "/article", "grep": "trowel"}, "", "", ""},
+		{"digest not configured", map[string]any{"url": origin.URL + "/data.json", "mode": "digest"}, "", "digest not configured", ""},
+		{"javascript shell", map[string]any{"url": origin.URL + "/shell"}, "", "nearly empty without JavaScript", "browser"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, srv.URL+"/v1/fetch", testKey, tc.req)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%d %v", resp.StatusCode, body)
+			}
+			content := body["content"].(string)
+			if tc.content != "" && content != tc.content {
+				t.Errorf("content %q, want %q", content, tc.content)
+			}
+			if tc.name == "grep" && (!strings.Contains(content, "trowel") || strings.Contains(content, "# Irrigation")) {
+				t.Errorf("grep kept %q", content)
+			}
+			warnings, _ := json.Marshal(body["warnings"])
+			if tc.warning != "" && !strings.Contains(string(warnings), tc.warning) {
+				t.Errorf("warnings %s, want %q", warnings, tc.warning)
+			}
+			if hint, _ := body["hint"].(string); hint != tc.hint {
+				t.Errorf("hint %q, want %q", hint, tc.hint)
+			}
+		})
+	}
+}
+
+func TestFetchErrors(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		name   string
+		body   any
+		status int
+		prefix string
+	}{
+		{"blocked", map[string]any{"url": "http://10.0.0.5/"}, 403, "blocked: private address 10.0.0.5"},
+		{"blocked port", map[string]any{"url": "http://127.0.0.1:1/"}, 403, "blocked: port 1 not allowed"},
+		{"no url", map[string]any{}, 400, "invalid: url is required"},
+		{"unknown field", map[string]any{"url": origin.URL, "depth": 2}, 400, "invalid: malformed JSON body"},
+		{"bad mode", map[string]any{"url": origin.URL, "mode": "summary"}, 400, "invalid: mode"},
+		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON body"},
+		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 400, "invalid: request body over"},
+		{"origin 404 is an answer, not an error", map[string]any{"url": origin.URL + "/missing", "mode": "raw"}, 200, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, srv.URL+"/v1/fetch", testKey, tc.body)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, body)
+			}
+			if msg, _ := body["error"].(string); tc.prefix != "" && !strings.HasPrefix(msg, tc.prefix) {
+				t.Errorf("error %q, want it to start %q", msg, tc.prefix)
+			}
+		})
+	}
+}
+
+func TestScrape(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	resp, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{
+		"url": origin.URL + "/article", "formats": []any{"markdown", map[string]any{"type": "html"}},
+		"onlyMainContent": true, "origin": "js-sdk@4.42.0", "waitFor": 3000,
+	})
+	if resp.StatusCode != 200 || body["success"] != true {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+	data := body["data"].(map[string]any)
+	meta := data["metadata"].(map[string]any)
+	if !strings.Contains(data["markdown"].(string), "trowel") || !strings.Contains(data["html"].(string), "<article>") {
+		t.Errorf("data %v", data)
+	}
+	if meta["title"] != "Irrigation" || meta["description"] != "Drip tips" || meta["language"] != "en" || meta["statusCode"] != 200.0 ||
+		meta["sourceURL"] != origin.URL+"/article" || meta["url"] != origin.URL+"/article" || meta["contentType"] != "text/html; charset=utf-8" {
+		t.Errorf("metadata %v", meta)
+	}
+	sift := meta["sift"].(map[string]any)
+	if sift["cached"] != false || sift["untrusted"] != true || !strings.HasPrefix(sift["hash"].(string), "sha256:") {
+		t.Errorf("sift %v", sift)
+	}
+	_, body = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article"})
+	if _, hasHTML := body["data"].(map[string]any)["html"]; hasHTML {
+		t.Error("html returned without being asked for")
+	}
+}
+
+func TestScrapeErrors(t *testing.T) {
+	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	tests := []struct {
+		body   any
+		status int
+		code   string
+		prefix string
+	}{
+		{`{"url":`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request"},
+		{map[string]any{"formats": []string{"markdown"}}, 400, "BAD_REQUEST", "Bad Request: url is required"},
+		{map[string]any{"url": "http://127.0.0.1:1/"}, 403, "", "blocked: "},
+	}
+	for _, tc := range tests {
+		resp, body := post(t, srv.URL+"/v2/scrape", testKey, tc.body)
+		code, _ := body["code"].(string)
+		msg, _ := body["error"].(string)
+		if resp.StatusCode != tc.status || code != tc.code || !strings.HasPrefix(msg, tc.prefix) || body["success"] != false {
+			t.Errorf("%v: %d %v", tc.body, resp.StatusCode, body)
+		}
+	}
+}
+
+// TestGates: one caller's second fetch of a host that is still being
+// fetched is refused at once with 429 and Retry-After.
+func TestGates(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		once.Do(func() { close(entered) })
+		<-release
+		fmt.Fprint(w, "done")
+	}))
+	defer slow.Close()
+	srv := newTestServer(t, slow, Options{})
+	defer close(release)
+	done := make(chan int, 1)
+	go func() {
+		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})
+		done <- resp.StatusCode
+	}()
+	<-entered
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/b"})
+	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
+		t.Fatalf("second fetch: %d %v %v", resp.StatusCode, resp.Header, body)
+	}
+}
