@@ -52,6 +52,7 @@ func rootCommand() *cobra.Command {
 	root.AddCommand(
 		serveCommand(),
 		guardCommand(),
+		fetchCommand(),
 		validateCommand(),
 		extractCommand(),
 		keyCommand(),

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+)
+
+// defaultSiftURL is where the CLI clients look for sift.
+const defaultSiftURL = "http://127.0.0.1:8890"
+
+func fetchCommand() *cobra.Command {
+	var mode, question string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "fetch URL",
+		Short: "Fetch a URL through a running sift (SIFT_URL, SIFT_KEY) and print the content",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			body := map[string]any{"url": args[0], "mode": mode}
+			if question != "" {
+				body["question"] = question
+			}
+			raw, err := callSift(cmd, "/v1/fetch", body)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				_, err = cmd.OutOrStdout().Write(raw)
+				return err
+			}
+			var answer struct {
+				Content  string   `json:"content"`
+				Warnings []string `json:"warnings"`
+			}
+			if err := json.Unmarshal(raw, &answer); err != nil {
+				return fmt.Errorf("sift answered something that is not JSON: %w", err)
+			}
+			for _, w := range answer.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			}
+			_, err = io.WriteString(cmd.OutOrStdout(), strings.TrimRight(answer.Content, "\n")+"\n")
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&mode, "mode", "clean", "clean, raw or digest")
+	cmd.Flags().StringVar(&question, "question", "", "what you want from the page (focuses a digest)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print sift's whole JSON answer")
+	return cmd
+}
+
+// callSift posts body to a running sift and returns the answer, or an
+// error carrying sift's own message.
+func callSift(cmd *cobra.Command, path string, body any) ([]byte, error) {
+	base := strings.TrimRight(os.Getenv("SIFT_URL"), "/")
+	if base == "" {
+		base = defaultSiftURL
+	}
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(cmd.Context(), http.MethodPost, base+path, bytes.NewReader(payload))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if key := os.Getenv("SIFT_KEY"); key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	resp, err := (&http.Client{Timeout: 5 * time.Minute}).Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("reach sift at %s (set SIFT_URL): %w", base, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	if err != nil {
+		return nil, fmt.Errorf("read sift's answer: %w", err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		var e struct {
+			Error string `json:"error"`
+			Hint  string `json:"hint"`
+		}
+		if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+			if e.Hint != "" {
+				return nil, fmt.Errorf("%s (hint: %s)", e.Error, e.Hint)
+			}
+			return nil, fmt.Errorf("%s", e.Error)
+		}
+		return nil, fmt.Errorf("sift answered %s", resp.Status)
+	}
+	return raw, nil
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFirecrawlJSSDK runs the real Firecrawl JS SDK's scrape checks
+// (../shared/tools/firecrawl-js/check.mjs) against a running sift serving
+// loopback fixture pages.
+func TestFirecrawlJSSDK(t *testing.T) {
+	for _, tool := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is required for the Firecrawl SDK check (.ci/run installs it): %v", tool, err)
+		}
+	}
+	sdkDir := installSDK(t)
+	origin := fixturePages(t)
+	addr := startSift(t, origin)
+	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape",
+		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html"}, ","))
+	var out bytes.Buffer
+	check.Stdout, check.Stderr = &out, &out
+	err := check.Run()
+	t.Logf("check.mjs:\n%s", out.String())
+	if err != nil || !strings.Contains(out.String(), " 0 failed") {
+		t.Fatalf("the Firecrawl SDK checks failed: %v", err)
+	}
+}
+
+// installSDK copies the check (../shared is read-only) and installs the SDK
+// it pins from the npm registry.
+func installSDK(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"check.mjs", "package.json"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "tools", "firecrawl-js", f))
+		if err != nil {
+			t.Fatalf("the Firecrawl SDK check is required: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error")
+	install.Dir = dir
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("npm install: %v\n%s", err, out)
+	}
+	return dir
+}
+
+func fixturePages(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".html")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>%s</article></body></html>`,
+			name, name, strings.Repeat("<p>Fixture text for the Firecrawl SDK check, served on loopback only. </p>", 10))
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// startSift runs `sift serve` with a caller holding "test-key" and a guard
+// that admits the origin's loopback port, and returns its address.
+func startSift(t *testing.T, origin *httptest.Server) string {
+	t.Helper()
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	src := fmt.Sprintf(`listen = %q
+caller "sdk" {
+  key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
+}
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443, %d]
+    allow_cidrs = ["127.0.0.0/8"]
+  }
+  stage "fetch" {}
+  stage "extract" {}
+}
+`, addr, port)
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	serve := exec.Command(siftBin, "serve", "--config", cfg)
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = serve.Process.Kill()
+		_ = serve.Wait()
+	})
+	waitHealthy(t, addr)
+	return addr
+}
+
+func waitHealthy(t *testing.T, addr string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("sift on %s did not become healthy", addr)
+}
+
+func TestFetchCLI(t *testing.T) {
+	origin := fixturePages(t)
+	addr := startSift(t, origin)
+	t.Setenv("SIFT_URL", "http://"+addr)
+	t.Setenv("SIFT_KEY", "test-key")
+	stdout, stderr, code := runSift(t, nil, "fetch", origin.URL+"/a.html")
+	if code != 0 || !strings.HasPrefix(stdout, "# Page a\n") || !strings.Contains(stdout, "Fixture text") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	_, stderr, code = runSift(t, nil, "fetch", "http://10.0.0.5/")
+	if code == 0 || !strings.Contains(stderr, "blocked: private address 10.0.0.5") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	t.Setenv("SIFT_KEY", "wrong")
+	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "Invalid token") {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
