@@ -27,8 +27,11 @@ pipeline {
     max_body = "5MiB"
   }
   stage "extract" {}
-  # stage "cache" { ttl = "24h", max_ttl = "168h" } joins the chain when the
-  # cache is built; until then a listed cache stage refuses requests.
+  stage "cache" {           # after extract: clean content is kept, later stages re-run
+    ttl       = "24h"       # when the response sets no lifetime
+    max_ttl   = "168h"
+    max_bytes = "256MiB"    # oldest entries go first
+  }
 }
 
 extractor "html" {

@@ -40,14 +40,15 @@ type fetchResponse struct {
 }
 
 type source struct {
-	URL         string    `json:"url"`
-	FinalURL    string    `json:"final_url"`
-	Status      int       `json:"status"`
-	ContentType string    `json:"content_type"`
-	FetchedAt   time.Time `json:"fetched_at"`
-	Hash        string    `json:"hash"`
-	Bytes       int       `json:"bytes"`
-	Cached      bool      `json:"cached"`
+	URL         string     `json:"url"`
+	FinalURL    string     `json:"final_url"`
+	Status      int        `json:"status"`
+	ContentType string     `json:"content_type"`
+	FetchedAt   time.Time  `json:"fetched_at"`
+	Hash        string     `json:"hash"`
+	Bytes       int        `json:"bytes"`
+	Cached      bool       `json:"cached"`
+	CachedAt    *time.Time `json:"cached_at,omitempty"`
 }
 
 type sizes struct {
@@ -131,7 +132,11 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
 		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
-			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body)},
+			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
+	}
+	if doc.Cached() {
+		at := doc.CachedAt.UTC()
+		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
 	out.Sizes.RawTokens = tokens.Estimate(string(resp.Body))
 	if req.Context {

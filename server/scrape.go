@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
@@ -54,6 +55,8 @@ type scrapeMetadata struct {
 	URL         string     `json:"url"`
 	StatusCode  int        `json:"statusCode"`
 	ContentType string     `json:"contentType"`
+	CacheState  string     `json:"cacheState"`
+	CachedAt    string     `json:"cachedAt,omitempty"`
 	Sift        siftFields `json:"sift"`
 }
 
@@ -61,6 +64,7 @@ type siftFields struct {
 	Hash      string         `json:"hash"`
 	FetchedAt string         `json:"fetchedAt"`
 	Cached    bool           `json:"cached"`
+	CachedAt  string         `json:"cachedAt,omitempty"`
 	Untrusted bool           `json:"untrusted"`
 	Tokens    map[string]int `json:"tokens"`
 }
@@ -122,9 +126,15 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: resp.ContentType,
-		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format("2006-01-02T15:04:05Z07:00"),
+		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": tokens.Estimate(string(resp.Body))}},
 	}}
+	out.Metadata.CacheState = "miss"
+	if doc.Cached() {
+		at := doc.CachedAt.UTC().Format(time.RFC3339)
+		out.Metadata.CacheState, out.Metadata.CachedAt = "hit", at
+		out.Metadata.Sift.Cached, out.Metadata.Sift.CachedAt, out.Metadata.Sift.FetchedAt = true, at, at
+	}
 	returned := 0
 	var unsupported []string
 	for _, f := range req.Formats {

@@ -12,6 +12,7 @@ import (
 	"net/netip"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/siftd/sift/config"
@@ -26,10 +27,11 @@ const testKeyHash = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885
 // newTestServer runs sift's real chain (guard, fetch, extract with the
 // built-in extractors in process) against a loopback origin the guard is
 // configured to admit.
-func newTestServer(t *testing.T, origin *httptest.Server, opts Options) *httptest.Server {
+func newTestServer(t *testing.T, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	src := fmt.Sprintf(`
+data_dir = %q
 caller "agent" {
   key_sha256 = %q
 }
@@ -46,6 +48,7 @@ pipeline {
     timeout = "5s"
   }
   stage "extract" {}
+  %s
 }
 extractor "html" {
   isolation = "none"
@@ -56,7 +59,7 @@ extractor "json" {
 extractor "text" {
   isolation = "none"
 }
-`, testKeyHash, strings.Repeat("0", 64), port)
+`, t.TempDir(), testKeyHash, strings.Repeat("0", 64), port, strings.Join(afterExtract, "\n"))
 	cfg, diags := config.Parse([]byte(src), "test.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -295,5 +298,43 @@ func TestGates(t *testing.T) {
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/b"})
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
 		t.Fatalf("second fetch: %d %v %v", resp.StatusCode, resp.Header, body)
+	}
+}
+
+// TestCachedFetch: with a cache after extract, the second fetch of a page is
+// served without touching the origin and says so; a no-store page is
+// fetched every time.
+func TestCachedFetch(t *testing.T) {
+	var hits atomic.Int32
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/private" {
+			w.Header().Set("Cache-Control", "no-store")
+		}
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "plain words")
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	for i, want := range []bool{false, true} {
+		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/page"})
+		src := body["source"].(map[string]any)
+		if src["cached"] != want || body["content"] != "plain words" {
+			t.Fatalf("fetch %d: %v", i+1, body)
+		}
+	}
+	_, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
+	meta := body["data"].(map[string]any)["metadata"].(map[string]any)
+	if meta["cacheState"] != "hit" || meta["cachedAt"] == nil {
+		t.Fatalf("scrape metadata %v", meta)
+	}
+	if hits.Load() != 1 {
+		t.Fatalf("origin hit %d times for one page, want 1", hits.Load())
+	}
+	for range 2 {
+		post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/private"})
+	}
+	if hits.Load() != 3 {
+		t.Fatalf("a no-store page was served from the cache (origin hits %d, want 3)", hits.Load())
 	}
 }

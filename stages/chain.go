@@ -29,12 +29,13 @@ type bound struct {
 func Build(blocks []config.Stage, reg *Registry, deps Deps) (*Chain, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	chain := &Chain{}
-	for _, b := range blocks {
+	for i, b := range blocks {
 		kind, ok := reg.Lookup(b.Kind)
 		if !ok {
 			diags = append(diags, unknownKind(b, reg))
 			continue
 		}
+		deps.Before = kindsOf(blocks[:i])
 		st, ds := kind.New(b.Body, deps)
 		diags = append(diags, ds...)
 		if st == nil || ds.HasErrors() {
@@ -48,6 +49,14 @@ func Build(blocks []config.Stage, reg *Registry, deps Deps) (*Chain, hcl.Diagnos
 		return nil, diags
 	}
 	return chain, diags
+}
+
+func kindsOf(blocks []config.Stage) []string {
+	out := make([]string, len(blocks))
+	for i, b := range blocks {
+		out[i] = b.Kind
+	}
+	return out
 }
 
 func unknownKind(b config.Stage, reg *Registry) *hcl.Diagnostic {

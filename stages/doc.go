@@ -19,7 +19,13 @@ type Doc struct {
 	Context    []ContextHit
 	Warnings   []string
 	Timings    []Timing
+	// CachedAt is set when a cache stage restored the Doc from a snapshot
+	// taken then.
+	CachedAt time.Time
 }
+
+// Cached reports whether the Doc came from a cache snapshot.
+func (d *Doc) Cached() bool { return !d.CachedAt.IsZero() }
 
 // Request is what the agent asked for.
 type Request struct {

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"log/slog"
 	"net"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -78,6 +79,21 @@ type Deps struct {
 	Guard URLGuard
 	// UserAgent is sent on every fetch: "sift/<version>".
 	UserAgent string
+	// Cache stores the snapshots of cache stages; nil when no store is
+	// configured.
+	Cache CacheStore
+	// Before lists the kinds that stand before the stage being built, in
+	// order; the chain builder sets it for each stage.
+	Before []string
+}
+
+// CacheStore keeps snapshots by key.
+type CacheStore interface {
+	// Get returns the snapshot under key and when it was taken, if it is
+	// still fresh.
+	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
+	// Put stores a snapshot until expires.
+	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
 }
 
 // URLGuard is the guard as the fetch stage uses it.

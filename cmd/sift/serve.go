@@ -100,6 +100,15 @@ func health(a *app.App) server.Health {
 			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity()})
 			ok = ok && live > 0
 		}
-		return ok, map[string]any{"plugins": pools}
+		detail := map[string]any{"plugins": pools}
+		if a.Store != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			detail["database"] = "ok"
+			if err := a.Store.Ping(ctx); err != nil {
+				ok, detail["database"] = false, err.Error()
+			}
+		}
+		return ok, detail
 	}
 }

@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -15,7 +16,9 @@ import (
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/store"
 	stagesbuiltin "github.com/siftd/sift/stages/builtin"
+	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/stages/guard"
 )
@@ -25,6 +28,7 @@ type App struct {
 	Config *config.Config
 	Host   *host.Host
 	Chain  *stages.Chain
+	Store  *store.Store // nil when no stage needs one
 }
 
 // Options tune Load.
@@ -68,6 +72,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	a := &App{Config: cfg, Host: h}
 	policy, _ := GuardPolicy(cfg) // its diagnostics come from the guard stage's own decoding
 	deps := stages.Deps{
 		Logger:     opts.Logger,
@@ -75,20 +80,48 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Guard:      guard.NewChecker(policy, net.DefaultResolver),
 		UserAgent:  "sift/" + opts.Version,
 	}
+	if budget, ok := cacheBudget(cfg); ok {
+		st, err := store.OpenSQLite(ctx, cfg.DataDir)
+		if err != nil {
+			h.Close()
+			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
+		}
+		a.Store, deps.Cache = st, st.CacheTable(budget)
+	}
 	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
-		h.Close()
+		_ = a.Close(ctx)
 		return nil, diags
 	}
-	return &App{Config: cfg, Host: h, Chain: chain}, diags
+	a.Chain = chain
+	return a, diags
 }
 
-// Close stops the chain and the plugins.
+// cacheBudget returns the largest byte budget of the chain's cache stages,
+// and whether there is one.
+func cacheBudget(cfg *config.Config) (int64, bool) {
+	var budget int64
+	found := false
+	for _, st := range chainBlocks(cfg) {
+		if st.Kind == "cache" {
+			budget, found = max(budget, cache.MaxBytes(st.Body)), true
+		}
+	}
+	return budget, found
+}
+
+// Close stops the chain, the plugins and the store.
 func (a *App) Close(ctx context.Context) error {
-	err := a.Chain.Close(ctx)
+	var errs []error
+	if a.Chain != nil {
+		errs = append(errs, a.Chain.Close(ctx))
+	}
 	a.Host.Close()
-	return err
+	if a.Store != nil {
+		errs = append(errs, a.Store.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // GuardPolicy returns the policy of the configuration's guard stage, or

@@ -1,0 +1,144 @@
+package cache
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/store"
+)
+
+// counter is a stage kind that counts its runs and writes its part of the
+// Doc, standing in for fetch, extract and digest.
+type counter struct {
+	runs  map[string]int
+	name  string
+	write func(*stages.Doc)
+}
+
+func (c counter) Run(_ context.Context, doc *stages.Doc) error {
+	c.runs[c.name]++
+	if c.write != nil {
+		c.write(doc)
+	}
+	return nil
+}
+
+func countingKind(runs map[string]int, name string, always bool, write func(*stages.Doc)) stages.Kind {
+	return stages.Kind{Name: name, AlwaysRun: always, Repeatable: name == "cache",
+		New: func(hcl.Body, stages.Deps) (stages.Stage, hcl.Diagnostics) {
+			return counter{runs: runs, name: name, write: write}, nil
+		}}
+}
+
+func buildChain(t *testing.T, kinds []string, runs map[string]int, header http.Header) *stages.Chain {
+	t.Helper()
+	st, err := store.OpenSQLite(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	reg := stages.NewRegistry(
+		countingKind(runs, "guard", true, func(d *stages.Doc) { d.Target = &stages.Target{URL: d.Request.URL} }),
+		countingKind(runs, "fetch", false, func(d *stages.Doc) {
+			d.Response = &stages.Response{FinalURL: d.Request.URL, Status: 200, Header: header, Body: []byte("<p>x</p>"), ContentType: "text/html"}
+		}),
+		countingKind(runs, "extract", false, func(d *stages.Doc) { d.Extraction = &stages.Extraction{Content: "x"} }),
+		countingKind(runs, "digest", false, func(d *stages.Doc) { d.Digest = "about x: " + d.Request.Question }),
+		Kind(),
+	)
+	var blocks []config.Stage
+	for _, k := range kinds {
+		blocks = append(blocks, config.Stage{Kind: k, Body: hcl.EmptyBody()})
+	}
+	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: st.CacheTable(1 << 20)})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return chain
+}
+
+func run(t *testing.T, c *stages.Chain, url, question string) *stages.Doc {
+	t.Helper()
+	doc := &stages.Doc{Request: stages.Request{URL: url, Question: question}}
+	if err := c.Run(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// A cache after extract keeps clean content: the second request runs the
+// guard and the digest again, nothing else, and the digest sees the new
+// question.
+func TestCacheAfterExtract(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "cache", "digest"}, runs, http.Header{})
+	first := run(t, c, "http://a.example/", "q1")
+	second := run(t, c, "http://a.example/", "q2")
+	want := map[string]int{"guard": 2, "fetch": 1, "extract": 1, "digest": 2}
+	if !reflect.DeepEqual(runs, want) {
+		t.Fatalf("runs %v, want %v", runs, want)
+	}
+	if first.Cached() || !second.Cached() || second.Digest != "about x: q2" || second.Extraction.Content != "x" {
+		t.Fatalf("first cached=%v, second cached=%v digest=%q", first.Cached(), second.Cached(), second.Digest)
+	}
+	run(t, c, "http://b.example/", "q1")
+	if runs["fetch"] != 2 {
+		t.Fatalf("another URL was served from the cache: %v", runs)
+	}
+}
+
+// A cache after digest keeps whole answers, per question.
+func TestCacheAfterDigestKeysOnQuestion(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "digest", "cache"}, runs, http.Header{})
+	run(t, c, "http://a.example/", "q1")
+	run(t, c, "http://a.example/", "q1")
+	run(t, c, "http://a.example/", "q2")
+	if want := map[string]int{"guard": 3, "fetch": 2, "extract": 2, "digest": 2}; !reflect.DeepEqual(runs, want) {
+		t.Fatalf("runs %v, want %v", runs, want)
+	}
+}
+
+func TestNoStoreNeverCached(t *testing.T) {
+	for _, cc := range []string{"no-store", "private, max-age=600", "max-age=0"} {
+		runs := map[string]int{}
+		c := buildChain(t, []string{"guard", "fetch", "extract", "cache"}, runs, http.Header{"Cache-Control": {cc}})
+		run(t, c, "http://a.example/", "")
+		if doc := run(t, c, "http://a.example/", ""); doc.Cached() || runs["fetch"] != 2 {
+			t.Errorf("Cache-Control %q: served from the cache (%v)", cc, runs)
+		}
+	}
+}
+
+func TestLifetime(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	day, week := 24*time.Hour, 168*time.Hour
+	tests := []struct {
+		name   string
+		header http.Header
+		want   time.Duration
+	}{
+		{"default", http.Header{}, day},
+		{"max-age", http.Header{"Cache-Control": {"public, max-age=600"}}, 10 * time.Minute},
+		{"s-maxage wins", http.Header{"Cache-Control": {"max-age=600, s-maxage=60"}}, time.Minute},
+		{"clamped to max_ttl", http.Header{"Cache-Control": {"max-age=99999999"}}, week},
+		{"no-store", http.Header{"Cache-Control": {"max-age=600", "no-store"}}, 0},
+		{"private", http.Header{"Cache-Control": {"private"}}, 0},
+		{"malformed max-age is stale", http.Header{"Cache-Control": {"max-age=soon"}}, 0},
+		{"expires against date", http.Header{"Date": {"Thu, 01 Jan 2026 11:00:00 GMT"}, "Expires": {"Thu, 01 Jan 2026 13:00:00 GMT"}}, 2 * time.Hour},
+		{"expires in the past", http.Header{"Expires": {"Thu, 01 Jan 2026 11:00:00 GMT"}}, 0},
+		{"invalid expires", http.Header{"Expires": {"0"}}, 0},
+	}
+	for _, tc := range tests {
+		if got := lifetime(tc.header, day, week, now); got != tc.want {
+			t.Errorf("%s: lifetime %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
