@@ -16,11 +16,11 @@ import (
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/store"
 	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/store"
 )
 
 // App is a running configuration.

@@ -121,4 +121,3 @@ func contentType(header string, body []byte) (string, error) {
 func isTextual(mt string) bool {
 	return strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "xml")
 }
-
