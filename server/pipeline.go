@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/tokens"
 )
 
@@ -34,6 +36,7 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	req.Caller = c.name
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
+	s.observe(doc, err)
 	var ae *apiError
 	if err != nil {
 		ae = toAPIError(err)
@@ -43,6 +46,17 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 		return nil, ae
 	}
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
+}
+
+// observe records the guard's refusals and the cache's hits and misses.
+func (s *Server) observe(doc *stages.Doc, err error) {
+	var b *guard.Blocked
+	if errors.As(err, &b) {
+		s.metrics.GuardRefusal(b.Rule)
+	}
+	if s.cached && doc.Target != nil && (err == nil || doc.Cached()) {
+		s.metrics.CacheLookup(doc.Cached())
+	}
 }
 
 func statusOf(ae *apiError) int {

@@ -6,11 +6,13 @@ package server
 import (
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/stages"
 )
 
@@ -35,6 +37,8 @@ type Options struct {
 	Health  Health
 	// Global and PerHost override the gate sizes; 0 means the default.
 	Global, PerHost int
+	// Metrics, when set, are recorded and served on /metrics.
+	Metrics *metrics.Metrics
 }
 
 // Server serves the API.
@@ -44,6 +48,8 @@ type Server struct {
 	log     *slog.Logger
 	health  Health
 	gates   *gates
+	metrics *metrics.Metrics
+	cached  bool // the chain has a cache stage
 	now     func() time.Time
 }
 
@@ -58,16 +64,22 @@ func New(opts Options) *Server {
 	if opts.PerHost == 0 {
 		opts.PerHost = DefaultPerHostLimit
 	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New()
+	}
 	return &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
-		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), now: time.Now,
+		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
+		cached: slices.Contains(opts.Chain.Names(), "cache"), now: time.Now,
 	}
 }
 
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler {
 	r := mux.NewRouter()
+	r.Use(s.measure)
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
+	r.Handle("/metrics", s.metrics.Handler()).Methods(http.MethodGet)
 	r.HandleFunc("/v1/fetch", s.authed(s.handleFetch)).Methods(http.MethodPost)
 	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -93,6 +105,33 @@ func (s *Server) authed(h authedHandler) http.HandlerFunc {
 		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
 		h(w, r, c)
 	}
+}
+
+// measure records each request's route template, status and latency.
+func (s *Server) measure(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := s.now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(sw, r)
+		route := "unknown"
+		if cr := mux.CurrentRoute(r); cr != nil {
+			if tpl, err := cr.GetPathTemplate(); err == nil {
+				route = tpl
+			}
+		}
+		s.metrics.Request(route, sw.status, time.Since(start))
+	})
+}
+
+// statusWriter remembers the status a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	w.status = status
+	w.ResponseWriter.WriteHeader(status)
 }
 
 // recoverPanics turns a panic into a 500 without echoing its value.

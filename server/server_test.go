@@ -338,3 +338,36 @@ func TestCachedFetch(t *testing.T) {
 		t.Fatalf("a no-store page was served from the cache (origin hits %d, want 3)", hits.Load())
 	}
 }
+
+func TestMetrics(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.9.8.7/secret-path"})
+	for range 2 {
+		post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+	}
+	resp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	text := string(raw)
+	for _, want := range []string{
+		`sift_guard_refusals_total{rule="private address"} 1`,
+		`sift_cache_lookups_total{result="hit"} 1`,
+		`sift_cache_lookups_total{result="miss"} 1`,
+		`sift_http_requests_total{route="/v1/fetch",status="403"} 1`,
+		`sift_http_requests_total{route="/v1/fetch",status="200"} 2`,
+		`sift_http_request_duration_seconds_bucket{route="/v1/fetch"`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+	for _, leak := range []string{"10.9.8.7", "secret-path", "127.0.0.1", "/article"} {
+		if strings.Contains(text, leak) {
+			t.Errorf("/metrics carries %q", leak)
+		}
+	}
+}

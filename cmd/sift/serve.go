@@ -17,6 +17,7 @@ import (
 	"github.com/siftd/sift"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/server"
 )
 
@@ -44,7 +45,8 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := checkDevKey(cfg); err != nil {
 		return err
 	}
-	a, diags := app.Load(ctx, cfg, app.Options{Logger: log, Version: siftVersion()})
+	m := metrics.New()
+	a, diags := app.Load(ctx, cfg, app.Options{Logger: log, Version: siftVersion(), Observer: m})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
@@ -54,7 +56,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a)})
+	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m})
 	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

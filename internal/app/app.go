@@ -40,6 +40,8 @@ type Options struct {
 	Only []string
 	// Version goes into the User-Agent of every fetch.
 	Version string
+	// Observer receives plugin events (metrics); none when nil.
+	Observer host.Observer
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -67,7 +69,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		return nil, diags
 	}
 	specs = only(specs, opts.Only)
-	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr})
+	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer})
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return nil, diags

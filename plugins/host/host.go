@@ -34,7 +34,21 @@ type Options struct {
 	Stderr io.Writer
 	// Self is the binary re-executed for built-ins; os.Executable when "".
 	Self string
+	// Observer receives plugin call and restart events; none when nil.
+	Observer Observer
 }
+
+// Observer is told of every plugin call and every replaced process, for
+// metrics.
+type Observer interface {
+	PluginCall(plugin, outcome string, took time.Duration)
+	PluginRestart(plugin, reason string)
+}
+
+type noObserver struct{}
+
+func (noObserver) PluginCall(string, string, time.Duration) {}
+func (noObserver) PluginRestart(string, string)             {}
 
 // Start configures every spec and starts its processes (or, for isolation
 // "none", its in-process implementation). Problems with a plugin's block are
@@ -71,6 +85,9 @@ func (o Options) withDefaults() Options {
 	if o.Self == "" {
 		o.Self, _ = os.Executable()
 	}
+	if o.Observer == nil {
+		o.Observer = noObserver{}
+	}
 	return o
 }
 
@@ -83,7 +100,7 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (stages.Extr
 		return inProcess{ex: s.Builtin, timeout: s.Timeout}, diags
 	}
 	l := &launcher{spec: s, self: opts.Self, config: cfg, stderr: opts.Stderr}
-	pool, err := newPool(ctx, s, l, opts.Logger)
+	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
 		return nil, append(diags, startError(s, err))
 	}

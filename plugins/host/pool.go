@@ -23,6 +23,7 @@ type Pool struct {
 	spec   *Spec
 	launch *launcher
 	log    *slog.Logger
+	obs    Observer
 
 	idle   chan *proc
 	ctx    context.Context // ends when the pool closes
@@ -37,9 +38,9 @@ type Pool struct {
 const maxBackoff = 5 * time.Second
 
 // newPool starts spec.Pool processes and fails if the first cannot start.
-func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger) (*Pool, error) {
+func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs Observer) (*Pool, error) {
 	pctx, cancel := context.WithCancel(context.Background())
-	p := &Pool{spec: spec, launch: l, log: log, idle: make(chan *proc, spec.Pool),
+	p := &Pool{spec: spec, launch: l, log: log, obs: obs, idle: make(chan *proc, spec.Pool),
 		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}}
 	for range spec.Pool {
 		pr, err := l.start(ctx)
@@ -67,39 +68,44 @@ func (p *Pool) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.Extra
 	}
 	callCtx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
 	defer cancel()
+	start := time.Now()
 	res, err := pr.ex.Extract(callCtx, req)
+	outcome := "ok"
 	if err == nil {
 		p.streak.Store(0)
 		p.idle <- pr
-		return res, nil
+	} else {
+		outcome, err = p.fail(ctx, callCtx, pr, err)
 	}
-	return nil, p.fail(ctx, callCtx, pr, err)
+	p.obs.PluginCall(p.spec.Name, outcome, time.Since(start))
+	return res, err
 }
 
-// fail classifies a failed call and decides the process's fate.
-func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) error {
+// fail classifies a failed call, decides the process's fate, and names
+// the outcome for metrics.
+func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) (string, error) {
 	var de *sdk.DocError
 	switch {
 	case errors.As(err, &de):
 		p.streak.Store(0)
 		p.idle <- pr
-		return err
+		return "document_error", err
 	case status.Code(err) == codes.ResourceExhausted:
 		p.idle <- pr
-		return fmt.Errorf("%w: %s", ErrReplyTooLarge, status.Convert(err).Message())
+		return "reply_too_large", fmt.Errorf("%w: %s", ErrReplyTooLarge, status.Convert(err).Message())
 	case ctx.Err() != nil:
 		// The caller gave up; the process may still be working on it.
-		p.replace(pr, "caller cancelled")
-		return ctx.Err()
+		p.replace(pr, "cancelled")
+		return "cancelled", ctx.Err()
 	case timedOut(callCtx, err):
-		p.replace(pr, "deadline")
-		return fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
+		p.replace(pr, "timeout")
+		return "timeout", fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
 	case status.Code(err) == codes.Unavailable || pr.exited():
 		p.replace(pr, "crash")
-		return fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
+		return "crashed", fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
 	}
 	p.idle <- pr
-	return fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
+	return "failed", fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
 }
 
 // timedOut reports whether a call failed on its own deadline. The plugin's
@@ -121,7 +127,7 @@ func (p *Pool) acquire(ctx context.Context) (*proc, error) {
 			if !pr.exited() {
 				return pr, nil
 			}
-			p.replace(pr, "exited while idle")
+			p.replace(pr, "exited")
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-p.ctx.Done():
@@ -152,6 +158,7 @@ func (p *Pool) replace(pr *proc, why string) {
 	p.mu.Unlock()
 	streak := p.streak.Add(1)
 	p.log.Warn("replacing plugin process", "plugin", p.spec.Name, "reason", why)
+	p.obs.PluginRestart(p.spec.Name, why)
 	go func() { defer p.wg.Done(); pr.kill() }()
 	go func() { defer p.wg.Done(); p.respawn(backoff(streak)) }()
 }

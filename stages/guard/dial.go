@@ -56,8 +56,8 @@ func (d *Dialer) control(_, address string, _ syscall.RawConn) error {
 	if err != nil {
 		return blocked("socket address %q is not an IP", address)
 	}
-	if reason := d.policy.refusal(addr); reason != "" {
-		return blocked("%s", reason)
+	if b := d.policy.refusal(addr); b != nil {
+		return b
 	}
 	port, _ := strconv.Atoi(portText)
 	for _, allowed := range d.policy.AllowPorts {

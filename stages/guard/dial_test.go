@@ -66,3 +66,20 @@ func (r staticResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.
 	}
 	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
+
+func TestRulesCarryNoURLText(t *testing.T) {
+	for _, raw := range []string{"http://secret-name/", "http://10.1.2.3/", "ftp://x/", "http://a.example:8080/", "http://bad_%41.example/"} {
+		p := DefaultPolicy()
+		p.AllowHosts = []string{"only.example"}
+		_, err := p.PreCheck(raw)
+		var b *Blocked
+		if !errors.As(err, &b) {
+			t.Fatalf("%s: %v", raw, err)
+		}
+		for _, leak := range []string{"secret", "10.1", "ftp", "8080", "a.example", "41"} {
+			if strings.Contains(b.Rule, leak) {
+				t.Errorf("%s: rule %q carries %q", raw, b.Rule, leak)
+			}
+		}
+	}
+}

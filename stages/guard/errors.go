@@ -3,6 +3,8 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"strings"
 )
 
 // ErrBlocked is matched by every refusal (errors.Is).
@@ -11,6 +13,9 @@ var ErrBlocked = errors.New("blocked")
 // Blocked is a policy refusal. Its text starts "blocked: " and names the
 // reason, so an agent knows retrying cannot help.
 type Blocked struct {
+	// Rule names the rule that refused, without the URL's own text
+	// ("private address", "port not allowed"): a bounded label for metrics.
+	Rule   string
 	Reason string
 }
 
@@ -23,9 +28,17 @@ func (b *Blocked) Is(target error) bool { return target == ErrBlocked }
 // Refuse returns a policy refusal ("blocked: " and the reason) for checks
 // made outside this package, such as a redirect that downgrades https.
 func Refuse(format string, args ...any) error {
-	return &Blocked{Reason: fmt.Sprintf(format, args...)}
+	return blocked(format, args...)
 }
 
+// blocked builds a refusal; its rule is the format without its verbs, so
+// no part of the URL reaches a metric label.
 func blocked(format string, args ...any) error {
-	return &Blocked{Reason: fmt.Sprintf(format, args...)}
+	return &Blocked{Rule: ruleOf(format), Reason: fmt.Sprintf(format, args...)}
+}
+
+var verbs = regexp.MustCompile(`\s*%[a-zA-Z]\s*|[():]`)
+
+func ruleOf(format string) string {
+	return strings.Join(strings.Fields(verbs.ReplaceAllString(format, " ")), " ")
 }

@@ -24,24 +24,24 @@ func DefaultPolicy() *Policy {
 
 // checkAddr refuses an address that is not global, unless allowed.
 func (p *Policy) checkAddr(addr netip.Addr) error {
-	if reason := p.refusal(addr); reason != "" {
-		return blocked("%s", reason)
+	if b := p.refusal(addr); b != nil {
+		return b
 	}
 	return nil
 }
 
-// refusal returns why addr may not be dialled ("private address
-// 10.0.0.5"), or "" when it may.
-func (p *Policy) refusal(addr netip.Addr) string {
+// refusal says why addr may not be dialled ("private address 10.0.0.5"),
+// or returns nil when it may.
+func (p *Policy) refusal(addr netip.Addr) *Blocked {
 	for _, c := range p.AllowCIDRs {
 		if c.Contains(addr) {
-			return ""
+			return nil
 		}
 	}
-	if reason := classify(addr); reason != "" {
-		return reason + " " + addr.String()
+	if class := classify(addr); class != "" {
+		return &Blocked{Rule: class, Reason: class + " " + addr.String()}
 	}
-	return ""
+	return nil
 }
 
 // hostAllowed matches a name against AllowHosts, ignoring case and a

@@ -37,8 +37,9 @@ func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, er
 		return nil, blocked("no address for %s", t.Host)
 	}
 	for _, a := range addrs {
-		if reason := p.refusal(a); reason != "" {
-			return nil, blocked("%s (%s)", reason, t.Host)
+		if b := p.refusal(a); b != nil {
+			b.Reason += " (" + t.Host + ")"
+			return nil, b
 		}
 	}
 	return &Vetted{Target: t, Addrs: addrs}, nil

@@ -1,0 +1,94 @@
+// Package metrics names every Prometheus series sift exports, in one
+// place. No label ever carries a URL, a host or a job id: label values come
+// from fixed sets (routes, statuses, guard rules, plugin names).
+package metrics
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics holds sift's collectors and the registry they live in.
+type Metrics struct {
+	registry       *prometheus.Registry
+	requests       *prometheus.CounterVec
+	latency        *prometheus.HistogramVec
+	guardRefusals  *prometheus.CounterVec
+	cacheLookups   *prometheus.CounterVec
+	pluginCalls    *prometheus.CounterVec
+	pluginLatency  *prometheus.HistogramVec
+	pluginRestarts *prometheus.CounterVec
+}
+
+// New registers every series in a fresh registry.
+func New() *Metrics {
+	m := &Metrics{
+		registry: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_http_requests_total", Help: "API requests by route and status.",
+		}, []string{"route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "sift_http_request_duration_seconds", Help: "API request latency by route.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 20, 60},
+		}, []string{"route"}),
+		guardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_guard_refusals_total", Help: "URLs the guard refused, by rule.",
+		}, []string{"rule"}),
+		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_cache_lookups_total", Help: "Cache lookups by result (hit, miss).",
+		}, []string{"result"}),
+		pluginCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_plugin_calls_total", Help: "Plugin calls by plugin and outcome.",
+		}, []string{"plugin", "outcome"}),
+		pluginLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "sift_plugin_call_duration_seconds", Help: "Plugin call latency by plugin.",
+			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 5, 30},
+		}, []string{"plugin"}),
+		pluginRestarts: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_plugin_restarts_total", Help: "Plugin processes replaced, by plugin and reason.",
+		}, []string{"plugin", "reason"}),
+	}
+	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups,
+		m.pluginCalls, m.pluginLatency, m.pluginRestarts,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
+}
+
+// Request records one API request. route is the route's template.
+func (m *Metrics) Request(route string, status int, took time.Duration) {
+	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+	m.latency.WithLabelValues(route).Observe(took.Seconds())
+}
+
+// GuardRefusal records a refusal by the rule that made it.
+func (m *Metrics) GuardRefusal(rule string) { m.guardRefusals.WithLabelValues(rule).Inc() }
+
+// CacheLookup records a cache hit or miss.
+func (m *Metrics) CacheLookup(hit bool) {
+	result := "miss"
+	if hit {
+		result = "hit"
+	}
+	m.cacheLookups.WithLabelValues(result).Inc()
+}
+
+// PluginCall records one plugin call and how it ended.
+func (m *Metrics) PluginCall(plugin, outcome string, took time.Duration) {
+	m.pluginCalls.WithLabelValues(plugin, outcome).Inc()
+	m.pluginLatency.WithLabelValues(plugin).Observe(took.Seconds())
+}
+
+// PluginRestart records a replaced plugin process.
+func (m *Metrics) PluginRestart(plugin, reason string) {
+	m.pluginRestarts.WithLabelValues(plugin, reason).Inc()
+}
