@@ -27,7 +27,7 @@ const testKeyHash = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885
 // newTestServer runs sift's real chain (guard, fetch, extract with the
 // built-in extractors in process) against a loopback origin the guard is
 // configured to admit.
-func newTestServer(t *testing.T, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
+func newTestServer(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	src := fmt.Sprintf(`
@@ -78,7 +78,7 @@ extractor "text" {
 	return srv
 }
 
-func fixtureOrigin(t *testing.T) *httptest.Server {
+func fixtureOrigin(t testing.TB) *httptest.Server {
 	t.Helper()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/article", func(w http.ResponseWriter, _ *http.Request) {

@@ -1,0 +1,80 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testKey)
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("status %d", resp.StatusCode)
+	}
+}
+
+// BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent
+// clients over loopback; reports requests/s and the p99 latency.
+func BenchmarkCacheHit(b *testing.B) {
+	origin := fixtureOrigin(b)
+	srv := newTestServer(b, origin, Options{Global: 64, PerHost: 64}, `stage "cache" {}`)
+	body, _ := json.Marshal(map[string]any{"url": origin.URL + "/article"})
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	benchPost(b, client, srv.URL+"/v1/fetch", body) // prime the cache
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.SetParallelism(4) // 4 × GOMAXPROCS clients
+	b.ResetTimer()
+	start := time.Now()
+	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
+		for pb.Next() {
+			t0 := time.Now()
+			benchPost(b, client, srv.URL+"/v1/fetch", body)
+			mine = append(mine, time.Since(t0))
+		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
+	})
+	elapsed := time.Since(start)
+	slices.Sort(lat)
+	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ms")
+}
+
+// BenchmarkCleanFetchOverhead compares a clean /v1/fetch (guard, fetch,
+// extract; no cache) with a plain net/http GET of the same loopback page.
+func BenchmarkCleanFetchOverhead(b *testing.B) {
+	origin := fixtureOrigin(b)
+	srv := newTestServer(b, origin, Options{})
+	page := origin.URL + "/article"
+	b.Run("rawGET", func(b *testing.B) {
+		for b.Loop() {
+			resp, err := http.Get(page)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+	body, _ := json.Marshal(map[string]any{"url": page})
+	b.Run("siftClean", func(b *testing.B) {
+		for b.Loop() {
+			benchPost(b, http.DefaultClient, srv.URL+"/v1/fetch", body)
+		}
+	})
+}
