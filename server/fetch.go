@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/tokens"
 )
 
@@ -49,6 +50,15 @@ type source struct {
 	Bytes       int        `json:"bytes"`
 	Cached      bool       `json:"cached"`
 	CachedAt    *time.Time `json:"cached_at,omitempty"`
+	// Recovered is set when the content is an archived snapshot because the
+	// origin failed.
+	Recovered *recovered `json:"recovered,omitempty"`
+}
+
+type recovered struct {
+	From        string `json:"from"`
+	SnapshotURL string `json:"snapshot_url"`
+	Reason      string `json:"reason"`
 }
 
 type sizes struct {
@@ -70,7 +80,24 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
-	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Options: req.options()})
+	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Options: req.options()}
+	res, ae := s.run(r.Context(), c, request)
+	var rec *recovered
+	var recoverFailed string
+	if req.Recover && s.archive != "" {
+		if why := recoverReason(res, ae); why != "" {
+			snapshot := fetch.ArchiveSnapshotURL(s.archive, req.URL)
+			archived, archiveErr := s.run(r.Context(), c, stages.Request{URL: snapshot, Question: req.Question, Mode: req.Mode, Options: req.options()})
+			switch {
+			case archiveErr == nil:
+				res, ae, rec = archived, nil, &recovered{From: "wayback", SnapshotURL: snapshot, Reason: why}
+			case ae != nil:
+				ae.Message += " (recover from the archive failed too: " + archiveErr.Message + ")"
+			default:
+				recoverFailed = "recover from the archive failed: " + archiveErr.Message
+			}
+		}
+	}
 	if ae != nil {
 		writeError(w, ae)
 		return
@@ -80,7 +107,31 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
+	if rec != nil {
+		out.Source.URL, out.Source.Recovered = req.URL, rec
+		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Reason+"); this is the newest Wayback Machine snapshot")
+	}
+	if recoverFailed != "" {
+		out.Warnings = append(out.Warnings, recoverFailed)
+	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// recoverReason says why the origin's answer is worth replacing with an
+// archived one, or "" when it is not: an upstream failure or timeout, an
+// error status, or no content. A refusal is never recovered.
+func recoverReason(res *fetchResult, ae *apiError) string {
+	switch {
+	case ae != nil && ae.Status >= 500 && ae.Status != http.StatusNotImplemented:
+		return ae.Message
+	case ae != nil:
+		return ""
+	case res.doc.Response.Status >= 400:
+		return fmt.Sprintf("status %d", res.doc.Response.Status)
+	case res.doc.Extraction != nil && strings.TrimSpace(res.doc.Extraction.Content) == "":
+		return "no content"
+	}
+	return ""
 }
 
 func decodeFetch(r *http.Request) (*fetchRequest, *apiError) {
@@ -142,9 +193,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	if req.Context {
 		out.Warnings = append(out.Warnings, "context not configured")
 	}
-	if req.Recover {
-		out.Warnings = append(out.Warnings, "recover is not available yet; this is the origin's own answer")
-	}
+
 	switch {
 	case req.Mode == modeRaw:
 		if !isText(doc.MediaType()) {

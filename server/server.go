@@ -39,6 +39,8 @@ type Options struct {
 	Global, PerHost int
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
+	// ArchiveURL is the Wayback Machine prefix for `recover`.
+	ArchiveURL string
 }
 
 // Server serves the API.
@@ -50,6 +52,7 @@ type Server struct {
 	gates   *gates
 	metrics *metrics.Metrics
 	cached  bool // the chain has a cache stage
+	archive string
 	now     func() time.Time
 }
 
@@ -70,7 +73,7 @@ func New(opts Options) *Server {
 	return &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
-		cached: slices.Contains(opts.Chain.Names(), "cache"), now: time.Now,
+		cached: slices.Contains(opts.Chain.Names(), "cache"), archive: opts.ArchiveURL, now: time.Now,
 	}
 }
 

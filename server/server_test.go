@@ -371,3 +371,45 @@ func TestMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestRecover: with recover, a failing origin is answered from the newest
+// archived snapshot, fetched through the same guard; a refusal never is.
+func TestRecover(t *testing.T) {
+	// Not a ServeMux: it would clean the "//" of the archived URL away.
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		switch {
+		case r.URL.Path == "/down":
+			http.Error(w, "oops", 500)
+		case r.URL.Path == "/fine":
+			fmt.Fprint(w, "live copy")
+		case strings.HasPrefix(r.URL.Path, "/web/2id_/http://"):
+			fmt.Fprint(w, "archived copy")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{ArchiveURL: origin.URL + "/web/"})
+
+	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/down", "recover": true})
+	src, _ := body["source"].(map[string]any)
+	rec, _ := src["recovered"].(map[string]any)
+	warnings, _ := json.Marshal(body["warnings"])
+	if body["content"] != "archived copy" || rec["from"] != "wayback" || rec["reason"] != "status 500" ||
+		src["url"] != origin.URL+"/down" || !strings.Contains(string(warnings), "Wayback Machine snapshot") {
+		t.Fatalf("recovered answer %v", body)
+	}
+	_, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/down"})
+	if body["source"].(map[string]any)["status"] != 500.0 {
+		t.Fatalf("without recover: %v", body)
+	}
+	_, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/fine", "recover": true})
+	if body["content"] != "live copy" {
+		t.Fatalf("a healthy origin was replaced: %v", body)
+	}
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.0.0.5/", "recover": true})
+	if resp.StatusCode != 403 {
+		t.Fatalf("a refusal was recovered: %d %v", resp.StatusCode, body)
+	}
+}

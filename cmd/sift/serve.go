@@ -56,7 +56,10 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m})
+	api := server.New(server.Options{
+		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m,
+		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
+	})
 	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()

@@ -138,6 +138,19 @@ func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
 	return guard.DefaultPolicy(), nil
 }
 
+// FetchConfig returns the decoded block of the chain's fetch stage, or the
+// defaults.
+func FetchConfig(cfg *config.Config) fetch.Config {
+	for _, st := range chainBlocks(cfg) {
+		if st.Kind == "fetch" {
+			c, _ := fetch.Decode(st.Body)
+			return c
+		}
+	}
+	c, _ := fetch.Decode(hcl.EmptyBody())
+	return c
+}
+
 // Plan returns the extractors cfg runs, with their content types.
 func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
 	return plan(ctx, cfg)
@@ -150,15 +163,7 @@ func plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 // maxMessage sizes plugin messages from the fetch body cap: a request
 // carries at most one body, a reply at most about as much again.
 func maxMessage(cfg *config.Config) int {
-	maxBody := int64(fetch.DefaultMaxBody)
-	for _, st := range cfg.Stages {
-		if st.Kind == "fetch" {
-			if c, diags := fetch.Decode(st.Body); !diags.HasErrors() {
-				maxBody = c.MaxBody
-			}
-		}
-	}
-	return int(2*maxBody + 1<<20)
+	return int(2*FetchConfig(cfg).MaxBody + 1<<20)
 }
 
 func chainBlocks(cfg *config.Config) []config.Stage {

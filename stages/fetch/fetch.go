@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -31,12 +33,20 @@ type Config struct {
 	Timeout   time.Duration
 	MaxBody   int64
 	MaxHeader int64
+	// ArchiveURL is the Wayback Machine prefix `recover` fetches
+	// snapshots through: ArchiveURL + "2id_/" + URL is the newest capture,
+	// as it was served.
+	ArchiveURL string
 }
 
+// DefaultArchiveURL is the Internet Archive's Wayback Machine.
+const DefaultArchiveURL = "https://web.archive.org/web/"
+
 type rawConfig struct {
-	Timeout   hcl.Expression `hcl:"timeout,optional"`
-	MaxBody   hcl.Expression `hcl:"max_body,optional"`
-	MaxHeader hcl.Expression `hcl:"max_header,optional"`
+	Timeout    hcl.Expression `hcl:"timeout,optional"`
+	MaxBody    hcl.Expression `hcl:"max_body,optional"`
+	MaxHeader  hcl.Expression `hcl:"max_header,optional"`
+	ArchiveURL *string        `hcl:"archive_url,optional"`
 }
 
 // Kind registers the fetch stage; it needs the guard before it.
@@ -62,7 +72,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 // Decode reads a fetch block; the plugin host sizes its messages from
 // MaxBody.
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
-	cfg := Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader}
+	cfg := Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader, ArchiveURL: DefaultArchiveURL}
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
 	if diags.HasErrors() {
@@ -74,7 +84,16 @@ func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 	cfg.MaxBody, ds = config.Size(raw.MaxBody, DefaultMaxBody)
 	diags = append(diags, ds...)
 	cfg.MaxHeader, ds = config.Size(raw.MaxHeader, DefaultMaxHeader)
-	return cfg, append(diags, ds...)
+	diags = append(diags, ds...)
+	cfg.ArchiveURL = DefaultArchiveURL
+	if raw.ArchiveURL != nil {
+		cfg.ArchiveURL = *raw.ArchiveURL
+		if u, err := url.Parse(cfg.ArchiveURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.HasSuffix(u.Path, "/") {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid archive_url",
+				Detail: "archive_url is an http(s) URL ending in \"/\", such as \"" + DefaultArchiveURL + "\".", Subject: body.MissingItemRange().Ptr()})
+		}
+	}
+	return cfg, diags
 }
 
 // Run fetches doc.Target into doc.Response.
@@ -99,3 +118,9 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 }
 
 var _ stages.Stage = (*Stage)(nil)
+
+// ArchiveSnapshotURL is where the newest archived capture of pageURL is
+// served unmodified.
+func ArchiveSnapshotURL(archiveURL, pageURL string) string {
+	return archiveURL + "2id_/" + pageURL
+}
