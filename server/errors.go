@@ -86,8 +86,8 @@ func withClass(class, msg string) string {
 	return class + ": " + msg
 }
 
-func badRequest(format string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Class: "invalid", Message: "invalid: " + format}
+func badRequest(msg string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Class: "invalid", Message: "invalid: " + msg}
 }
 
 // writeJSON writes v with status.
