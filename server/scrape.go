@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/siftd/sift/stages"
@@ -172,21 +173,31 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	return out
 }
 
-// writeFirecrawlError writes Firecrawl's error envelope: the SDKs show
-// "error"; "code" names the kind for the statuses Firecrawl documents.
+// writeFirecrawlError writes Firecrawl's error envelope with the statuses
+// its contract lists (400, 401, 403, 408, 429, 500): the SDKs show
+// "error", and "code" names the kind.
 func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
-	body := map[string]any{"success": false, "error": e.Message}
+	status, code := e.Status, ""
 	switch {
-	case e.Status == http.StatusBadRequest:
-		body["code"] = e.Class
 	case e.Class == "timeout":
-		e.Status, body["code"] = http.StatusRequestTimeout, "SCRAPE_TIMEOUT"
+		status, code = http.StatusRequestTimeout, "SCRAPE_TIMEOUT"
+	case status == http.StatusBadRequest:
+		code = e.Class
+	case status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusTooManyRequests:
+	case status < 500:
+		status, code = http.StatusBadRequest, strings.ToUpper(e.Class)
+	default:
+		status, code = http.StatusInternalServerError, strings.ToUpper(e.Class)
+	}
+	body := map[string]any{"success": false, "error": e.Message}
+	if code != "" {
+		body["code"] = code
 	}
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
-	if e.Status == http.StatusTooManyRequests {
+	if status == http.StatusTooManyRequests {
 		w.Header().Set("Retry-After", "1")
 	}
-	writeJSON(w, e.Status, body)
+	writeJSON(w, status, body)
 }

@@ -91,6 +91,10 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"items":[{"name":"bolt"},{"name":"nut"}]}`)
 	})
+	mux.HandleFunc("/image", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "image/png")
+		w.Write([]byte("\x89PNG\r\n\x1a\n"))
+	})
 	mux.HandleFunc("/shell", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div></body></html>`)
@@ -255,7 +259,8 @@ func TestScrape(t *testing.T) {
 }
 
 func TestScrapeErrors(t *testing.T) {
-	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
 	tests := []struct {
 		body   any
 		status int
@@ -265,6 +270,7 @@ func TestScrapeErrors(t *testing.T) {
 		{`{"url":`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request"},
 		{map[string]any{"formats": []string{"markdown"}}, 400, "BAD_REQUEST", "Bad Request: url is required"},
 		{map[string]any{"url": "http://127.0.0.1:1/"}, 403, "", "blocked: "},
+		{map[string]any{"url": origin.URL + "/image"}, 400, "UNSUPPORTED", "unsupported: "},
 	}
 	for _, tc := range tests {
 		resp, body := post(t, srv.URL+"/v2/scrape", testKey, tc.body)
