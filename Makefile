@@ -10,7 +10,7 @@ PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/...
 BENCH_DATA ?= ../shared/bench/extract
 
-.PHONY: build run test bench proto tools clean
+.PHONY: build run test bench fuzz proto tools clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sift
@@ -32,6 +32,14 @@ bench: build
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
 	fi
+
+# Each fuzz target for FUZZTIME; the seeds also run in make test.
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzPreCheck$$' -fuzztime $(FUZZTIME) ./stages/guard/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./config/
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/json/
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/html/
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }

@@ -75,6 +75,11 @@ func fixturePages(t *testing.T) *httptest.Server {
 // startSift runs `sift serve` with a caller holding "test-key" and a guard
 // that admits the origin's loopback port, and returns its address.
 func startSift(t *testing.T, origin *httptest.Server) string {
+	addr, _ := startSiftCmd(t, origin)
+	return addr
+}
+
+func startSiftCmd(t *testing.T, origin *httptest.Server) (string, *exec.Cmd) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -104,7 +109,7 @@ pipeline {
 		_ = serve.Wait()
 	})
 	waitHealthy(t, addr)
-	return addr
+	return addr, serve
 }
 
 func waitHealthy(t *testing.T, addr string) {

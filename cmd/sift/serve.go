@@ -60,19 +60,39 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 	})
-	srv := &http.Server{Handler: api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// A slow or idle client cannot hold a connection: headers within 10 s,
+	// the (64 KiB) body within 30 s; answers may take as long as a fetch.
+	srv := &http.Server{
+		Handler:           api.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	drained := make(chan error, 1)
 	go func() {
 		<-ctx.Done()
-		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		log.Info("draining in-flight requests", "within", drainTimeout.String())
+		// In-flight requests finish; a fetch takes at most its total timeout.
+		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 		defer cancel()
-		_ = srv.Shutdown(shutdown)
+		drained <- srv.Shutdown(shutdown)
 	}()
 	log.Info("sift listening", "addr", ln.Addr().String(), "stages", a.Chain.Names(), "version", siftVersion())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
+	// Serve returns as soon as Shutdown starts; the plugins and the store
+	// must outlive the requests still running.
+	if err := <-drained; err != nil {
+		return fmt.Errorf("drain: %w", err)
+	}
 	return nil
 }
+
+// drainTimeout bounds how long SIGTERM waits for in-flight requests.
+const drainTimeout = 60 * time.Second
 
 // checkDevKey refuses to expose the documented development key beyond
 // loopback.

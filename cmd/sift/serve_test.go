@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,5 +96,43 @@ caller "local" {
 	_, stderr, code := runSift(t, nil, "serve", "--config", cfg)
 	if code == 0 || !strings.Contains(stderr, "holds the development key") {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestSIGTERMDrains: a request in flight when SIGTERM arrives completes,
+// then sift exits cleanly.
+func TestSIGTERMDrains(t *testing.T) {
+	entered := make(chan struct{}, 1)
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		entered <- struct{}{}
+		time.Sleep(time.Second)
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "slow but whole")
+	}))
+	defer origin.Close()
+	addr, serve := startSiftCmd(t, origin)
+	result := make(chan string, 1)
+	go func() {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch", strings.NewReader(`{"url":"`+origin.URL+`/"}`))
+		req.Header.Set("Authorization", "Bearer test-key")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			result <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		var body struct{ Content string }
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		result <- fmt.Sprintf("%d %s", resp.StatusCode, body.Content)
+	}()
+	<-entered
+	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-result; got != "200 slow but whole" {
+		t.Fatalf("in-flight request: %s", got)
+	}
+	if err := serve.Wait(); err != nil {
+		t.Fatalf("sift exited with %v", err)
 	}
 }
