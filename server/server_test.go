@@ -10,10 +10,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
@@ -417,5 +419,60 @@ func TestRecover(t *testing.T) {
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.0.0.5/", "recover": true})
 	if resp.StatusCode != 403 {
 		t.Fatalf("a refusal was recovered: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestOverload drives far more concurrent fetches than the gates admit:
+// the excess is refused at once with 429 and Retry-After, nothing fails
+// with a 5xx, goroutines come back down, and service is whole afterwards.
+func TestOverload(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(200 * time.Millisecond)
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "ok")
+	}))
+	defer slow.Close()
+	srv := newTestServer(t, slow, Options{Global: 4, PerHost: 2})
+	before := runtime.NumGoroutine()
+	const clients = 64
+	statuses := make(chan int, clients)
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Go(func() {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/fetch",
+				strings.NewReader(fmt.Sprintf(`{"url":"%s/%d"}`, slow.URL, i)))
+			req.Header.Set("Authorization", "Bearer "+testKey)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			if resp.StatusCode == 429 && resp.Header.Get("Retry-After") == "" {
+				t.Error("429 without Retry-After")
+			}
+			resp.Body.Close()
+			statuses <- resp.StatusCode
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	counts := map[int]int{}
+	for s := range statuses {
+		counts[s]++
+	}
+	if counts[200] == 0 || counts[429] == 0 || counts[200]+counts[429] != clients {
+		t.Fatalf("statuses %v: want only 200s and 429s, some of each", counts)
+	}
+	http.DefaultClient.CloseIdleConnections()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+20 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+20 {
+		t.Errorf("%d goroutines after the load, %d before", n, before)
+	}
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/after"})
+	if resp.StatusCode != 200 || body["content"] != "ok" {
+		t.Fatalf("after the load: %d %v", resp.StatusCode, body)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,5 +225,39 @@ func TestIsolationNoneRunsInProcess(t *testing.T) {
 	res, err := extract(t, h, "")
 	if err != nil || res.Content != "echo: hello" {
 		t.Fatalf("%v, %v", res, err)
+	}
+}
+
+// TestKilledFromOutside: a plugin process killed by someone else (the OOM
+// killer, an operator) mid-call costs that call a crash error at once, not
+// a wait for the deadline, and the pool refills.
+func TestKilledFromOutside(t *testing.T) {
+	spec := testSpec(t, "")
+	spec.Pool, spec.Timeout = 1, 10*time.Second
+	h := startHost(t, spec)
+	pool := h.Pools()[0]
+	var pid int
+	pool.mu.Lock()
+	for pr := range pool.procs {
+		pid = pr.cmd.Process.Pid
+	}
+	pool.mu.Unlock()
+	done := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := extract(t, h, "hang")
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := <-done
+	if !errors.Is(err, ErrCrashed) || time.Since(start) > 5*time.Second {
+		t.Fatalf("err = %v after %s, want ErrCrashed at once", err, time.Since(start))
+	}
+	waitFull(t, pool)
+	if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {
+		t.Fatalf("after the kill: %v, %v", res, err)
 	}
 }
