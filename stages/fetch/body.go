@@ -17,7 +17,7 @@ import (
 // after decoding each stay within max_body, so a gzip bomb stops at the cap
 // instead of filling memory. A body over the cap is an error, never a
 // truncated success.
-func (c *client) read(resp *http.Response, target *stages.Target) (*stages.Response, error) {
+func (c *client) read(resp *http.Response, target *stages.Target, f *framing) (*stages.Response, error) {
 	defer resp.Body.Close()
 	max := c.cfg.MaxBody
 	if resp.ContentLength > max {
@@ -31,6 +31,9 @@ func (c *client) read(resp *http.Response, target *stages.Target) (*stages.Respo
 	body, err := io.ReadAll(&capReader{r: decoded, left: max})
 	if err != nil {
 		return nil, readError(resp.Request.Context(), err)
+	}
+	if f.overrun(resp, max-wire.left) {
+		return nil, fmt.Errorf("%w: the server sent more than its Content-Length of %d bytes", ErrUpstream, resp.ContentLength)
 	}
 	contentType, err := contentType(resp.Header.Get("Content-Type"), body)
 	if err != nil {

@@ -50,20 +50,25 @@ func (c *client) dial(ctx context.Context, _, _ string) (net.Conn, error) {
 	if !ok {
 		return nil, errors.New("fetch: dial without a vetted target")
 	}
-	return c.guard.Dial(ctx, t)
+	conn, err := c.guard.Dial(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{Conn: conn}, nil
 }
 
 // fetch requests the target, following redirects by hand: each hop is
 // vetted by the guard as a new URL, and https never leads to http.
 func (c *client) fetch(ctx context.Context, target *stages.Target) (*stages.Response, error) {
 	for hop := 0; ; hop++ {
-		resp, err := c.exchange(ctx, target)
+		f := &framing{}
+		resp, err := c.exchange(f.trace(ctx), target)
 		if err != nil {
 			return nil, err
 		}
 		loc := resp.Header.Get("Location")
 		if !isRedirect(resp.StatusCode) || loc == "" {
-			return c.read(resp, target)
+			return c.read(resp, target, f)
 		}
 		resp.Body.Close()
 		if hop == MaxRedirects {

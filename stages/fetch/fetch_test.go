@@ -290,3 +290,33 @@ func TestHeaderCap(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestContentLengthLies: a server that declares 100 bytes and streams 6 MiB
+// is refused, not answered with 100 bytes as if they were the page; honest
+// responses over kept-alive connections still pass.
+func TestContentLengthLies(t *testing.T) {
+	o := newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/liar" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, strings.Repeat("honest ", 100))
+			return
+		}
+		conn, buf, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		buf.WriteString("HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n")
+		buf.Write(bytes.Repeat([]byte("b"), 6<<20))
+		buf.Flush()
+	})
+	s := newStage(t, defaults(), o)
+	for i := 0; i < 3; i++ {
+		if _, err := run(t, s, o.srv.URL+"/honest"); err != nil {
+			t.Fatalf("honest response %d: %v", i, err)
+		}
+	}
+	if _, err := run(t, s, o.srv.URL+"/liar"); !errors.Is(err, ErrUpstream) || !strings.Contains(err.Error(), "more than its Content-Length") {
+		t.Fatalf("err = %v", err)
+	}
+}
