@@ -10,7 +10,7 @@ PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/...
 BENCH_DATA ?= ../shared/bench/extract
 
-.PHONY: build run test bench fuzz proto tools clean
+.PHONY: build run test e2e bench fuzz proto tools clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/sift
@@ -32,6 +32,10 @@ bench: build
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
 	fi
+
+# The black-box SSRF suite: as root, in a throw-away network namespace.
+e2e:
+	bash e2e/ssrf/run.sh
 
 # Each fuzz target for FUZZTIME; the seeds also run in make test.
 FUZZTIME ?= 30s
