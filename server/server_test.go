@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -30,6 +31,14 @@ const testKeyHash = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885
 // built-in extractors in process) against a loopback origin the guard is
 // configured to admit.
 func newTestServer(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(newTestAPI(t, origin, opts, afterExtract...).Handler())
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// newTestAPI is newTestServer's API, not yet served.
+func newTestAPI(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	src := fmt.Sprintf(`
@@ -75,9 +84,7 @@ extractor "text" {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	srv := httptest.NewServer(New(opts).Handler())
-	t.Cleanup(srv.Close)
-	return srv
+	return New(opts)
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {
@@ -434,6 +441,10 @@ func TestOverload(t *testing.T) {
 	defer slow.Close()
 	srv := newTestServer(t, slow, Options{Global: 4, PerHost: 2})
 	before := runtime.NumGoroutine()
+	var mem runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	heapBefore := mem.HeapAlloc
 	const clients = 64
 	statuses := make(chan int, clients)
 	var wg sync.WaitGroup
@@ -471,8 +482,44 @@ func TestOverload(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before+20 {
 		t.Errorf("%d goroutines after the load, %d before", n, before)
 	}
+	runtime.GC()
+	runtime.ReadMemStats(&mem)
+	if grown := int64(mem.HeapAlloc) - int64(heapBefore); grown > 32<<20 {
+		t.Errorf("heap grew %d MiB over the load", grown>>20)
+	}
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/after"})
 	if resp.StatusCode != 200 || body["content"] != "ok" {
 		t.Fatalf("after the load: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestSlowClientsDropped: a client that trickles its headers, or holds an
+// idle connection, is disconnected at the timeouts instead of keeping the
+// connection.
+func TestSlowClientsDropped(t *testing.T) {
+	api := newTestAPI(t, fixtureOrigin(t), Options{})
+	hs := api.HTTPServer(Timeouts{ReadHeader: 200 * time.Millisecond, Read: time.Second, Write: time.Second, Idle: 200 * time.Millisecond})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go hs.Serve(ln)
+	defer hs.Close()
+	for _, tc := range []struct{ name, send string }{
+		{"trickled headers", "POST /v1/fetch HTTP/1.1\r\nHost: x\r\n"},
+		{"idle connection", ""},
+	} {
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		conn.Write([]byte(tc.send))
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_, err = io.ReadAll(conn)
+		conn.Close()
+		if err != nil || time.Since(start) > 3*time.Second {
+			t.Errorf("%s: connection held %s (err %v), want it closed at the timeout", tc.name, time.Since(start), err)
+		}
 	}
 }

@@ -60,16 +60,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 	})
-	// A slow or idle client cannot hold a connection: headers within 10 s,
-	// the (64 KiB) body within 30 s; answers may take as long as a fetch.
-	srv := &http.Server{
-		Handler:           api.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      5 * time.Minute,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-	}
+	srv := api.HTTPServer(server.DefaultTimeouts)
 	drained := make(chan error, 1)
 	go func() {
 		<-ctx.Done()

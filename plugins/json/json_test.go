@@ -87,8 +87,14 @@ func FuzzExtract(f *testing.F) {
 		f.Add([]byte(seed), ".a")
 	}
 	ex := New()
-	f.Fuzz(func(t *testing.T, body []byte, jq string) {
-		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: body, Options: map[string]string{"jq": jq}, MaxOutputBytes: 4096})
+	f.Add([]byte(`{"a":[{"b":1},{"b":2}]}`), "a[].b")
+	f.Fuzz(func(t *testing.T, body []byte, query string) {
+		// Odd-length queries go to JMESPath, even-length ones to jq.
+		opt := "jq"
+		if len(query)%2 == 1 {
+			opt = "json_path"
+		}
+		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: body, Options: map[string]string{opt: query}, MaxOutputBytes: 4096})
 		var de *sdk.DocError
 		if err != nil && !errors.As(err, &de) {
 			t.Fatalf("non-document error: %v", err)

@@ -115,6 +115,8 @@ func TestRedirects(t *testing.T) {
 		switch {
 		case r.URL.Path == "/private":
 			http.Redirect(w, r, "http://10.0.0.5/", http.StatusFound)
+		case r.URL.Path == "/loop":
+			http.Redirect(w, r, "/loop", http.StatusFound)
 		case r.URL.Path == "/backslash":
 			w.Header().Set("Location", `/\evil`)
 			w.WriteHeader(http.StatusFound)
@@ -132,6 +134,7 @@ func TestRedirects(t *testing.T) {
 	}{
 		{path: "/hop/4", want: "landed"}, // four hops, then the fifth redirect to the other origin
 		{path: "/hop/5", wantErr: ErrRedirects},
+		{path: "/loop", wantErr: ErrRedirects},
 		{path: "/private", wantErr: guard.ErrBlocked},
 		{path: "/backslash", wantErr: guard.ErrBlocked},
 	}
