@@ -1,0 +1,56 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// ErrNoBackend means no backend answered: none is configured, or every one
+// failed.
+var ErrNoBackend = errors.New("no search backend answered")
+
+// Searcher runs the configured backends concurrently under one deadline and
+// merges what they return; one answering is enough.
+type Searcher struct {
+	Backends []Backend
+	Deadline time.Duration
+}
+
+// Outcome is a merged search with what went wrong on the way.
+type Outcome struct {
+	Results  []Result
+	Warnings []string
+}
+
+// Search queries every backend for query and merges up to limit results.
+func (s *Searcher) Search(ctx context.Context, query string, limit int) (*Outcome, error) {
+	if len(s.Backends) == 0 {
+		return nil, fmt.Errorf("%w: none is configured", ErrNoBackend)
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.Deadline)
+	defer cancel()
+	lists := make([][]Result, len(s.Backends))
+	errs := make([]error, len(s.Backends))
+	var wg sync.WaitGroup
+	for i, b := range s.Backends {
+		wg.Go(func() { lists[i], errs[i] = b.Search(ctx, query, limit) })
+	}
+	wg.Wait()
+	out := &Outcome{}
+	answered := 0
+	for i, err := range errs {
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%s failed: %v", s.Backends[i].Name(), err))
+			continue
+		}
+		answered++
+	}
+	if answered == 0 {
+		return nil, fmt.Errorf("%w: %v", ErrNoBackend, errors.Join(errs...))
+	}
+	out.Results = Merge(limit, lists...)
+	return out, nil
+}
