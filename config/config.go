@@ -29,6 +29,8 @@ type Config struct {
 	Callers    []Caller
 	Stages     []Stage
 	Extractors []Plugin
+	// Search is nil when the file has no search block.
+	Search *Search
 
 	// Files holds the parsed sources, for printing diagnostics with context.
 	Files map[string]*hcl.File
@@ -128,6 +130,11 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Callers, diags = r.callers(diags)
 	cfg.Stages, diags = r.stages(diags)
 	cfg.Extractors, diags = r.extractors(diags)
+	if r.Search != nil {
+		var ds hcl.Diagnostics
+		cfg.Search, ds = r.Search.decode()
+		diags = append(diags, ds...)
+	}
 	return diags
 }
 

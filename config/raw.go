@@ -16,6 +16,7 @@ type rawFile struct {
 	Callers    []rawCaller    `hcl:"caller,block"`
 	Pipeline   *rawPipeline   `hcl:"pipeline,block"`
 	Extractors []rawPlugin    `hcl:"extractor,block"`
+	Search     *rawSearch     `hcl:"search,block"`
 }
 
 type rawStore struct {

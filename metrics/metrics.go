@@ -23,6 +23,9 @@ type Metrics struct {
 	pluginCalls    *prometheus.CounterVec
 	pluginLatency  *prometheus.HistogramVec
 	pluginRestarts *prometheus.CounterVec
+	searchCalls    *prometheus.CounterVec
+	searchLatency  *prometheus.HistogramVec
+	rerankLatency  prometheus.Histogram
 }
 
 // New registers every series in a fresh registry.
@@ -52,9 +55,20 @@ func New() *Metrics {
 		pluginRestarts: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_plugin_restarts_total", Help: "Plugin processes replaced, by plugin and reason.",
 		}, []string{"plugin", "reason"}),
+		searchCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_search_backend_requests_total", Help: "Search backend calls by backend and outcome.",
+		}, []string{"backend", "outcome"}),
+		searchLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "sift_search_backend_duration_seconds", Help: "Search backend latency by backend.",
+			Buckets: []float64{.05, .1, .25, .5, 1, 2, 4, 8, 15},
+		}, []string{"backend"}),
+		rerankLatency: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "sift_search_rerank_duration_seconds", Help: "Time to rerank one search's results.",
+			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2, 5},
+		}),
 	}
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups,
-		m.pluginCalls, m.pluginLatency, m.pluginRestarts,
+		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -92,3 +106,12 @@ func (m *Metrics) PluginCall(plugin, outcome string, took time.Duration) {
 func (m *Metrics) PluginRestart(plugin, reason string) {
 	m.pluginRestarts.WithLabelValues(plugin, reason).Inc()
 }
+
+// SearchBackend records one call to a search backend.
+func (m *Metrics) SearchBackend(backend, outcome string, took time.Duration) {
+	m.searchCalls.WithLabelValues(backend, outcome).Inc()
+	m.searchLatency.WithLabelValues(backend).Observe(took.Seconds())
+}
+
+// SearchRerank records the time one rerank took.
+func (m *Metrics) SearchRerank(took time.Duration) { m.rerankLatency.Observe(took.Seconds()) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 )
 
@@ -41,6 +42,9 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// ArchiveURL is the Wayback Machine prefix for `recover`.
 	ArchiveURL string
+	// Search answers /v2/search and /v1/search; nil answers "not
+	// configured".
+	Search *search.Service
 }
 
 // Server serves the API.
@@ -53,6 +57,7 @@ type Server struct {
 	metrics *metrics.Metrics
 	cached  bool // the chain has a cache stage
 	archive string
+	search  *search.Service
 	now     func() time.Time
 }
 
@@ -73,7 +78,7 @@ func New(opts Options) *Server {
 	return &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
-		cached: slices.Contains(opts.Chain.Names(), "cache"), archive: opts.ArchiveURL, now: time.Now,
+		cached: slices.Contains(opts.Chain.Names(), "cache"), archive: opts.ArchiveURL, search: opts.Search, now: time.Now,
 	}
 }
 
@@ -85,6 +90,8 @@ func (s *Server) Handler() http.Handler {
 	r.Handle("/metrics", s.metrics.Handler()).Methods(http.MethodGet)
 	r.HandleFunc("/v1/fetch", s.authed(s.handleFetch)).Methods(http.MethodPost)
 	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
+	r.HandleFunc("/v2/search", s.authed(s.handleFirecrawlSearch)).Methods(http.MethodPost)
+	r.HandleFunc("/v1/search", s.authed(s.handleSearch)).Methods(http.MethodPost)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
 	})

@@ -25,9 +25,9 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	}
 	sdkDir := installSDK(t)
 	origin := fixturePages(t)
-	addr := startSift(t, origin)
+	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
-	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape",
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape,search", "QUERY=reverse proxy nginx",
 		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html"}, ","))
 	var out bytes.Buffer
 	check.Stdout, check.Stderr = &out, &out
@@ -75,11 +75,28 @@ func fixturePages(t *testing.T) *httptest.Server {
 // startSift runs `sift serve` with a caller holding "test-key" and a guard
 // that admits the origin's loopback port, and returns its address.
 func startSift(t *testing.T, origin *httptest.Server) string {
-	addr, _ := startSiftCmd(t, origin)
+	addr, _ := startSiftCmd(t, origin, "")
 	return addr
 }
 
-func startSiftCmd(t *testing.T, origin *httptest.Server) (string, *exec.Cmd) {
+// searxngBlock serves a recorded SearXNG answer on loopback and returns the
+// search block that reaches it.
+func searxngBlock(t *testing.T) string {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join("..", "..", "search", "testdata", "searxng.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	t.Cleanup(srv.Close)
+	port := netip.MustParseAddrPort(srv.Listener.Addr().String()).Port()
+	return fmt.Sprintf("search {\n  allow_cidrs = [\"127.0.0.0/8\"]\n  allow_ports = [%d]\n  searxng {\n    url = %q\n  }\n}\n", port, srv.URL)
+}
+
+func startSiftCmd(t *testing.T, origin *httptest.Server, extra string) (string, *exec.Cmd) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -96,7 +113,7 @@ pipeline {
   stage "fetch" {}
   stage "extract" {}
 }
-`, addr, port)
+%s`, addr, port, extra)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -143,5 +160,15 @@ func TestFetchCLI(t *testing.T) {
 	t.Setenv("SIFT_KEY", "wrong")
 	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "Invalid token") {
 		t.Fatalf("exit %d: %s", code, stderr)
+	}
+}
+
+func TestSearchCLI(t *testing.T) {
+	addr, _ := startSiftCmd(t, fixturePages(t), searxngBlock(t))
+	t.Setenv("SIFT_URL", "http://"+addr)
+	t.Setenv("SIFT_KEY", "test-key")
+	stdout, stderr, code := runSift(t, nil, "search", "--k", "2", "reverse", "proxy")
+	if code != 0 || !strings.HasPrefix(stdout, "1. Module ngx_http_proxy_module\n") || strings.Contains(stdout, "3. ") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
 }

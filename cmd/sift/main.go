@@ -53,6 +53,7 @@ func rootCommand() *cobra.Command {
 		serveCommand(),
 		guardCommand(),
 		fetchCommand(),
+		searchCommand(),
 		validateCommand(),
 		extractCommand(),
 		keyCommand(),

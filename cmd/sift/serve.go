@@ -18,6 +18,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/server"
 )
 
@@ -59,6 +60,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	api := server.New(server.Options{
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
+		Search:     search.New(cfg.Search, m),
 	})
 	srv := api.HTTPServer(server.DefaultTimeouts)
 	drained := make(chan error, 1)

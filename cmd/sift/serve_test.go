@@ -110,7 +110,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		fmt.Fprint(w, "slow but whole")
 	}))
 	defer origin.Close()
-	addr, serve := startSiftCmd(t, origin)
+	addr, serve := startSiftCmd(t, origin, "")
 	result := make(chan string, 1)
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch", strings.NewReader(`{"url":"`+origin.URL+`/"}`))

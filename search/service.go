@@ -1,0 +1,100 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/stages/guard"
+)
+
+// ErrNotConfigured means the configuration has no search backend.
+var ErrNotConfigured = errors.New("not_configured: no search backend is configured (see the search block in config.hcl)")
+
+// Observer is told of each backend call and each rerank, for metrics.
+type Observer interface {
+	SearchBackend(backend, outcome string, took time.Duration)
+	SearchRerank(took time.Duration)
+}
+
+// Service is search as the API offers it: the configured backends, merged,
+// and reranked when an embedder is configured.
+type Service struct {
+	searcher *Searcher
+	embedder *Embedder
+	obs      Observer
+}
+
+// New builds the service a search block describes; nil when cfg is nil or
+// names no backend.
+func New(cfg *config.Search, obs Observer) *Service {
+	if cfg == nil || cfg.SearXNG == nil && cfg.Brave == nil {
+		return nil
+	}
+	p := guard.DefaultPolicy()
+	p.AllowHosts, p.AllowCIDRs = cfg.AllowHosts, cfg.AllowCIDRs
+	p.AllowPorts = append(p.AllowPorts, cfg.AllowPorts...)
+	client := NewClient(p, cfg.Timeout)
+	s := &Service{searcher: &Searcher{Deadline: cfg.Timeout}, obs: obs}
+	if cfg.SearXNG != nil {
+		s.searcher.Backends = append(s.searcher.Backends, observed{&SearXNG{BaseURL: cfg.SearXNG.URL, Client: client}, obs})
+	}
+	if cfg.Brave != nil {
+		s.searcher.Backends = append(s.searcher.Backends, observed{&Brave{BaseURL: cfg.Brave.URL, Key: cfg.Brave.Key, Client: client}, obs})
+	}
+	if cfg.Embed != nil {
+		s.embedder = &Embedder{Endpoint: cfg.Embed.Endpoint, Model: cfg.Embed.Model, InputCap: cfg.Embed.InputCap,
+			Client: NewClient(p, cfg.Embed.Timeout)}
+	}
+	return s
+}
+
+// Search runs the backends and, when asked and possible, reranks by the
+// question (or the query).
+func (s *Service) Search(ctx context.Context, query, question string, limit int, rerank bool) (*Outcome, error) {
+	if s == nil {
+		return nil, ErrNotConfigured
+	}
+	out, err := s.searcher.Search(ctx, query, limit)
+	if err != nil || !rerank {
+		return out, err
+	}
+	if s.embedder == nil {
+		out.Warnings = append(out.Warnings, "rerank not configured; backend order kept")
+		return out, nil
+	}
+	if question == "" {
+		question = query
+	}
+	start := time.Now()
+	ranked, err := Rerank(ctx, s.embedder, question, out.Results)
+	if s.obs != nil {
+		s.obs.SearchRerank(time.Since(start))
+	}
+	if err != nil {
+		out.Warnings = append(out.Warnings, "rerank failed ("+err.Error()+"); backend order kept")
+		return out, nil
+	}
+	out.Results = ranked
+	return out, nil
+}
+
+// observed reports a backend's calls to the observer.
+type observed struct {
+	Backend
+	obs Observer
+}
+
+func (o observed) Search(ctx context.Context, query string, limit int) ([]Result, error) {
+	start := time.Now()
+	res, err := o.Backend.Search(ctx, query, limit)
+	if o.obs != nil {
+		outcome := "ok"
+		if err != nil {
+			outcome = "error"
+		}
+		o.obs.SearchBackend(o.Name(), outcome, time.Since(start))
+	}
+	return res, err
+}

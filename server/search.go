@@ -1,0 +1,138 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/siftd/sift/search"
+	"github.com/siftd/sift/tokens"
+)
+
+// searchError classifies a search failure: not configured is 501, every
+// backend failing is 502.
+func searchError(err error) *apiError {
+	switch {
+	case errors.Is(err, search.ErrNotConfigured):
+		return &apiError{Status: http.StatusNotImplemented, Class: "not_configured", Message: err.Error()}
+	case errors.Is(err, search.ErrNoBackend):
+		return &apiError{Status: http.StatusBadGateway, Class: "upstream", Message: "upstream: " + err.Error()}
+	}
+	return toAPIError(err)
+}
+
+// POST /v2/search, Firecrawl's shape: data.web[] of url, title,
+// description, position. Scrape fields appear only when scrapeOptions asks.
+type firecrawlSearchRequest struct {
+	Query         string          `json:"query"`
+	Limit         int             `json:"limit"`
+	ScrapeOptions json.RawMessage `json:"scrapeOptions"`
+}
+
+type firecrawlWebResult struct {
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Position    int    `json:"position"`
+}
+
+func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _ *caller) {
+	raw, ae := readAll(r)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	var req firecrawlSearchRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"})
+		return
+	}
+	if req.Query == "" {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: query is required"})
+		return
+	}
+	if req.Limit <= 0 {
+		req.Limit = 10
+	}
+	req.Limit = min(req.Limit, 100)
+	out, err := s.search.Search(r.Context(), req.Query, "", req.Limit, true)
+	if err != nil {
+		writeFirecrawlError(w, searchError(err))
+		return
+	}
+	web := make([]firecrawlWebResult, 0, len(out.Results))
+	for i, res := range out.Results {
+		web = append(web, firecrawlWebResult{URL: res.URL, Title: res.Title, Description: res.Snippet, Position: i + 1})
+	}
+	body := map[string]any{"success": true, "data": map[string]any{"web": web}}
+	warnings := out.Warnings
+	if len(req.ScrapeOptions) > 0 && string(req.ScrapeOptions) != "null" {
+		warnings = append(warnings, "scrapeOptions are not supported by sift's search; fetch the results with /v2/scrape")
+	}
+	if len(warnings) > 0 {
+		body["warning"] = fmt.Sprint(warnings)
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// POST /v1/search, sift's own.
+type searchRequest struct {
+	Query    string `json:"query"`
+	Question string `json:"question"`
+	K        int    `json:"k"`
+	Rerank   *bool  `json:"rerank"`
+	Digest   bool   `json:"digest"`
+}
+
+type searchResult struct {
+	URL     string   `json:"url"`
+	Title   string   `json:"title"`
+	Snippet string   `json:"snippet"`
+	Chunks  []string `json:"chunks"`
+	Score   float64  `json:"score"`
+	Source  string   `json:"source"`
+	Sources []string `json:"sources"`
+}
+
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, _ *caller) {
+	var req searchRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		writeError(w, badRequest("malformed JSON body: "+err.Error()))
+		return
+	}
+	if req.Query == "" {
+		writeError(w, badRequest("query is required"))
+		return
+	}
+	if req.K <= 0 {
+		req.K = 8
+	}
+	rerank := req.Rerank == nil || *req.Rerank
+	out, err := s.search.Search(r.Context(), req.Query, req.Question, min(req.K, 50), rerank)
+	if err != nil {
+		writeError(w, searchError(err))
+		return
+	}
+	results := make([]searchResult, 0, len(out.Results))
+	returned := 0
+	for _, res := range out.Results {
+		chunks := res.Chunks
+		if chunks == nil {
+			chunks = []string{}
+		}
+		results = append(results, searchResult{URL: res.URL, Title: res.Title, Snippet: res.Snippet, Chunks: chunks,
+			Score: res.Score, Source: res.Sources[0], Sources: res.Sources})
+		returned += tokens.Estimate(res.Title + res.Snippet)
+	}
+	warnings := append([]string{}, out.Warnings...)
+	if req.Digest {
+		warnings = append(warnings, "digest not configured; results returned as found")
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"results": results, "untrusted": true, "warnings": warnings,
+		"sizes": map[string]int{"returned_tokens": returned},
+	})
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/search"
+)
+
+// fakeSearXNG answers with a recorded SearXNG response, or fails.
+func fakeSearXNG(t *testing.T, status int) (*httptest.Server, *search.Service) {
+	t.Helper()
+	body, err := os.ReadFile("../search/testdata/searxng.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		if status == 200 {
+			w.Write(body)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	port := int(netip.MustParseAddrPort(srv.Listener.Addr().String()).Port())
+	svc := search.New(&config.Search{
+		Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: srv.URL},
+		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowPorts: []int{port},
+	}, nil)
+	return srv, svc
+}
+
+func TestFirecrawlSearch(t *testing.T) {
+	_, svc := fakeSearXNG(t, 200)
+	srv := newTestServer(t, fixtureOrigin(t), Options{Search: svc})
+	resp, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx", "limit": 2, "origin": "js-sdk"})
+	if resp.StatusCode != 200 || body["success"] != true {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+	web := body["data"].(map[string]any)["web"].([]any)
+	first := web[0].(map[string]any)
+	if len(web) != 2 || first["title"] != "Module ngx_http_proxy_module" || first["position"] != 1.0 ||
+		!strings.HasPrefix(first["description"].(string), "The ngx_http_proxy_module") {
+		t.Fatalf("web %v", web)
+	}
+	for _, scrapeKey := range []string{"markdown", "html", "metadata"} {
+		if _, ok := first[scrapeKey]; ok {
+			t.Errorf("result carries %q without scrapeOptions", scrapeKey)
+		}
+	}
+}
+
+func TestNativeSearch(t *testing.T) {
+	_, svc := fakeSearXNG(t, 200)
+	srv := newTestServer(t, fixtureOrigin(t), Options{Search: svc})
+	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "reverse proxy nginx", "k": 3})
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+	results := body["results"].([]any)
+	first := results[0].(map[string]any)
+	if len(results) != 3 || first["source"] != "searxng" || first["url"] == "" || body["untrusted"] != true {
+		t.Fatalf("results %v", body)
+	}
+	if w, _ := body["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "rerank not configured") {
+		t.Fatalf("warnings %v", body["warnings"])
+	}
+}
+
+func TestSearchFailures(t *testing.T) {
+	_, broken := fakeSearXNG(t, 500)
+	srv := newTestServer(t, fixtureOrigin(t), Options{Search: broken})
+	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q"})
+	if resp.StatusCode != 502 || !strings.HasPrefix(body["error"].(string), "upstream: no search backend answered") {
+		t.Fatalf("every backend failing: %d %v", resp.StatusCode, body)
+	}
+	none := newTestServer(t, fixtureOrigin(t), Options{})
+	resp, body = post(t, none.URL+"/v1/search", testKey, map[string]any{"query": "q"})
+	if resp.StatusCode != 501 || !strings.HasPrefix(body["error"].(string), "not_configured") {
+		t.Fatalf("not configured: %d %v", resp.StatusCode, body)
+	}
+	resp, body = post(t, none.URL+"/v2/search", testKey, map[string]any{"query": "q"})
+	if resp.StatusCode != 500 || body["code"] != "NOT_CONFIGURED" {
+		t.Fatalf("v2 not configured: %d %v", resp.StatusCode, body)
+	}
+}
