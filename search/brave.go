@@ -37,7 +37,7 @@ type braveGrounding struct {
 func (b *Brave) Name() string { return "brave_llm" }
 
 // Search asks Brave for query.
-func (b *Brave) Search(ctx context.Context, query string, limit int) ([]Result, error) {
+func (b *Brave) Search(ctx context.Context, query string, limit int) (*Found, error) {
 	q := url.Values{"q": {query}, "count": {strconv.Itoa(min(max(limit, 1), 50))}}
 	u := strings.TrimRight(b.BaseURL, "/") + "/res/v1/llm/context?" + q.Encode()
 	body, err := get(ctx, b.Client, u, http.Header{"X-Subscription-Token": {b.Key}})
@@ -59,7 +59,7 @@ func (b *Brave) Search(ctx context.Context, query string, limit int) ([]Result, 
 		}
 		out = append(out, Result{URL: g.URL, Title: title, Snippet: firstText(g.Snippets), Chunks: g.Snippets, Sources: []string{b.Name()}})
 	}
-	return out, nil
+	return &Found{Results: out}, nil
 }
 
 // firstText returns the first snippet that is prose rather than a

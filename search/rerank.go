@@ -125,14 +125,19 @@ func (e *Embedder) call(ctx context.Context, inputs []string) ([][]float64, erro
 	return vecs, nil
 }
 
-// Rerank orders results by the cosine similarity of their title and
-// snippet to the question, keeping each score. On failure the results keep
-// the backends' order and the error says why.
+// Rerank orders results by the cosine similarity of their text (title,
+// snippet and chunks) to the question, keeping each score. A text longer
+// than the embedder's input cap is split into pieces under it, and the
+// best piece counts. On failure the results keep the backends' order and
+// the error says why.
 func Rerank(ctx context.Context, e *Embedder, question string, results []Result) ([]Result, error) {
-	texts := make([]string, 0, len(results)+1)
-	texts = append(texts, question)
-	for _, r := range results {
-		texts = append(texts, r.Title+"\n"+r.Snippet)
+	texts := []string{question}
+	owner := []int{-1}
+	for i, r := range results {
+		full := strings.Join(append([]string{r.Title, r.Snippet}, r.Chunks...), "\n")
+		for _, piece := range split(full, e.InputCap) {
+			texts, owner = append(texts, piece), append(owner, i)
+		}
 	}
 	vecs, err := e.Embed(ctx, texts)
 	if err != nil {
@@ -140,10 +145,37 @@ func Rerank(ctx context.Context, e *Embedder, question string, results []Result)
 	}
 	out := append([]Result(nil), results...)
 	for i := range out {
-		out[i].Score = cosine(vecs[0], vecs[i+1])
+		out[i].Score = -1
+	}
+	for j := 1; j < len(vecs); j++ {
+		out[owner[j]].Score = max(out[owner[j]].Score, cosine(vecs[0], vecs[j]))
 	}
 	sort.SliceStable(out, func(a, b int) bool { return out[a].Score > out[b].Score })
 	return out, nil
+}
+
+// split cuts text into pieces of at most limit bytes at word boundaries
+// (limit 0: one piece).
+func split(text string, limit int) []string {
+	if limit <= 0 || len(text) <= limit {
+		return []string{text}
+	}
+	var pieces []string
+	var cur strings.Builder
+	for _, w := range strings.Fields(text) {
+		if cur.Len() > 0 && cur.Len()+1+len(w) > limit {
+			pieces = append(pieces, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(w)
+	}
+	if cur.Len() > 0 {
+		pieces = append(pieces, cur.String())
+	}
+	return pieces
 }
 
 func cosine(a, b []float64) float64 {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -96,5 +97,15 @@ func TestRerankFallsBack(t *testing.T) {
 	out, err := Rerank(context.Background(), e, "q", in)
 	if err == nil || out[0].URL != "a" || out[1].URL != "b" {
 		t.Fatalf("embedder down: %v %v, want the backends' order and an error", out, err)
+	}
+}
+
+func TestSplit(t *testing.T) {
+	got := split("one two three four five", 9)
+	if strings.Join(got, "|") != "one two|three|four five" {
+		t.Fatalf("split %q", got)
+	}
+	if got := split("short", 0); len(got) != 1 {
+		t.Fatalf("no limit: %q", got)
 	}
 }

@@ -21,10 +21,19 @@ type Result struct {
 	Score float64 `json:"score,omitempty"`
 }
 
+// Found is what one backend returned.
+type Found struct {
+	Results []Result
+	// Answers are direct answers and infobox texts that name no page.
+	Answers []string
+	// Warnings say what the backend could not do (engines that timed out).
+	Warnings []string
+}
+
 // Backend is one search service.
 type Backend interface {
 	// Name is the backend's source label ("searxng", "brave_llm").
 	Name() string
 	// Search returns up to limit results in the backend's order.
-	Search(ctx context.Context, query string, limit int) ([]Result, error)
+	Search(ctx context.Context, query string, limit int) (*Found, error)
 }

@@ -65,9 +65,16 @@ func TestSearXNGDecodes(t *testing.T) {
 			t.Errorf("query %v", r.URL.Query())
 		}
 	})
-	res, err := (&SearXNG{BaseURL: srv.URL, Client: loopbackClient(t, srv)}).Search(context.Background(), "reverse proxy nginx", 10)
+	found, err := (&SearXNG{BaseURL: srv.URL, Client: loopbackClient(t, srv)}).Search(context.Background(), "reverse proxy nginx", 10)
 	if err != nil {
 		t.Fatal(err)
+	}
+	res := found.Results
+	if len(found.Answers) != 1 || found.Answers[0] != "nginx is a web server" {
+		t.Errorf("answers %q", found.Answers)
+	}
+	if strings.Join(found.Warnings, "|") != "searxng engine google did not answer (timeout)|searxng engine startpage did not answer (Suspended: CAPTCHA)" {
+		t.Errorf("warnings %q", found.Warnings)
 	}
 	if len(res) != 3 || res[0].Title != "Module ngx_http_proxy_module" || !strings.HasPrefix(res[0].Snippet, "The ngx_http_proxy_module") || res[0].Sources[0] != "searxng" {
 		t.Fatalf("results %+v", res)
@@ -80,10 +87,11 @@ func TestBraveDecodes(t *testing.T) {
 			t.Errorf("token %q", r.Header.Get("X-Subscription-Token"))
 		}
 	})
-	res, err := (&Brave{BaseURL: srv.URL, Key: "k", Client: loopbackClient(t, srv)}).Search(context.Background(), "q", 10)
+	found, err := (&Brave{BaseURL: srv.URL, Key: "k", Client: loopbackClient(t, srv)}).Search(context.Background(), "q", 10)
 	if err != nil {
 		t.Fatal(err)
 	}
+	res := found.Results
 	if len(res) != 2 || !strings.HasPrefix(res[0].Snippet, "Sets the protocol") || len(res[0].Chunks) != 2 {
 		t.Fatalf("JSON snippets must not become the snippet: %+v", res[0])
 	}
@@ -113,7 +121,7 @@ func TestSearcher(t *testing.T) {
 	}
 
 	out, err = (&Searcher{Backends: []Backend{down, brave}, Deadline: 2 * time.Second}).Search(context.Background(), "q", 10)
-	if err != nil || len(out.Results) != 2 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "status 500") {
+	if err != nil || len(out.Results) != 2 || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "status 500") || len(out.Answers) != 0 {
 		t.Fatalf("one failing: %+v %v", out, err)
 	}
 

@@ -22,6 +22,7 @@ type Searcher struct {
 // Outcome is a merged search with what went wrong on the way.
 type Outcome struct {
 	Results  []Result
+	Answers  []string
 	Warnings []string
 }
 
@@ -32,14 +33,15 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) (*Outcom
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.Deadline)
 	defer cancel()
-	lists := make([][]Result, len(s.Backends))
+	found := make([]*Found, len(s.Backends))
 	errs := make([]error, len(s.Backends))
 	var wg sync.WaitGroup
 	for i, b := range s.Backends {
-		wg.Go(func() { lists[i], errs[i] = b.Search(ctx, query, limit) })
+		wg.Go(func() { found[i], errs[i] = b.Search(ctx, query, limit) })
 	}
 	wg.Wait()
 	out := &Outcome{}
+	var lists [][]Result
 	answered := 0
 	for i, err := range errs {
 		if err != nil {
@@ -47,6 +49,9 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) (*Outcom
 			continue
 		}
 		answered++
+		lists = append(lists, found[i].Results)
+		out.Answers = append(out.Answers, found[i].Answers...)
+		out.Warnings = append(out.Warnings, found[i].Warnings...)
 	}
 	if answered == 0 {
 		return nil, fmt.Errorf("%w: %v", ErrNoBackend, errors.Join(errs...))

@@ -29,6 +29,10 @@ type searxngResponse struct {
 	Answers []struct {
 		Answer string `json:"answer"`
 	} `json:"answers"`
+	Infoboxes []struct {
+		Infobox string `json:"infobox"`
+		Content string `json:"content"`
+	} `json:"infoboxes"`
 	UnresponsiveEngines [][]string `json:"unresponsive_engines"`
 }
 
@@ -36,7 +40,7 @@ type searxngResponse struct {
 func (s *SearXNG) Name() string { return "searxng" }
 
 // Search asks SearXNG for query.
-func (s *SearXNG) Search(ctx context.Context, query string, limit int) ([]Result, error) {
+func (s *SearXNG) Search(ctx context.Context, query string, limit int) (*Found, error) {
 	u := strings.TrimRight(s.BaseURL, "/") + "/search?" + url.Values{"q": {query}, "format": {"json"}}.Encode()
 	body, err := get(ctx, s.Client, u, nil)
 	if err != nil {
@@ -46,14 +50,29 @@ func (s *SearXNG) Search(ctx context.Context, query string, limit int) ([]Result
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return nil, fmt.Errorf("searxng: malformed answer: %w", err)
 	}
-	var out []Result
+	found := &Found{}
 	for _, r := range resp.Results {
-		if r.URL == "" || len(out) == limit {
+		if r.URL == "" || len(found.Results) == limit {
 			continue
 		}
-		out = append(out, Result{URL: r.URL, Title: r.Title, Snippet: r.Content, Sources: []string{s.Name()}})
+		found.Results = append(found.Results, Result{URL: r.URL, Title: r.Title, Snippet: r.Content, Sources: []string{s.Name()}})
 	}
-	return out, nil
+	for _, a := range resp.Answers {
+		if a.Answer != "" {
+			found.Answers = append(found.Answers, a.Answer)
+		}
+	}
+	for _, ib := range resp.Infoboxes {
+		if ib.Content != "" {
+			found.Answers = append(found.Answers, strings.TrimSpace(ib.Infobox+": "+ib.Content))
+		}
+	}
+	for _, e := range resp.UnresponsiveEngines {
+		if len(e) == 2 {
+			found.Warnings = append(found.Warnings, fmt.Sprintf("searxng engine %s did not answer (%s)", e[0], e[1]))
+		}
+	}
+	return found, nil
 }
 
 // maxAnswer bounds a backend's answer body.

@@ -86,7 +86,7 @@ type observed struct {
 	obs Observer
 }
 
-func (o observed) Search(ctx context.Context, query string, limit int) ([]Result, error) {
+func (o observed) Search(ctx context.Context, query string, limit int) (*Found, error) {
 	start := time.Now()
 	res, err := o.Backend.Search(ctx, query, limit)
 	if o.obs != nil {

@@ -131,8 +131,12 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, _ *caller)
 	if req.Digest {
 		warnings = append(warnings, "digest not configured; results returned as found")
 	}
+	answers := out.Answers
+	if answers == nil {
+		answers = []string{}
+	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"results": results, "untrusted": true, "warnings": warnings,
+		"results": results, "answers": answers, "untrusted": true, "warnings": warnings,
 		"sizes": map[string]int{"returned_tokens": returned},
 	})
 }

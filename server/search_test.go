@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -68,8 +69,12 @@ func TestNativeSearch(t *testing.T) {
 	if len(results) != 3 || first["source"] != "searxng" || first["url"] == "" || body["untrusted"] != true {
 		t.Fatalf("results %v", body)
 	}
-	if w, _ := body["warnings"].([]any); len(w) != 1 || !strings.Contains(w[0].(string), "rerank not configured") {
-		t.Fatalf("warnings %v", body["warnings"])
+	warnings, _ := json.Marshal(body["warnings"])
+	if !strings.Contains(string(warnings), "rerank not configured") || !strings.Contains(string(warnings), "engine google did not answer") {
+		t.Fatalf("warnings %s", warnings)
+	}
+	if answers, _ := body["answers"].([]any); len(answers) != 1 || answers[0] != "nginx is a web server" {
+		t.Fatalf("answers %v", body["answers"])
 	}
 }
 
