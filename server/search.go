@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
+	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
+	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
 )
 
@@ -71,7 +74,7 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _
 		warnings = append(warnings, "scrapeOptions are not supported by sift's search; fetch the results with /v2/scrape")
 	}
 	if len(warnings) > 0 {
-		body["warning"] = fmt.Sprint(warnings)
+		body["warning"] = strings.Join(warnings, "; ")
 	}
 	writeJSON(w, http.StatusOK, body)
 }
@@ -95,7 +98,7 @@ type searchResult struct {
 	Sources []string `json:"sources"`
 }
 
-func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, _ *caller) {
+func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	var req searchRequest
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -128,15 +131,46 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, _ *caller)
 		returned += tokens.Estimate(res.Title + res.Snippet)
 	}
 	warnings := append([]string{}, out.Warnings...)
+	var digest string
 	if req.Digest {
-		warnings = append(warnings, "digest not configured; results returned as found")
+		var ws []string
+		digest, ws = s.readTop(r, c, out.Results, digestPages)
+		warnings = append(warnings, ws...)
+		warnings = append(warnings, "digest not configured; the clean text of the top results is returned as the digest")
+		returned += tokens.Estimate(digest)
 	}
 	answers := out.Answers
 	if answers == nil {
 		answers = []string{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"results": results, "answers": answers, "untrusted": true, "warnings": warnings,
+		"results": results, "answers": answers, "digest": digest, "untrusted": true, "warnings": warnings,
 		"sizes": map[string]int{"returned_tokens": returned},
 	})
+}
+
+// Reading the top results for a search digest.
+const (
+	digestPages   = 3
+	digestPageCap = 6000 // bytes of clean text per page
+)
+
+// readTop fetches the top results through the normal guarded chain and
+// joins their clean text, page by page; pages that fail are skipped with a
+// warning.
+func (s *Server) readTop(r *http.Request, c *caller, results []search.Result, n int) (string, []string) {
+	var parts, warnings []string
+	for _, res := range results[:min(n, len(results))] {
+		got, ae := s.run(r.Context(), c, stages.Request{URL: res.URL, Mode: modeClean})
+		if ae != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", res.URL, ae.Message))
+			continue
+		}
+		if got.doc.Extraction == nil {
+			continue
+		}
+		text, _ := sdk.Truncate(got.doc.Extraction.Content, digestPageCap)
+		parts = append(parts, fmt.Sprintf("## %s\n%s\n\n%s", res.Title, res.URL, text))
+	}
+	return strings.Join(parts, "\n\n"), warnings
 }

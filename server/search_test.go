@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -93,5 +94,36 @@ func TestSearchFailures(t *testing.T) {
 	resp, body = post(t, none.URL+"/v2/search", testKey, map[string]any{"query": "q"})
 	if resp.StatusCode != 500 || body["code"] != "NOT_CONFIGURED" {
 		t.Fatalf("v2 not configured: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestSearchDigestReadsTopResults: with digest, the top results are fetched
+// through the guarded chain and their clean text joined; a result the guard
+// refuses is skipped with a warning.
+func TestSearchDigestReadsTopResults(t *testing.T) {
+	origin := fixtureOrigin(t)
+	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"query":"q","results":[
+			{"url":%q,"title":"Irrigation","content":"drip"},
+			{"url":"http://10.0.0.5/internal","title":"Internal","content":"x"},
+			{"url":%q,"title":"Data","content":"json"}],
+			"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, origin.URL+"/article", origin.URL+"/data.json")
+	}))
+	defer sx.Close()
+	svc := search.New(&config.Search{Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: sx.URL},
+		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		AllowPorts: []int{int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())}}, nil)
+	srv := newTestServer(t, origin, Options{Search: svc, PerHost: 4})
+	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q", "digest": true, "rerank": false})
+	if resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, body)
+	}
+	digest, _ := body["digest"].(string)
+	warnings, _ := json.Marshal(body["warnings"])
+	if !strings.Contains(digest, "## Irrigation") || !strings.Contains(digest, "Check the soil with a trowel.") ||
+		!strings.Contains(digest, `"name": "nut"`) || strings.Contains(digest, "Internal") ||
+		!strings.Contains(string(warnings), "blocked: private address 10.0.0.5") {
+		t.Fatalf("digest %q\nwarnings %s", digest, warnings)
 	}
 }
