@@ -3,6 +3,7 @@
 package builtin
 
 import (
+	"github.com/siftd/sift/plugins/digest"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/json"
@@ -19,13 +20,21 @@ func Extractors() host.Builtins {
 	}
 }
 
+// Digesters returns the built-in digesters by name.
+func Digesters() map[string]func() sdk.Digester {
+	return map[string]func() sdk.Digester{"llm": func() sdk.Digester { return digest.New() }}
+}
+
 // Serve runs the built-in called name as a plugin process and reports
 // whether such a built-in exists. It does not return when it does.
 func Serve(name string) bool {
-	newEx, ok := Extractors()[name]
-	if !ok {
-		return false
+	if newEx, ok := Extractors()[name]; ok {
+		sdk.Serve(sdk.ServeConfig{Extractor: newEx()})
+		return true
 	}
-	sdk.Serve(sdk.ServeConfig{Extractor: newEx()})
-	return true
+	if newDg, ok := Digesters()[name]; ok {
+		sdk.Serve(sdk.ServeConfig{Digester: newDg()})
+		return true
+	}
+	return false
 }
