@@ -29,6 +29,7 @@ type Config struct {
 	Callers    []Caller
 	Stages     []Stage
 	Extractors []Plugin
+	Digesters  []Plugin
 	// Search is nil when the file has no search block.
 	Search *Search
 
@@ -62,7 +63,7 @@ type Stage struct {
 	ContentTypesRange *hcl.Range
 }
 
-// Plugin is an `extractor "NAME" { … }` block. Body holds the attributes
+// Plugin is an `extractor "NAME" { … }` or `digester "NAME" { … }` block. Body holds the attributes
 // that belong to the plugin's own schema.
 type Plugin struct {
 	Name         string
@@ -129,7 +130,8 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Store, diags = r.store(diags)
 	cfg.Callers, diags = r.callers(diags)
 	cfg.Stages, diags = r.stages(diags)
-	cfg.Extractors, diags = r.extractors(diags)
+	cfg.Extractors, diags = plugins("extractor", r.Extractors, diags)
+	cfg.Digesters, diags = plugins("digester", r.Digesters, diags)
 	if r.Search != nil {
 		var ds hcl.Diagnostics
 		cfg.Search, ds = r.Search.decode()

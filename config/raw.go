@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/hex"
 	"fmt"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -16,6 +17,7 @@ type rawFile struct {
 	Callers    []rawCaller    `hcl:"caller,block"`
 	Pipeline   *rawPipeline   `hcl:"pipeline,block"`
 	Extractors []rawPlugin    `hcl:"extractor,block"`
+	Digesters  []rawPlugin    `hcl:"digester,block"`
 	Search     *rawSearch     `hcl:"search,block"`
 }
 
@@ -118,29 +120,38 @@ func (r *rawFile) stages(diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
 	return out, diags
 }
 
-func (r *rawFile) extractors(diags hcl.Diagnostics) ([]Plugin, hcl.Diagnostics) {
+// plugins decodes the `extractor` or `digester` blocks (kind names which).
+func plugins(kind string, blocks []rawPlugin, diags hcl.Diagnostics) ([]Plugin, hcl.Diagnostics) {
 	seen := map[string]bool{}
-	out := make([]Plugin, 0, len(r.Extractors))
-	for _, rp := range r.Extractors {
+	out := make([]Plugin, 0, len(blocks))
+	for _, rp := range blocks {
 		if seen[rp.Name] {
-			diags = append(diags, attrError(rp.DefRange.Ptr(), "Duplicate extractor",
-				fmt.Sprintf("extractor %q is defined more than once.", rp.Name)))
+			diags = append(diags, attrError(rp.DefRange.Ptr(), "Duplicate "+kind,
+				fmt.Sprintf("%s %q is defined more than once.", kind, rp.Name)))
 		}
 		seen[rp.Name] = true
 		var p Plugin
-		p, diags = rp.decode(diags)
+		p, diags = rp.decode(kind, diags)
 		out = append(out, p)
 	}
 	return out, diags
 }
 
-func (rp *rawPlugin) decode(diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
+// DefaultDigestTimeout is a digester's per-call deadline: a local model
+// takes tens of seconds for a long page.
+const DefaultDigestTimeout = 60 * time.Second
+
+func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
 	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Body: rp.Remain, DefRange: rp.DefRange}
 	if rp.SHA256 != nil {
 		p.SHA256 = *rp.SHA256
 	}
+	defTimeout := DefaultCallTimeout
+	if kind == "digester" {
+		defTimeout = DefaultDigestTimeout
+	}
 	p.Pool, diags = optInt(rp.Pool, DefaultPool, 1, 64, diags)
-	p.Timeout, diags = optDuration(rp.Timeout, DefaultCallTimeout, diags)
+	p.Timeout, diags = optDuration(rp.Timeout, defTimeout, diags)
 	p.Memory, diags = optSize(rp.Memory, DefaultMemory, diags)
 	p.Isolation, diags = optString(rp.Isolation, IsolationSubprocess, diags)
 	if p.Isolation != IsolationSubprocess && p.Isolation != IsolationNone {
@@ -156,7 +167,7 @@ func (rp *rawPlugin) decode(diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing or invalid sha256",
 				"an external plugin needs sha256 = the 64 hex digits of its binary's SHA-256 (sha256sum prints it)."))
 		}
-		if len(p.ContentTypes) == 0 {
+		if kind == "extractor" && len(p.ContentTypes) == 0 {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing content_types",
 				"an external extractor must list the content types it handles."))
 		}

@@ -112,6 +112,11 @@ type ExtractorRouter interface {
 	Route(mediaType string) (name string, ex Extractor, ok bool)
 }
 
+// Digester is the call the digest stage makes; plugin pools implement it.
+type Digester interface {
+	Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.DigestResult, error)
+}
+
 // Extractor is the call the extract stage makes; plugin pools implement it.
 type Extractor interface {
 	Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error)

@@ -37,7 +37,6 @@ type Config struct {
 	Thinking      bool   `json:"thinking"`
 	MaxTokens     int    `json:"max_tokens"`
 	ContextTokens int    `json:"context_tokens"`
-	TimeoutText   string `json:"timeout"`
 	APIKeyEnv     string `json:"api_key_env"`
 
 	timeout time.Duration
@@ -70,7 +69,6 @@ func (*Digester) Schema(context.Context) (sdk.Schema, error) {
 		{Name: "thinking", Type: sdk.TypeBool, Description: "let the model think first (slower); off by default"},
 		{Name: "max_tokens", Type: sdk.TypeNumber, Description: "token budget of a digest (default 1500)"},
 		{Name: "context_tokens", Type: sdk.TypeNumber, Description: "the model's context; longer pages are cut to fit (default 8192)"},
-		{Name: "timeout", Type: sdk.TypeString, Description: `per digest, e.g. "45s"`},
 		{Name: "api_key_env", Type: sdk.TypeString, Description: "environment variable holding a bearer key"},
 	}}, nil
 }
@@ -95,13 +93,6 @@ func (d *Digester) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagno
 	}
 	if cfg.MaxTokens < 16 || cfg.ContextTokens <= cfg.MaxTokens {
 		bad("max_tokens", "max_tokens must be at least 16 and below context_tokens (%d)", cfg.ContextTokens)
-	}
-	if cfg.TimeoutText != "" {
-		t, err := time.ParseDuration(cfg.TimeoutText)
-		if err != nil || t <= 0 {
-			bad("timeout", "timeout %q is not a positive duration", cfg.TimeoutText)
-		}
-		cfg.timeout = t
 	}
 	if cfg.APIKeyEnv != "" {
 		cfg.apiKey = os.Getenv(cfg.APIKeyEnv)

@@ -3,6 +3,7 @@ package digest
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/siftd/sift/plugins/sdk"
 )
@@ -14,7 +15,7 @@ const promptOverhead = 300
 // cut to fit, with a warning; any failure is a DocError naming its class,
 // so the digest stage can fall back to clean text.
 func (d *Digester) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.DigestResult, error) {
-	ctx, cancel := context.WithTimeout(ctx, d.cfg.timeout)
+	ctx, cancel := d.deadline(ctx)
 	defer cancel()
 	res := &sdk.DigestResult{}
 	budget := (d.cfg.ContextTokens - d.cfg.MaxTokens - promptOverhead) * bytesPerToken
@@ -37,3 +38,14 @@ func (d *Digester) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 // bytesPerToken is the estimate that sizes the page to the context; the
 // server's own overflow error is still handled.
 const bytesPerToken = 3
+
+// deadlineMargin is how long before the host's deadline a digest gives up,
+// so it reports a timeout itself instead of being killed as a hung plugin.
+const deadlineMargin = 500 * time.Millisecond
+
+func (d *Digester) deadline(ctx context.Context) (context.Context, context.CancelFunc) {
+	if dl, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(ctx, dl.Add(-deadlineMargin))
+	}
+	return context.WithTimeout(ctx, d.cfg.timeout)
+}

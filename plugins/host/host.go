@@ -17,8 +17,9 @@ import (
 
 // Host runs the configured extractors and routes media types to them.
 type Host struct {
-	routes []route
-	pools  []*Pool
+	routes    []route
+	digesters map[string]stages.Digester
+	pools     []*Pool
 }
 
 type route struct {
@@ -55,17 +56,20 @@ func (noObserver) PluginRestart(string, string)             {}
 // HCL diagnostics; a plugin that cannot start is one too, on its block.
 func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnostics) {
 	opts = opts.withDefaults()
-	h := &Host{}
+	h := &Host{digesters: map[string]stages.Digester{}}
 	var diags hcl.Diagnostics
 	for i := range specs {
 		s := &specs[i]
-		ex, ds := h.startOne(ctx, s, opts)
+		started, ds := h.startOne(ctx, s, opts)
 		diags = append(diags, ds...)
-		if ex == nil {
+		if d, ok := started.(stages.Digester); ok && s.Digester {
+			h.digesters[s.Name] = d
 			continue
 		}
-		for _, ct := range s.ContentTypes {
-			h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
+		if ex, ok := started.(stages.Extractor); ok && !s.Digester {
+			for _, ct := range s.ContentTypes {
+				h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
+			}
 		}
 	}
 	if diags.HasErrors() {
@@ -91,13 +95,13 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (stages.Extractor, hcl.Diagnostics) {
+func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Diagnostics) {
 	cfg, diags := Configure(ctx, s)
 	if diags.HasErrors() {
 		return nil, diags
 	}
 	if s.Isolation == config.IsolationNone {
-		return inProcess{ex: s.Builtin, timeout: s.Timeout}, diags
+		return inProcess{impl: s.Builtin, timeout: s.Timeout}, diags
 	}
 	l := &launcher{spec: s, self: opts.Self, config: cfg, stderr: opts.Stderr}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
@@ -124,6 +128,9 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 		}
 		defer pr.kill()
 		impl = pr.ex
+		if s.Digester {
+			impl = pr.dg
+		}
 	}
 	schema, err := impl.Schema(ctx)
 	if err != nil {
@@ -196,17 +203,29 @@ func (h *Host) Close() {
 	}
 }
 
+// Digester returns the digester called name.
+func (h *Host) Digester(name string) (stages.Digester, bool) {
+	d, ok := h.digesters[name]
+	return d, ok
+}
+
 // inProcess runs a built-in without isolation (isolation = "none"), for
 // development: a panic or hang here is sift's own.
 type inProcess struct {
-	ex      sdk.Extractor
+	impl    described
 	timeout time.Duration
 }
 
 func (i inProcess) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	ctx, cancel := context.WithTimeout(ctx, i.timeout)
 	defer cancel()
-	return i.ex.Extract(ctx, req)
+	return i.impl.(sdk.Extractor).Extract(ctx, req)
+}
+
+func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.DigestResult, error) {
+	ctx, cancel := context.WithTimeout(ctx, i.timeout)
+	defer cancel()
+	return i.impl.(sdk.Digester).Digest(ctx, req)
 }
 
 var _ stages.ExtractorRouter = (*Host)(nil)

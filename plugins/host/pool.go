@@ -62,14 +62,35 @@ func (p *Pool) Size() int {
 
 // Extract runs one extraction on a free process.
 func (p *Pool) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	var res *sdk.ExtractResult
+	err := p.call(ctx, func(ctx context.Context, pr *proc) (err error) {
+		res, err = pr.ex.Extract(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// Digest runs one digest on a free process.
+func (p *Pool) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.DigestResult, error) {
+	var res *sdk.DigestResult
+	err := p.call(ctx, func(ctx context.Context, pr *proc) (err error) {
+		res, err = pr.dg.Digest(ctx, req)
+		return err
+	})
+	return res, err
+}
+
+// call runs one plugin call on a free process under the per-call deadline
+// and decides the process's fate from how it ended.
+func (p *Pool) call(ctx context.Context, do func(context.Context, *proc) error) error {
 	pr, err := p.acquire(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	callCtx, cancel := context.WithTimeout(ctx, p.spec.Timeout)
 	defer cancel()
 	start := time.Now()
-	res, err := pr.ex.Extract(callCtx, req)
+	err = do(callCtx, pr)
 	outcome := "ok"
 	if err == nil {
 		p.streak.Store(0)
@@ -78,7 +99,7 @@ func (p *Pool) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.Extra
 		outcome, err = p.fail(ctx, callCtx, pr, err)
 	}
 	p.obs.PluginCall(p.spec.Name, outcome, time.Since(start))
-	return res, err
+	return err
 }
 
 // fail classifies a failed call, decides the process's fate, and names

@@ -22,7 +22,8 @@ import (
 type proc struct {
 	client *plugin.Client
 	cmd    *exec.Cmd
-	ex     sdk.Extractor
+	ex     sdk.Extractor // set for extractors
+	dg     sdk.Digester  // set for digesters
 }
 
 // launcher starts processes for one spec.
@@ -83,16 +84,22 @@ func (l *launcher) connect(ctx context.Context, client *plugin.Client) (*proc, e
 			return nil, fmt.Errorf("memory limit: %w", err)
 		}
 	}
-	raw, err := rpc.Dispense(sdk.KindExtractor)
+	raw, err := rpc.Dispense(l.spec.kind())
 	if err != nil {
 		return nil, fmt.Errorf("dispense: %w", err)
 	}
-	ex, ok := raw.(sdk.Extractor)
-	if !ok {
+	p := &proc{client: client}
+	var impl described
+	switch v := raw.(type) {
+	case sdk.Extractor:
+		p.ex, impl = v, v
+	case sdk.Digester:
+		p.dg, impl = v, v
+	default:
 		return nil, fmt.Errorf("dispense: got %T", raw)
 	}
 	if l.config != nil {
-		diags, err := ex.Configure(ctx, l.config)
+		diags, err := impl.Configure(ctx, l.config)
 		if err != nil {
 			return nil, fmt.Errorf("configure: %w", err)
 		}
@@ -100,7 +107,7 @@ func (l *launcher) connect(ctx context.Context, client *plugin.Client) (*proc, e
 			return nil, fmt.Errorf("configure: %s", diags.Error())
 		}
 	}
-	return &proc{client: client, ex: ex}, nil
+	return p, nil
 }
 
 // kill ends the process at once. A hung plugin ignores the graceful

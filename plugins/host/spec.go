@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,14 +38,30 @@ type Spec struct {
 	Isolation    string
 	// MaxMessage bounds gRPC messages both ways, sized from the fetch body cap.
 	MaxMessage int
-	// Builtin is the in-process implementation of a built-in plugin: it
-	// answers GetInfo and GetSchema without a process and runs the plugin
-	// under isolation "none".
-	Builtin sdk.Extractor
+	// Builtin is the in-process implementation of a built-in plugin (an
+	// sdk.Extractor or an sdk.Digester): it answers GetInfo and GetSchema
+	// without a process and runs the plugin under isolation "none".
+	Builtin described
+	// Digester marks a digester; the zero value is an extractor.
+	Digester bool
 	// Body and DefRange are the operator's block, decoded against the
 	// plugin's schema.
 	Body     hcl.Body
 	DefRange hcl.Range
+}
+
+// described is what extractors and digesters share.
+type described interface {
+	Info(ctx context.Context) (sdk.Info, error)
+	Schema(ctx context.Context) (sdk.Schema, error)
+	Configure(ctx context.Context, config json.RawMessage) (sdk.Diagnostics, error)
+}
+
+func (s *Spec) kind() string {
+	if s.Digester {
+		return sdk.KindDigester
+	}
+	return sdk.KindExtractor
 }
 
 // External reports whether the plugin is a third-party binary.
@@ -134,4 +151,30 @@ func checkBinary(s *Spec) error {
 			s.Name, s.Command[0], got, s.SHA256)
 	}
 	return nil
+}
+
+// DigesterBuiltins maps the name of each built-in digester to its
+// constructor.
+type DigesterBuiltins map[string]func() sdk.Digester
+
+// PlanDigesters turns the configured `digester` blocks into specs. A
+// digester needs its block (its endpoint at least), so none runs unless
+// configured; a block with a command is an external plugin.
+func PlanDigesters(blocks []config.Plugin, builtins DigesterBuiltins, maxMessage int) ([]Spec, hcl.Diagnostics) {
+	var specs []Spec
+	var diags hcl.Diagnostics
+	for _, b := range blocks {
+		s := specFrom(b, maxMessage)
+		s.Digester = true
+		if newDg, ok := builtins[b.Name]; ok && len(b.Command) == 0 {
+			s.Builtin = newDg()
+		} else if len(b.Command) == 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
+				Detail:  fmt.Sprintf("%q is not a built-in digester; an external one needs command and sha256.", b.Name),
+				Subject: b.DefRange.Ptr()})
+			continue
+		}
+		specs = append(specs, s)
+	}
+	return specs, diags
 }
