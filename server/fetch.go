@@ -207,7 +207,10 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
 		out.Sizes.CleanTokens = tokens.Estimate(out.Content)
-		if req.Mode == modeDigest && doc.Digest == "" {
+		switch {
+		case req.Mode == modeDigest && doc.Digest != "":
+			out.Content = doc.Digest
+		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}
 		if looksLikeShell(doc, out.Content) {

@@ -45,6 +45,8 @@ type Options struct {
 	// Search answers /v2/search and /v1/search; nil answers "not
 	// configured".
 	Search *search.Service
+
+	extraConfig string // tests: top-level HCL added to the test config
 }
 
 // Server serves the API.

@@ -64,13 +64,14 @@ pipeline {
 extractor "html" {
   isolation = "none"
 }
+%s
 extractor "json" {
   isolation = "none"
 }
 extractor "text" {
   isolation = "none"
 }
-`, t.TempDir(), testKeyHash, strings.Repeat("0", 64), port, strings.Join(afterExtract, "\n"))
+`, t.TempDir(), testKeyHash, strings.Repeat("0", 64), port, strings.Join(afterExtract, "\n"), opts.extraConfig)
 	cfg, diags := config.Parse([]byte(src), "test.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)

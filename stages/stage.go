@@ -74,6 +74,9 @@ type Kind struct {
 type Deps struct {
 	Logger     *slog.Logger
 	Extractors ExtractorRouter
+	// Digesters finds digester plugins by name; nil when none is
+	// configured.
+	Digesters DigesterSet
 	// Guard vets every URL fetch requests, redirect hops included, and
 	// dials only the addresses it vetted.
 	Guard URLGuard
@@ -110,6 +113,11 @@ type ExtractorRouter interface {
 	// Route returns the name of the plugin that handles mediaType, and the
 	// plugin, or ok=false when none does.
 	Route(mediaType string) (name string, ex Extractor, ok bool)
+}
+
+// DigesterSet finds a digester by the name of its block.
+type DigesterSet interface {
+	Digester(name string) (Digester, bool)
 }
 
 // Digester is the call the digest stage makes; plugin pools implement it.

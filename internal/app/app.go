@@ -79,6 +79,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	deps := stages.Deps{
 		Logger:     opts.Logger,
 		Extractors: h,
+		Digesters:  h,
 		Guard:      guard.NewChecker(policy, net.DefaultResolver),
 		UserAgent:  "sift/" + opts.Version,
 	}
@@ -157,7 +158,9 @@ func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 }
 
 func plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	return host.Plan(ctx, cfg.Extractors, builtin.Extractors(), maxMessage(cfg))
+	specs, diags := host.Plan(ctx, cfg.Extractors, builtin.Extractors(), maxMessage(cfg))
+	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(cfg))
+	return append(specs, digesters...), append(diags, ds...)
 }
 
 // maxMessage sizes plugin messages from the fetch body cap: a request

@@ -21,8 +21,8 @@ func Extractors() host.Builtins {
 }
 
 // Digesters returns the built-in digesters by name.
-func Digesters() map[string]func() sdk.Digester {
-	return map[string]func() sdk.Digester{"llm": func() sdk.Digester { return digest.New() }}
+func Digesters() host.DigesterBuiltins {
+	return host.DigesterBuiltins{"llm": func() sdk.Digester { return digest.New() }}
 }
 
 // Serve runs the built-in called name as a plugin process and reports

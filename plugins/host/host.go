@@ -228,4 +228,7 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 	return i.impl.(sdk.Digester).Digest(ctx, req)
 }
 
-var _ stages.ExtractorRouter = (*Host)(nil)
+var (
+	_ stages.ExtractorRouter = (*Host)(nil)
+	_ stages.DigesterSet     = (*Host)(nil)
+)

@@ -1,22 +1,89 @@
 // Package digest is the stage that condenses clean content around the
-// agent's question through a digester plugin. This package registers the
-// stage; the digesting itself is not built yet.
+// agent's question through a digester plugin. A digest never fails a
+// fetch: when the digester is slow, busy, down or overflowing, the clean
+// text, cut to a cap, stands in with a warning.
 package digest
 
 import (
+	"context"
+	"errors"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
+
+// FallbackCap bounds the clean text returned in place of a digest.
+const FallbackCap = 8000
+
+// DefaultDigester is the digester block a stage uses unless told.
+const DefaultDigester = "llm"
+
+type rawConfig struct {
+	Digester *string `hcl:"digester,optional"`
+}
+
+// Stage digests when the request asks for it (mode "digest").
+type Stage struct {
+	name      string
+	digesters stages.DigesterSet
+}
 
 // Kind registers the digest stage; it needs clean content before it.
 func Kind() stages.Kind {
 	return stages.Kind{Name: "digest", After: []string{"extract"}, New: New}
 }
 
-// New decodes the digest block, which has no attributes of its own yet.
-func New(body hcl.Body, _ stages.Deps) (stages.Stage, hcl.Diagnostics) {
-	var cfg struct{}
-	return stages.Pending{Kind: "digest"}, gohcl.DecodeBody(body, nil, &cfg)
+// New decodes the digest block.
+func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
+	var raw rawConfig
+	diags := gohcl.DecodeBody(body, nil, &raw)
+	s := &Stage{name: DefaultDigester, digesters: deps.Digesters}
+	if raw.Digester != nil {
+		s.name = *raw.Digester
+	}
+	return s, diags
 }
+
+// Run digests doc's clean content, or falls back to it.
+func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
+	if doc.Request.Mode != "digest" || doc.Extraction == nil {
+		return nil
+	}
+	var d stages.Digester
+	if s.digesters != nil {
+		d, _ = s.digesters.Digester(s.name)
+	}
+	if d == nil {
+		return nil // the API says "digest not configured"
+	}
+	res, err := d.Digest(ctx, &sdk.DigestRequest{
+		Content: doc.Extraction.Content, Question: doc.Request.Question,
+		URL: doc.Response.FinalURL, Title: doc.Extraction.Title,
+	})
+	if err != nil {
+		fallback(doc, err)
+		return nil
+	}
+	doc.Digest = res.Digest
+	for _, w := range res.Warnings {
+		doc.Warn(w)
+	}
+	return nil
+}
+
+// fallback puts the clean text, cut to FallbackCap, in the digest's place
+// and says why.
+func fallback(doc *stages.Doc, err error) {
+	class := "failed"
+	var de *sdk.DocError
+	if errors.As(err, &de) {
+		class = de.Class
+	}
+	doc.Digest, _ = sdk.Truncate(doc.Extraction.Content, FallbackCap)
+	doc.Warn("digest fell back to clean: " + class)
+}
+
+var _ stages.Stage = (*Stage)(nil)
