@@ -55,4 +55,10 @@ func TestDigestMode(t *testing.T) {
 	if !strings.HasPrefix(body["content"].(string), "# Irrigation") {
 		t.Fatalf("clean mode was digested: %v", body["content"])
 	}
+	busy.Store(false)
+	_, body = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article", "formats": []string{"markdown", "summary"}})
+	data := body["data"].(map[string]any)
+	if data["summary"] != "Digest for none: water early." || !strings.HasPrefix(data["markdown"].(string), "# Irrigation") {
+		t.Fatalf("scrape summary %v", data)
+	}
 }

@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
 )
@@ -44,6 +46,7 @@ type scrapeDoc struct {
 	Markdown *string        `json:"markdown,omitempty"`
 	HTML     *string        `json:"html,omitempty"`
 	RawHTML  *string        `json:"rawHtml,omitempty"`
+	Summary  *string        `json:"summary,omitempty"`
 	Metadata scrapeMetadata `json:"metadata"`
 	Warning  string         `json:"warning,omitempty"`
 }
@@ -72,7 +75,7 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true}
 
 func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller) {
 	req, ae := decodeScrape(r)
@@ -80,7 +83,11 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 		writeFirecrawlError(w, ae)
 		return
 	}
-	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Mode: modeClean})
+	mode := modeClean
+	if slices.Contains(req.Formats, "summary") {
+		mode = modeDigest
+	}
+	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Mode: mode})
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
@@ -147,6 +154,14 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			}
 			out.Markdown = &md
 			returned += tokens.Estimate(md)
+		case "summary":
+			summary := doc.Digest
+			if summary == "" && doc.Extraction != nil {
+				summary, _ = sdk.Truncate(doc.Extraction.Content, 8000)
+				unsupported = append(unsupported, "summary (no digester configured: the clean text stands in)")
+			}
+			out.Summary = &summary
+			returned += tokens.Estimate(summary)
 		case "html", "rawHtml":
 			// sift keeps no cleaned HTML: both are the page as fetched.
 			body := string(resp.Body)
@@ -167,9 +182,11 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		m := doc.Extraction.Metadata
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
 	}
+	warnings := doc.Warnings
 	if len(unsupported) > 0 {
-		out.Warning = fmt.Sprintf("formats not supported by sift, skipped: %v", unsupported)
+		warnings = append(warnings, "formats not fully supported by sift: "+strings.Join(unsupported, ", "))
 	}
+	out.Warning = strings.Join(warnings, "; ")
 	return out
 }
 
