@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -16,15 +17,30 @@ import (
 func TestDigestThroughRealLLM(t *testing.T) {
 	llm := testllm.Start(t, t.TempDir())
 	origin := fixturePages(t)
-	digester := fmt.Sprintf(`digester "llm" {
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	src := fmt.Sprintf(`listen = %q
+caller "sdk" {
+  key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
+}
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443, %d]
+    allow_cidrs = ["127.0.0.0/8"]
+  }
+  stage "fetch" {}
+  stage "extract" {}
+  stage "digest" {}
+}
+digester "llm" {
   endpoint       = %q
   max_tokens     = 48
   context_tokens = 2048
   pool           = 1
   timeout        = "30s"
 }
-`, llm.BaseURL)
-	addr, _ := startSiftCmd(t, origin, digester, `stage "digest" {}`)
+`, addr, port, llm.BaseURL)
+	serveConfig(t, addr, src)
 
 	fetch := func() (string, string) {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch",

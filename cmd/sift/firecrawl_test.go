@@ -25,7 +25,7 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	}
 	sdkDir := installSDK(t)
 	origin := fixturePages(t)
-	addr, _ := startSiftCmd(t, origin, searxngBlock(t), "")
+	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
 	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape,search", "QUERY=reverse proxy nginx",
 		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html"}, ","))
@@ -75,7 +75,7 @@ func fixturePages(t *testing.T) *httptest.Server {
 // startSift runs `sift serve` with a caller holding "test-key" and a guard
 // that admits the origin's loopback port, and returns its address.
 func startSift(t *testing.T, origin *httptest.Server) string {
-	addr, _ := startSiftCmd(t, origin, "", "")
+	addr, _ := startSiftCmd(t, origin, "")
 	return addr
 }
 
@@ -96,9 +96,7 @@ func searxngBlock(t *testing.T) string {
 	return fmt.Sprintf("search {\n  allow_cidrs = [\"127.0.0.0/8\"]\n  allow_ports = [%d]\n  searxng {\n    url = %q\n  }\n}\n", port, srv.URL)
 }
 
-// startSiftCmd is startSift with extra top-level blocks and extra stages
-// after extract.
-func startSiftCmd(t *testing.T, origin *httptest.Server, extra, stages string) (string, *exec.Cmd) {
+func startSiftCmd(t *testing.T, origin *httptest.Server, extra string) (string, *exec.Cmd) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -113,9 +111,8 @@ pipeline {
   }
   stage "fetch" {}
   stage "extract" {}
-  %s
 }
-%s`, addr, port, stages, extra)
+%s`, addr, port, extra)
 	return addr, serveConfig(t, addr, src)
 }
 
@@ -174,7 +171,7 @@ func TestFetchCLI(t *testing.T) {
 }
 
 func TestSearchCLI(t *testing.T) {
-	addr, _ := startSiftCmd(t, fixturePages(t), searxngBlock(t), "")
+	addr, _ := startSiftCmd(t, fixturePages(t), searxngBlock(t))
 	t.Setenv("SIFT_URL", "http://"+addr)
 	t.Setenv("SIFT_KEY", "test-key")
 	stdout, stderr, code := runSift(t, nil, "search", "--k", "2", "reverse", "proxy")

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,11 +13,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/siftd/sift/internal/testllm"
 )
 
-func freePort(t *testing.T) int { return testllm.FreePort(t) }
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
 
 func TestServeHealthAndShutdown(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -103,7 +110,7 @@ func TestSIGTERMDrains(t *testing.T) {
 		fmt.Fprint(w, "slow but whole")
 	}))
 	defer origin.Close()
-	addr, serve := startSiftCmd(t, origin, "", "")
+	addr, serve := startSiftCmd(t, origin, "")
 	result := make(chan string, 1)
 	go func() {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch", strings.NewReader(`{"url":"`+origin.URL+`/"}`))
