@@ -100,6 +100,7 @@ func startSiftCmd(t *testing.T, origin *httptest.Server, extra string) (string, 
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	src := fmt.Sprintf(`listen = %q
 caller "sdk" {
   key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
@@ -113,14 +114,6 @@ pipeline {
   stage "extract" {}
 }
 %s`, addr, port, extra)
-	return addr, serveConfig(t, addr, src)
-}
-
-// serveConfig runs `sift serve` on the configuration src, which listens on
-// addr, and waits until it answers.
-func serveConfig(t *testing.T, addr, src string) *exec.Cmd {
-	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +126,7 @@ func serveConfig(t *testing.T, addr, src string) *exec.Cmd {
 		_ = serve.Wait()
 	})
 	waitHealthy(t, addr)
-	return serve
+	return addr, serve
 }
 
 func waitHealthy(t *testing.T, addr string) {

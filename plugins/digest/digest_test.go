@@ -5,15 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testllm"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
@@ -32,17 +34,50 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func freePort(t *testing.T) int { return testllm.FreePort(t) }
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
 
-// startLLM runs the real llama.cpp engine with env; the npm install
-// happens once per test binary.
+// startLLM runs the real llama.cpp engine of ../shared/tools/llm (a tiny
+// real model) on loopback with the given environment and returns its
+// OpenAI base URL. The npm install happens once per test binary.
 func startLLM(t *testing.T, env ...string) string {
 	t.Helper()
 	llmOnce.Do(func() { llmDir, llmErr = os.MkdirTemp("", "sift-llm") })
 	if llmErr != nil {
 		t.Fatal(llmErr)
 	}
-	return testllm.Start(t, llmDir, env...).BaseURL
+	start, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tools", "llm", "start.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := freePort(t)
+	cmd := exec.Command("bash", start, llmDir)
+	cmd.Env = append(os.Environ(), append(env, fmt.Sprintf("LLM_PORT=%d", port), fmt.Sprintf("EMBED_PORT=%d", freePort(t)))...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("start the llama.cpp server: %v\n%s", err, out)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		var pid int
+		fmt.Sscan(f, &pid)
+		pids = append(pids, pid)
+	}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	})
+	return fmt.Sprintf("http://127.0.0.1:%d/v1", port)
 }
 
 func configured(t *testing.T, cfg map[string]any) sdk.Digester {
