@@ -125,7 +125,15 @@ func TestSIGTERMDrains(t *testing.T) {
 		_ = json.NewDecoder(resp.Body).Decode(&body)
 		result <- fmt.Sprintf("%d %s", resp.StatusCode, body.Content)
 	}()
-	<-entered
+	// A deadline, so a request that never reaches the origin fails the test
+	// instead of hanging the suite.
+	select {
+	case <-entered:
+	case got := <-result:
+		t.Fatalf("the fetch ended before reaching the origin: %s", got)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the fetch never reached the origin")
+	}
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
