@@ -18,11 +18,14 @@ build:
 run: build
 	./$(BIN) serve --config config.hcl
 
+# A hung test fails its package with a goroutine dump instead of stalling CI.
+TEST_TIMEOUT ?= 10m
+
 test: build
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race $(RACE_PKGS)
-	cd examples/extractor && $(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS)
+	cd examples/extractor && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
