@@ -18,6 +18,7 @@ require (
 	github.com/miekg/dns v1.1.73
 	github.com/prometheus/client_golang v1.25.0
 	github.com/spf13/cobra v1.8.0
+	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/zclconf/go-cty v1.20.0
 	golang.org/x/net v0.60.0
 	golang.org/x/sys v0.48.0
@@ -35,6 +36,7 @@ require (
 	github.com/araddon/dateparse v0.0.0-20210429162001-6b43995a97de // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dlclark/regexp2/v2 v2.5.1 // indirect
 	github.com/elliotchance/pie/v2 v2.9.0 // indirect
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/forPelevin/gomoji v1.2.0 // indirect

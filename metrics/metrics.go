@@ -26,6 +26,8 @@ type Metrics struct {
 	searchCalls    *prometheus.CounterVec
 	searchLatency  *prometheus.HistogramVec
 	rerankLatency  prometheus.Histogram
+	tokenRatio     prometheus.Histogram
+	tokens         *prometheus.CounterVec
 }
 
 // New registers every series in a fresh registry.
@@ -66,9 +68,17 @@ func New() *Metrics {
 			Name: "sift_search_rerank_duration_seconds", Help: "Time to rerank one search's results.",
 			Buckets: []float64{.01, .025, .05, .1, .25, .5, 1, 2, 5},
 		}),
+		tokenRatio: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name: "sift_tokens_returned_ratio", Help: "Tokens returned to the agent over tokens fetched, per fetch.",
+			Buckets: []float64{.02, .05, .1, .2, .3, .5, .75, 1, 1.5},
+		}),
+		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned).",
+		}, []string{"kind"}),
 	}
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
+		m.tokenRatio, m.tokens,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -115,3 +125,13 @@ func (m *Metrics) SearchBackend(backend, outcome string, took time.Duration) {
 
 // SearchRerank records the time one rerank took.
 func (m *Metrics) SearchRerank(took time.Duration) { m.rerankLatency.Observe(took.Seconds()) }
+
+// Tokens records one fetch's raw and returned token counts: the saving
+// operators watch. A fetch of nothing records no ratio.
+func (m *Metrics) Tokens(raw, returned int) {
+	m.tokens.WithLabelValues("raw").Add(float64(raw))
+	m.tokens.WithLabelValues("returned").Add(float64(returned))
+	if raw > 0 {
+		m.tokenRatio.Observe(float64(returned) / float64(raw))
+	}
+}

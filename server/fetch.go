@@ -107,6 +107,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
+	s.metrics.Tokens(out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
 	if rec != nil {
 		out.Source.URL, out.Source.Recovered = req.URL, rec
 		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Reason+"); this is the newest Wayback Machine snapshot")
@@ -189,7 +190,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 		at := doc.CachedAt.UTC()
 		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
-	out.Sizes.RawTokens = tokens.Estimate(string(resp.Body))
+	out.Sizes.RawTokens = tokens.Count(string(resp.Body))
 	if req.Context {
 		out.Warnings = append(out.Warnings, "context not configured")
 	}
@@ -206,7 +207,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 			Message: "not_implemented: the pipeline has no extract stage"}
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
-		out.Sizes.CleanTokens = tokens.Estimate(out.Content)
+		out.Sizes.CleanTokens = tokens.Count(out.Content)
 		switch {
 		case req.Mode == modeDigest && doc.Digest != "":
 			out.Content = doc.Digest
@@ -221,7 +222,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	if req.Grep != "" {
 		out.Content = grep(out.Content, regexp.MustCompile(req.Grep), 2)
 	}
-	out.Sizes.ReturnedTokens = tokens.Estimate(out.Content)
+	out.Sizes.ReturnedTokens = tokens.Count(out.Content)
 	return out, nil
 }
 

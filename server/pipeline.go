@@ -94,7 +94,7 @@ func (s *Server) logRequest(c *caller, host string, status int, doc *stages.Doc,
 		attrs = append(attrs, slog.Int("bytes", len(doc.Response.Body)))
 	}
 	if doc != nil && doc.Extraction != nil {
-		attrs = append(attrs, slog.Int("tokens", tokens.Estimate(doc.Extraction.Content)))
+		attrs = append(attrs, slog.Int("tokens", tokens.Count(doc.Extraction.Content)))
 	}
 	if errText != "" {
 		attrs = append(attrs, slog.String("error", errText))

@@ -92,7 +92,9 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 		writeFirecrawlError(w, ae)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": scrapeAnswer(req, res)})
+	data := scrapeAnswer(req, res)
+	s.metrics.Tokens(data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
@@ -135,7 +137,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: resp.ContentType,
 		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": tokens.Estimate(string(resp.Body))}},
+			Untrusted: true, Tokens: map[string]int{"raw": tokens.Count(string(resp.Body))}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -153,7 +155,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 				md = doc.Extraction.Content
 			}
 			out.Markdown = &md
-			returned += tokens.Estimate(md)
+			returned += tokens.Count(md)
 		case "summary":
 			summary := doc.Digest
 			if summary == "" && doc.Extraction != nil {
@@ -161,7 +163,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 				unsupported = append(unsupported, "summary (no digester configured: the clean text stands in)")
 			}
 			out.Summary = &summary
-			returned += tokens.Estimate(summary)
+			returned += tokens.Count(summary)
 		case "html", "rawHtml":
 			// sift keeps no cleaned HTML: both are the page as fetched.
 			body := string(resp.Body)
@@ -170,7 +172,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			} else {
 				out.RawHTML = &body
 			}
-			returned += tokens.Estimate(body)
+			returned += tokens.Count(body)
 		default:
 			if !knownFormats[f] {
 				unsupported = append(unsupported, string(f))

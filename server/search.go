@@ -128,7 +128,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller)
 		}
 		results = append(results, searchResult{URL: res.URL, Title: res.Title, Snippet: res.Snippet, Chunks: chunks,
 			Score: res.Score, Source: res.Sources[0], Sources: res.Sources})
-		returned += tokens.Estimate(res.Title + res.Snippet)
+		returned += tokens.Count(res.Title + res.Snippet)
 	}
 	warnings := append([]string{}, out.Warnings...)
 	var digest string
@@ -137,7 +137,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller)
 		digest, ws = s.readTop(r, c, out.Results, digestPages)
 		warnings = append(warnings, ws...)
 		warnings = append(warnings, "digest not configured; the clean text of the top results is returned as the digest")
-		returned += tokens.Estimate(digest)
+		returned += tokens.Count(digest)
 	}
 	answers := out.Answers
 	if answers == nil {

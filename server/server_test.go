@@ -359,17 +359,24 @@ func TestMetrics(t *testing.T) {
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
 	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.9.8.7/secret-path"})
+	raw, returned := 0.0, 0.0
 	for range 2 {
-		post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+		sizes := body["sizes"].(map[string]any)
+		raw += sizes["raw_tokens"].(float64)
+		returned += sizes["returned_tokens"].(float64)
 	}
 	resp, err := http.Get(srv.URL + "/metrics")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	text := string(raw)
+	page, _ := io.ReadAll(resp.Body)
+	text := string(page)
 	for _, want := range []string{
+		fmt.Sprintf(`sift_tokens_total{kind="raw"} %g`, raw),
+		fmt.Sprintf(`sift_tokens_total{kind="returned"} %g`, returned),
+		`sift_tokens_returned_ratio_count 2`,
 		`sift_guard_refusals_total{rule="private address"} 1`,
 		`sift_cache_lookups_total{result="hit"} 1`,
 		`sift_cache_lookups_total{result="miss"} 1`,

@@ -1,11 +1,86 @@
-// Package tokens estimates how many LLM tokens a text costs an agent.
+// Package tokens counts how many LLM tokens a text costs an agent.
 //
-// The estimate is one token per four bytes of UTF-8, the rule of thumb of
-// BPE tokenizers on English prose; code and non-Latin scripts cost more per
-// byte. It is labelled an estimate wherever it is reported.
+// Counts come from a real BPE tokenizer, OpenAI's o200k_base (the encoding
+// Honcho reports its token_count in), embedded in the binary so nothing is
+// downloaded. Local models tokenize differently; o200k is the common yardstick.
+//
+// Tokenizing runs at about 8 MB/s on one core, so a text longer than
+// ExactLimit is counted from SampleWindows evenly spaced windows and scaled
+// by length: on 60 real pages the sampled count was 2.0% off the exact one
+// on average and 9.3% at worst (tokens_test.go), at a fixed cost of about
+// 3 ms however large the page.
 package tokens
 
-// Estimate returns the approximate token count of s.
+import (
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+const (
+	// ExactLimit is the longest text, in bytes, counted token by token.
+	ExactLimit = 32 << 10
+	// SampleWindows is how many windows a longer text is sampled with.
+	SampleWindows = 16
+)
+
+// codec is built once; the tokenizer is safe for concurrent use.
+var codec = sync.OnceValue(func() tokenizer.Codec {
+	c, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		panic("tokens: the embedded o200k_base encoding is missing: " + err.Error())
+	}
+	return c
+})
+
+// Count returns the o200k_base token count of s: exact up to ExactLimit
+// bytes, sampled beyond.
+func Count(s string) int {
+	if len(s) <= ExactLimit {
+		return exact(s)
+	}
+	window := ExactLimit / SampleWindows
+	stride := (len(s) - window) / (SampleWindows - 1)
+	sampled, sampledBytes := 0, 0
+	for i := range SampleWindows {
+		w := runeAligned(s, i*stride, window)
+		sampled += exact(w)
+		sampledBytes += len(w)
+	}
+	if sampledBytes == 0 {
+		return 0
+	}
+	return int(float64(sampled) * float64(len(s)) / float64(sampledBytes))
+}
+
+// Estimate is the rule of thumb of one token per four bytes, for callers
+// that must not spend any time counting.
 func Estimate(s string) int {
 	return (len(s) + 3) / 4
+}
+
+func exact(s string) int {
+	// Invalid UTF-8 (a Latin-1 page, a binary body) is the tokenizer's only
+	// error; each bad byte costs about one token as a replacement rune.
+	n, err := codec().Count(strings.ToValidUTF8(s, "\uFFFD"))
+	if err != nil {
+		return Estimate(s)
+	}
+	return n
+}
+
+// runeAligned returns about n bytes of s from off, moved forward so the
+// window neither starts nor ends inside a UTF-8 sequence.
+func runeAligned(s string, off, n int) string {
+	start := off
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	end := min(start+n, len(s))
+	for end < len(s) && !utf8.RuneStart(s[end]) {
+		end++
+	}
+	return s[start:end]
 }
