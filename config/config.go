@@ -30,6 +30,8 @@ type Config struct {
 	Stages     []Stage
 	Extractors []Plugin
 	Digesters  []Plugin
+	// Context is nil when the file has no context block.
+	Context *Context
 	// Search is nil when the file has no search block.
 	Search *Search
 
@@ -132,6 +134,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Stages, diags = r.stages(diags)
 	cfg.Extractors, diags = plugins("extractor", r.Extractors, diags)
 	cfg.Digesters, diags = plugins("digester", r.Digesters, diags)
+	cfg.Context, diags = r.context(diags)
 	if r.Search != nil {
 		var ds hcl.Diagnostics
 		cfg.Search, ds = r.Search.decode()

@@ -18,6 +18,7 @@ type rawFile struct {
 	Pipeline   *rawPipeline   `hcl:"pipeline,block"`
 	Extractors []rawPlugin    `hcl:"extractor,block"`
 	Digesters  []rawPlugin    `hcl:"digester,block"`
+	Contexts   []rawContext   `hcl:"context,block"`
 	Search     *rawSearch     `hcl:"search,block"`
 }
 
