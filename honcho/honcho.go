@@ -72,6 +72,9 @@ func (e *StatusError) Error() string {
 	return fmt.Sprintf("honcho: HTTP %d: %s", e.Status, e.Detail)
 }
 
+// HTTPStatus is the status Honcho answered.
+func (e *StatusError) HTTPStatus() int { return e.Status }
+
 // Search runs a workspace search for query and returns up to limit
 // messages, most relevant first.
 func (c *Client) Search(ctx context.Context, workspace, query string, limit int) ([]Message, error) {

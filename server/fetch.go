@@ -35,9 +35,11 @@ type fetchResponse struct {
 	Title     string            `json:"title,omitempty"`
 	Metadata  map[string]string `json:"metadata,omitempty"`
 	Source    source            `json:"source"`
-	Sizes     sizes             `json:"sizes"`
-	Warnings  []string          `json:"warnings"`
-	Hint      string            `json:"hint,omitempty"`
+	// Context is what the caller's team already knows, when asked for.
+	Context  []stages.ContextHit `json:"context,omitempty"`
+	Sizes    sizes               `json:"sizes"`
+	Warnings []string            `json:"warnings"`
+	Hint     string              `json:"hint,omitempty"`
 }
 
 type source struct {
@@ -80,14 +82,14 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
-	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Options: req.options()}
+	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
 	res, ae := s.run(r.Context(), c, request)
 	var rec *recovered
 	var recoverFailed string
 	if req.Recover && s.archive != "" {
 		if why := recoverReason(res, ae); why != "" {
 			snapshot := fetch.ArchiveSnapshotURL(s.archive, req.URL)
-			archived, archiveErr := s.run(r.Context(), c, stages.Request{URL: snapshot, Question: req.Question, Mode: req.Mode, Options: req.options()})
+			archived, archiveErr := s.run(r.Context(), c, stages.Request{URL: snapshot, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()})
 			switch {
 			case archiveErr == nil:
 				res, ae, rec = archived, nil, &recovered{From: "wayback", SnapshotURL: snapshot, Reason: why}
@@ -103,6 +105,9 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		return
 	}
 	out, ae := fetchAnswer(req, res)
+	if ae == nil && req.Context && !s.contextStage {
+		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
+	}
 	if ae != nil {
 		writeError(w, ae)
 		return
@@ -191,9 +196,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
 	out.Sizes.RawTokens = tokens.Count(string(resp.Body))
-	if req.Context {
-		out.Warnings = append(out.Warnings, "context not configured")
-	}
+	out.Context = doc.Context
 
 	switch {
 	case req.Mode == modeRaw:

@@ -33,7 +33,7 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 		return nil, busy
 	}
 	defer release()
-	req.Caller = c.name
+	req.Caller, req.Workspace = c.name, c.workspace
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(doc, err)

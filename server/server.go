@@ -58,9 +58,12 @@ type Server struct {
 	gates   *gates
 	metrics *metrics.Metrics
 	cached  bool // the chain has a cache stage
-	archive string
-	search  *search.Service
-	now     func() time.Time
+	// contextStage says the chain has a context stage to answer
+	// `context: true`.
+	contextStage bool
+	archive      string
+	search       *search.Service
+	now          func() time.Time
 }
 
 // New returns a server for the given chain and callers.
@@ -80,7 +83,7 @@ func New(opts Options) *Server {
 	return &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
-		cached: slices.Contains(opts.Chain.Names(), "cache"), archive: opts.ArchiveURL, search: opts.Search, now: time.Now,
+		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, now: time.Now,
 	}
 }
 

@@ -29,10 +29,15 @@ func (d *Doc) Cached() bool { return !d.CachedAt.IsZero() }
 
 // Request is what the agent asked for.
 type Request struct {
-	URL      string
-	Caller   string
-	Question string
-	Mode     string
+	URL    string
+	Caller string
+	// Workspace is the caller's Honcho workspace, the only one the context
+	// stage searches for this request.
+	Workspace string
+	Question  string
+	Mode      string
+	// Context asks for what the agent's team already knows about the page.
+	Context bool
 	// Options are per-request knobs passed to extractors: json_path, jq,
 	// pages …
 	Options map[string]string
@@ -85,8 +90,10 @@ type Extraction struct {
 
 // ContextHit is one thing the agent's team already knows.
 type ContextHit struct {
-	Text   string
-	Source string
+	Kind      string    `json:"kind"` // "message"
+	Peer      string    `json:"peer"`
+	Content   string    `json:"content"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // Timing records how long one stage took.

@@ -85,6 +85,9 @@ type Deps struct {
 	// Cache stores the snapshots of cache stages; nil when no store is
 	// configured.
 	Cache CacheStore
+	// Context searches what the agent's team already knows; nil when no
+	// context block is configured.
+	Context ContextSource
 	// Before lists the kinds that stand before the stage being built, in
 	// order; the chain builder sets it for each stage.
 	Before []string
@@ -97,6 +100,12 @@ type CacheStore interface {
 	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
 	// Put stores a snapshot until expires.
 	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
+}
+
+// ContextSource finds what a workspace already knows about a query.
+type ContextSource interface {
+	// Search returns the hits for query in workspace, most relevant first.
+	Search(ctx context.Context, workspace, query string) ([]ContextHit, error)
 }
 
 // URLGuard is the guard as the fetch stage uses it.

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/honcho"
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
@@ -29,6 +30,8 @@ type App struct {
 	Host   *host.Host
 	Chain  *stages.Chain
 	Store  *store.Store // nil when no stage needs one
+	// Honcho is the context source; nil without a context block.
+	Honcho *honcho.Client
 }
 
 // Options tune Load.
@@ -82,6 +85,11 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Digesters:  h,
 		Guard:      guard.NewChecker(policy, net.DefaultResolver),
 		UserAgent:  "sift/" + opts.Version,
+	}
+	if cfg.Context != nil {
+		// The URL was checked by config; New cannot fail on it.
+		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
+		a.Honcho, deps.Context = client, honcho.Source{Client: client, Limit: cfg.Context.Limit}
 	}
 	if budget, ok := cacheBudget(cfg); ok {
 		st, err := store.OpenSQLite(ctx, cfg.DataDir)

@@ -43,7 +43,10 @@ type Stage struct {
 	// perQuestion is set when a digest stands before the cache: the
 	// snapshot then depends on the question and the mode.
 	perQuestion bool
-	now         func() time.Time
+	// perWorkspace is set when a context stage stands before the cache:
+	// the hits depend on the caller's workspace.
+	perWorkspace bool
+	now          func() time.Time
 }
 
 // Kind registers the cache stage, the one kind that may repeat. It stands
@@ -70,7 +73,8 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
 	}
 	return &Stage{store: deps.Cache, ttl: ttl, maxTTL: maxTTL, now: time.Now,
-		perQuestion: slices.Contains(deps.Before, "digest")}, diags
+		perQuestion:  slices.Contains(deps.Before, "digest"),
+		perWorkspace: slices.Contains(deps.Before, "context")}, diags
 }
 
 // MaxBytes reads a cache block's byte budget, for opening the store.
@@ -102,6 +106,9 @@ func (s *Stage) key(doc *stages.Doc) string {
 	write(strings.Join(opts, "&"))
 	if s.perQuestion {
 		write(doc.Request.Mode, doc.Request.Question, doc.Request.Caller)
+	}
+	if s.perWorkspace && doc.Request.Context {
+		write("context", doc.Request.Workspace)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

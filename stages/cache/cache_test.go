@@ -51,6 +51,9 @@ func buildChain(t *testing.T, kinds []string, runs map[string]int, header http.H
 		}),
 		countingKind(runs, "extract", false, func(d *stages.Doc) { d.Extraction = &stages.Extraction{Content: "x"} }),
 		countingKind(runs, "digest", false, func(d *stages.Doc) { d.Digest = "about x: " + d.Request.Question }),
+		countingKind(runs, "context", false, func(d *stages.Doc) {
+			d.Context = []stages.ContextHit{{Kind: "message", Content: "known in " + d.Request.Workspace}}
+		}),
 		Kind(),
 	)
 	var blocks []config.Stage
@@ -103,6 +106,27 @@ func TestCacheAfterDigestKeysOnQuestion(t *testing.T) {
 	run(t, c, "http://a.example/", "q2")
 	if want := map[string]int{"guard": 3, "fetch": 2, "extract": 2, "digest": 2}; !reflect.DeepEqual(runs, want) {
 		t.Fatalf("runs %v, want %v", runs, want)
+	}
+}
+
+// A cache after context keeps hits per workspace: one team's context is
+// never served to another.
+func TestCacheAfterContextKeysOnWorkspace(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "context", "cache"}, runs, http.Header{})
+	fetchIn := func(workspace string) *stages.Doc {
+		doc := &stages.Doc{Request: stages.Request{URL: "http://a.example/", Workspace: workspace, Context: true}}
+		if err := c.Run(context.Background(), doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	fetchIn("team-a")
+	b := fetchIn("team-b")
+	again := fetchIn("team-a")
+	if runs["context"] != 2 || b.Cached() || b.Context[0].Content != "known in team-b" ||
+		!again.Cached() || again.Context[0].Content != "known in team-a" {
+		t.Fatalf("runs %v; team-b %+v; team-a again cached=%v %+v", runs, b.Context, again.Cached(), again.Context)
 	}
 }
 
