@@ -27,6 +27,13 @@ const testKey = "test-key"
 // testKeyHash is sha256("test-key").
 const testKeyHash = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
 
+// quietKey belongs to the restricted caller "quiet", whose workspace is
+// "quiet-team"; quietKeyHash is sha256("quiet-key").
+const (
+	quietKey     = "quiet-key"
+	quietKeyHash = "1377c1a984d5a3f51cf602be0a02ae75580a1ec45c38b6a3ec2570bdfcb8bf70"
+)
+
 // newTestServer runs sift's real chain (guard, fetch, extract with the
 // built-in extractors in process) against a loopback origin the guard is
 // configured to admit.
@@ -48,6 +55,7 @@ caller "agent" {
 }
 caller "quiet" {
   key_sha256 = "%s"
+  workspace  = "quiet-team"
   restricted = true
 }
 pipeline {
@@ -71,7 +79,7 @@ extractor "json" {
 extractor "text" {
   isolation = "none"
 }
-`, t.TempDir(), testKeyHash, strings.Repeat("0", 64), port, strings.Join(afterExtract, "\n"), opts.extraConfig)
+`, t.TempDir(), testKeyHash, quietKeyHash, port, strings.Join(afterExtract, "\n"), opts.extraConfig)
 	cfg, diags := config.Parse([]byte(src), "test.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/siftd/sift"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
@@ -58,7 +59,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	api := server.New(server.Options{
-		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: health(a), Metrics: m,
+		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 		Search:     search.New(cfg.Search, m),
 	})
@@ -104,8 +105,19 @@ func checkDevKey(cfg *config.Config) error {
 	return nil
 }
 
-// health reports the plugin pools: every pool needs a live process.
-func health(a *app.App) server.Health {
+// Outside services are probed at most this often, however often /healthz
+// is polled.
+const (
+	dependencyInterval = 5 * time.Second
+	dependencyTimeout  = 2 * time.Second
+)
+
+// healthReport reports the plugin pools (every pool needs a live process), the
+// database, and the reachability of outside services. An outside service
+// that is down does not make sift unhealthy: digests fall back and context
+// is skipped, so sift still answers.
+func healthReport(a *app.App) server.Health {
+	services := health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
 	return func() (bool, any) {
 		type pool struct {
 			Name string `json:"name"`
@@ -119,6 +131,9 @@ func health(a *app.App) server.Health {
 			ok = ok && live > 0
 		}
 		detail := map[string]any{"plugins": pools}
+		if svc := services.Results(context.Background()); len(svc) > 0 {
+			detail["services"] = svc
+		}
 		if a.Store != nil {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()

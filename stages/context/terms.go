@@ -1,6 +1,7 @@
 package context
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -25,25 +26,32 @@ const (
 
 // keyTerms derives 3–6 words that say what a page is about: from its
 // digest when there is one (already focused on the agent's question), else
-// from its title and headings, with the opening of the text when those are
-// too few. The most frequent content words win; ties go to the earliest.
+// from its title and headings, filled up from the opening of the text when
+// those give fewer than three. Frequent words win; ties go to the earliest.
 func keyTerms(title, digest, content string) []string {
 	t := newTally()
+	t.add(title, weightTitle)
 	if digest != "" {
-		t.add(title, weightTitle)
 		t.add(digest, weightText)
 		return t.top(maxTerms)
 	}
-	t.add(title, weightTitle)
 	for _, line := range strings.Split(content, "\n") {
 		if h, ok := strings.CutPrefix(strings.TrimSpace(line), "#"); ok {
 			t.add(strings.TrimLeft(h, "#"), weightHeading)
 		}
 	}
-	if len(t.score) < minTerms {
-		t.add(cutRunes(content, bodySample), weightText)
+	terms := t.top(maxTerms)
+	if len(terms) >= minTerms {
+		return terms
 	}
-	return t.top(maxTerms)
+	body := newTally()
+	body.add(cutRunes(content, bodySample), weightText)
+	for _, w := range body.top(maxTerms) {
+		if len(terms) < maxTerms && !slices.Contains(terms, w) {
+			terms = append(terms, w)
+		}
+	}
+	return terms
 }
 
 type tally struct {
