@@ -35,12 +35,18 @@ func fakeLLM(t *testing.T, busy *atomic.Bool) *httptest.Server {
 	return srv
 }
 
+// digesterBlock configures the built-in digester, in process, against
+// endpoint.
+func digesterBlock(endpoint string) string {
+	return fmt.Sprintf("digester \"llm\" {\n  endpoint  = %q\n  isolation = \"none\"\n}\n", endpoint)
+}
+
 func TestDigestMode(t *testing.T) {
 	var busy atomic.Bool
 	llm := fakeLLM(t, &busy)
 	origin := fixtureOrigin(t)
 	// The fake LLM is reached by the plugin directly, not through the guard.
-	srv := newTestServer(t, origin, Options{extraConfig: fmt.Sprintf("digester \"llm\" {\n  endpoint  = %q\n  isolation = \"none\"\n}\n", llm.URL)}, `stage "digest" {}`)
+	srv := newTestServer(t, origin, Options{extraConfig: digesterBlock(llm.URL)}, `stage "digest" {}`)
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "mode": "digest", "question": "when to water?"})
 	if body["content"] != "Digest for when to water?: water early." || body["mode"] != "digest" {
 		t.Fatalf("digest answer %v", body)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/tokens"
 )
 
@@ -131,20 +133,20 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller)
 		returned += tokens.Count(res.Title + res.Snippet)
 	}
 	warnings := append([]string{}, out.Warnings...)
-	var digest string
+	var digested string
 	if req.Digest {
-		var ws []string
-		digest, ws = s.readTop(r, c, out.Results, digestPages)
+		joined, ws := s.readTop(r, c, out.Results, digestPages)
 		warnings = append(warnings, ws...)
-		warnings = append(warnings, "digest not configured; the clean text of the top results is returned as the digest")
-		returned += tokens.Count(digest)
+		digested, ws = s.digestResults(r.Context(), req, joined)
+		warnings = append(warnings, ws...)
+		returned += tokens.Count(digested)
 	}
 	answers := out.Answers
 	if answers == nil {
 		answers = []string{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"results": results, "answers": answers, "digest": digest, "untrusted": true, "warnings": warnings,
+		"results": results, "answers": answers, "digest": digested, "untrusted": true, "warnings": warnings,
 		"sizes": map[string]int{"returned_tokens": returned},
 	})
 }
@@ -154,6 +156,28 @@ const (
 	digestPages   = 3
 	digestPageCap = 6000 // bytes of clean text per page
 )
+
+// digestResults condenses the joined text of the top results around the
+// question (the query when there is none). Like a fetch's digest, it never
+// fails the search: the joined text, cut, stands in with a warning.
+func (s *Server) digestResults(ctx context.Context, req searchRequest, joined string) (string, []string) {
+	if joined == "" {
+		return "", nil
+	}
+	if s.digester == nil {
+		return joined, []string{"digest not configured; the clean text of the top results is returned as the digest"}
+	}
+	question := req.Question
+	if question == "" {
+		question = req.Query
+	}
+	res, err := s.digester.Digest(ctx, &sdk.DigestRequest{Content: joined, Question: question, Title: "Top results for: " + req.Query})
+	if err != nil {
+		cut, _ := sdk.Truncate(joined, digest.FallbackCap)
+		return cut, []string{digest.FallbackWarning(err)}
+	}
+	return res.Digest, res.Warnings
+}
 
 // readTop fetches the top results through the normal guarded chain and
 // joins their clean text, page by page; pages that fail are skipped with a

@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -99,7 +100,9 @@ func TestSearchFailures(t *testing.T) {
 
 // TestSearchDigestReadsTopResults: with digest, the top results are fetched
 // through the guarded chain and their clean text joined; a result the guard
-// refuses is skipped with a warning.
+// refuses is skipped with a warning. With a digester, the joined text is
+// digested around the question; with the digester busy, the joined text
+// stands in with the fallback warning.
 func TestSearchDigestReadsTopResults(t *testing.T) {
 	origin := fixtureOrigin(t)
 	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -114,16 +117,39 @@ func TestSearchDigestReadsTopResults(t *testing.T) {
 	svc := search.New(&config.Search{Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: sx.URL},
 		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 		AllowPorts: []int{int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())}}, nil)
-	srv := newTestServer(t, origin, Options{Search: svc, PerHost: 4})
-	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q", "digest": true, "rerank": false})
-	if resp.StatusCode != 200 {
-		t.Fatalf("%d %v", resp.StatusCode, body)
+	var busy atomic.Bool
+	llm := fakeLLM(t, &busy)
+	tests := []struct {
+		name, config, wantWarning string
+		busy, joined              bool
+	}{
+		{name: "no digester", joined: true, wantWarning: "digest not configured"},
+		{name: "digester", config: digesterBlock(llm.URL)},
+		{name: "digester busy", config: digesterBlock(llm.URL), busy: true, joined: true, wantWarning: "digest fell back to clean: busy"},
 	}
-	digest, _ := body["digest"].(string)
-	warnings, _ := json.Marshal(body["warnings"])
-	if !strings.Contains(digest, "## Irrigation") || !strings.Contains(digest, "Check the soil with a trowel.") ||
-		!strings.Contains(digest, `"name": "nut"`) || strings.Contains(digest, "Internal") ||
-		!strings.Contains(string(warnings), "blocked: private address 10.0.0.5") {
-		t.Fatalf("digest %q\nwarnings %s", digest, warnings)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			busy.Store(tt.busy)
+			srv := newTestServer(t, origin, Options{Search: svc, PerHost: 4, extraConfig: tt.config})
+			resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q", "question": "when to water?", "digest": true, "rerank": false})
+			if resp.StatusCode != 200 {
+				t.Fatalf("%d %v", resp.StatusCode, body)
+			}
+			digest, _ := body["digest"].(string)
+			warnings, _ := json.Marshal(body["warnings"])
+			if !strings.Contains(string(warnings), "blocked: private address 10.0.0.5") || !strings.Contains(string(warnings), tt.wantWarning) {
+				t.Fatalf("warnings %s", warnings)
+			}
+			if !tt.joined {
+				if digest != "Digest for when to water?: water early." {
+					t.Fatalf("digest %q", digest)
+				}
+				return
+			}
+			if !strings.Contains(digest, "## Irrigation") || !strings.Contains(digest, "Check the soil with a trowel.") ||
+				!strings.Contains(digest, `"name": "nut"`) || strings.Contains(digest, "Internal") {
+				t.Fatalf("digest %q", digest)
+			}
+		})
 	}
 }

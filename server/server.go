@@ -45,19 +45,23 @@ type Options struct {
 	// Search answers /v2/search and /v1/search; nil answers "not
 	// configured".
 	Search *search.Service
+	// Digester condenses the top results of a `/v1/search` with `digest:
+	// true`; nil joins their clean text instead.
+	Digester stages.Digester
 
 	extraConfig string // tests: top-level HCL added to the test config
 }
 
 // Server serves the API.
 type Server struct {
-	chain   *stages.Chain
-	callers []caller
-	log     *slog.Logger
-	health  Health
-	gates   *gates
-	metrics *metrics.Metrics
-	cached  bool // the chain has a cache stage
+	chain    *stages.Chain
+	callers  []caller
+	log      *slog.Logger
+	health   Health
+	gates    *gates
+	metrics  *metrics.Metrics
+	cached   bool // the chain has a cache stage
+	digester stages.Digester
 	// contextStage says the chain has a context stage to answer
 	// `context: true`.
 	contextStage bool
@@ -83,7 +87,7 @@ func New(opts Options) *Server {
 	return &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
-		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, now: time.Now,
+		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 	}
 }
 

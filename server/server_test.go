@@ -90,6 +90,9 @@ extractor "text" {
 	}
 	t.Cleanup(func() { _ = a.Close(context.Background()) })
 	opts.Chain, opts.Callers = a.Chain, cfg.Callers
+	if d, ok := a.Host.Digester("llm"); ok {
+		opts.Digester = d
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/server"
+	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/stages/digest"
 )
 
 func serveCommand() *cobra.Command {
@@ -62,6 +64,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 		Search:     search.New(cfg.Search, m),
+		Digester:   searchDigester(a),
 	})
 	srv := api.HTTPServer(server.DefaultTimeouts)
 	drained := make(chan error, 1)
@@ -101,6 +104,15 @@ func checkDevKey(cfg *config.Config) error {
 			return fmt.Errorf("caller %q holds the development key, so sift listens only on loopback (listen = %q); "+
 				"replace it with `sift key new %s`", c.Name, cfg.Listen, c.Name)
 		}
+	}
+	return nil
+}
+
+// searchDigester is the digester `/v1/search` condenses its top results
+// with: the default digester block, when there is one.
+func searchDigester(a *app.App) stages.Digester {
+	if d, ok := a.Host.Digester(digest.DefaultDigester); ok {
+		return d
 	}
 	return nil
 }

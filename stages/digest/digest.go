@@ -77,13 +77,19 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 // fallback puts the clean text, cut to FallbackCap, in the digest's place
 // and says why.
 func fallback(doc *stages.Doc, err error) {
+	doc.Digest, _ = sdk.Truncate(doc.Extraction.Content, FallbackCap)
+	doc.Warn(FallbackWarning(err))
+}
+
+// FallbackWarning is the warning that says why a digest fell back to clean
+// text: "digest fell back to clean: timeout|busy|unavailable|…".
+func FallbackWarning(err error) string {
 	class := "failed"
 	var de *sdk.DocError
 	if errors.As(err, &de) {
 		class = de.Class
 	}
-	doc.Digest, _ = sdk.Truncate(doc.Extraction.Content, FallbackCap)
-	doc.Warn("digest fell back to clean: " + class)
+	return "digest fell back to clean: " + class
 }
 
 var _ stages.Stage = (*Stage)(nil)
