@@ -1,5 +1,5 @@
 // Package store keeps sift's state in a database through GORM: the cache
-// of fetched documents now, batch jobs later. SQLite (pure Go, one file
+// of fetched documents and the batch jobs. SQLite (pure Go, one file
 // under data_dir, WAL) is the default.
 package store
 
@@ -44,7 +44,7 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}); err != nil {
+	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil

@@ -1,0 +1,434 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// Job statuses: queued → running → done | partial | failed | cancelled.
+const (
+	JobQueued    = "queued"
+	JobRunning   = "running"
+	JobDone      = "done"
+	JobPartial   = "partial"
+	JobFailed    = "failed"
+	JobCancelled = "cancelled"
+)
+
+// Target statuses: pending → running → done | failed.
+const (
+	TargetPending = "pending"
+	TargetRunning = "running"
+	TargetDone    = "done"
+	TargetFailed  = "failed"
+)
+
+// liveStatuses are the statuses of a job that still has work to do.
+var liveStatuses = []string{JobQueued, JobRunning}
+
+// reusableStatuses are those a resubmission may be answered with: a job
+// that is working or has results. A failed or cancelled job never is.
+var reusableStatuses = []string{JobQueued, JobRunning, JobDone, JobPartial}
+
+// BatchJob is one submitted list of targets.
+type BatchJob struct {
+	ID          string `gorm:"primaryKey;size:32"`
+	Caller      string `gorm:"not null;index:idx_batch_job_caller_status"`
+	CallerClass string `gorm:"not null"`
+	// IdemKey is the SHA-256 of the caller and the canonical target list:
+	// the list itself is never stored beside it.
+	IdemKey      string    `gorm:"not null;size:64;index"`
+	Status       string    `gorm:"not null;size:16;index:idx_batch_job_caller_status;index"`
+	Error        string    `gorm:"not null"`
+	TargetsTotal int       `gorm:"not null"`
+	TargetsDone  int       `gorm:"not null"`
+	CreatedAt    time.Time `gorm:"not null"`
+	// Lease slides forward on submit, on every finished target and on
+	// every read by the owner; the job is deleted TTL after it.
+	Lease  time.Time `gorm:"not null;index"`
+	NBytes int64     `gorm:"column:nbytes;not null"`
+}
+
+// BatchTarget is one target of a job. Result is the stored answer (JSON),
+// nil until the target is done.
+type BatchTarget struct {
+	JobID   string `gorm:"primaryKey;size:32"`
+	Idx     int    `gorm:"primaryKey;autoIncrement:false"`
+	URL     string `gorm:"not null"`
+	Options []byte `gorm:"not null"`
+	Status  string `gorm:"not null;size:16"`
+	Result  []byte
+	Error   string `gorm:"not null"`
+	Hint    string `gorm:"not null"`
+}
+
+// ErrJobNotFound is returned for a job that does not exist (or no longer).
+var ErrJobNotFound = errors.New("batch job not found")
+
+// ErrJobFinished is returned when cancelling a job that has finished.
+var ErrJobFinished = errors.New("batch job already finished")
+
+// CreateJob stores a job and its targets, all pending.
+func (s *Store) CreateJob(ctx context.Context, job *BatchJob, targets []BatchTarget) error {
+	job.TargetsTotal, job.TargetsDone, job.NBytes = len(targets), 0, 0
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(job).Error; err != nil {
+			return fmt.Errorf("create batch job: %w", err)
+		}
+		for i := range targets {
+			targets[i].JobID, targets[i].Idx, targets[i].Status = job.ID, i, TargetPending
+		}
+		if err := tx.CreateInBatches(targets, 64).Error; err != nil {
+			return fmt.Errorf("create batch targets: %w", err)
+		}
+		return nil
+	})
+}
+
+// ReusableJob returns the caller's job for idemKey whose lease is newer
+// than since and which is working or has results, if there is one.
+func (s *Store) ReusableJob(ctx context.Context, caller, idemKey string, since time.Time) (*BatchJob, bool, error) {
+	var job BatchJob
+	err := s.db.WithContext(ctx).
+		Where("caller = ? AND idem_key = ? AND lease > ? AND status IN ?", caller, idemKey, since, reusableStatuses).
+		Order("created_at DESC").Take(&job).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("find reusable batch job: %w", err)
+	}
+	return &job, true, nil
+}
+
+// LiveJobs counts the live (queued or running) jobs of caller and of all
+// callers.
+func (s *Store) LiveJobs(ctx context.Context, caller string) (ofCaller, total int64, err error) {
+	var rows []struct {
+		Caller string
+		N      int64
+	}
+	err = s.db.WithContext(ctx).Model(&BatchJob{}).Select("caller, COUNT(*) AS n").
+		Where("status IN ?", liveStatuses).Group("caller").Scan(&rows).Error
+	if err != nil {
+		return 0, 0, fmt.Errorf("count live batch jobs: %w", err)
+	}
+	for _, r := range rows {
+		total += r.N
+		if r.Caller == caller {
+			ofCaller = r.N
+		}
+	}
+	return ofCaller, total, nil
+}
+
+// LiveJobIDs returns the ids of live jobs, oldest first.
+func (s *Store) LiveJobIDs(ctx context.Context) ([]BatchJob, error) {
+	var jobs []BatchJob
+	if err := s.db.WithContext(ctx).Where("status IN ?", liveStatuses).Order("created_at, id").Find(&jobs).Error; err != nil {
+		return nil, fmt.Errorf("list live batch jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// Job returns a job. Reading never writes: the owner's read bumps the
+// lease through Touch.
+func (s *Store) Job(ctx context.Context, id string) (*BatchJob, error) {
+	var job BatchJob
+	err := s.db.WithContext(ctx).Where("id = ?", id).Take(&job).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return nil, ErrJobNotFound
+	case err != nil:
+		return nil, fmt.Errorf("read batch job: %w", err)
+	}
+	return &job, nil
+}
+
+// Targets returns a job's targets in index order, from offset, at most
+// limit of them (all when limit <= 0), with their results only when asked.
+func (s *Store) Targets(ctx context.Context, id string, withResults bool, offset, limit int) ([]BatchTarget, error) {
+	q := s.db.WithContext(ctx).Where("job_id = ? AND idx >= ?", id, offset).Order("idx")
+	if !withResults {
+		q = q.Omit("result")
+	}
+	if limit > 0 {
+		q = q.Limit(limit)
+	}
+	var ts []BatchTarget
+	if err := q.Find(&ts).Error; err != nil {
+		return nil, fmt.Errorf("read batch targets: %w", err)
+	}
+	return ts, nil
+}
+
+// Target returns one target with its result.
+func (s *Store) Target(ctx context.Context, id string, idx int) (*BatchTarget, error) {
+	var t BatchTarget
+	err := s.db.WithContext(ctx).Where("job_id = ? AND idx = ?", id, idx).Take(&t).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return nil, ErrJobNotFound
+	case err != nil:
+		return nil, fmt.Errorf("read batch target: %w", err)
+	}
+	return &t, nil
+}
+
+// Touch slides a job's lease to now.
+func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
+	if err := s.db.WithContext(ctx).Model(&BatchJob{}).Where("id = ? AND lease < ?", id, now).
+		Update("lease", now).Error; err != nil {
+		return fmt.Errorf("touch batch job: %w", err)
+	}
+	return nil
+}
+
+// ClaimTarget moves the job's first pending target to running and returns
+// it; ok is false when the job has no pending target or is no longer live.
+// The claim is a conditional update, so two workers (or two instances)
+// never run the same target.
+func (s *Store) ClaimTarget(ctx context.Context, id string) (t *BatchTarget, ok bool, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		// Start the job first: the write takes SQLite's lock, so the read
+		// below and the claim that follows see one state.
+		res := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", JobRunning)
+		if res.Error != nil {
+			return fmt.Errorf("start batch job: %w", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return nil
+		}
+		var next BatchTarget
+		err := tx.Omit("result").Where("job_id = ? AND status = ?", id, TargetPending).Order("idx").Take(&next).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("find pending batch target: %w", err)
+		}
+		claim := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, next.Idx, TargetPending).
+			Update("status", TargetRunning)
+		if claim.Error != nil {
+			return fmt.Errorf("claim batch target: %w", claim.Error)
+		}
+		if claim.RowsAffected == 1 {
+			next.Status, t, ok = TargetRunning, &next, true
+		}
+		return nil
+	})
+	return t, ok, err
+}
+
+// ReleaseTarget puts a running target back to pending, to be tried again.
+func (s *Store) ReleaseTarget(ctx context.Context, id string, idx int) error {
+	err := s.db.WithContext(ctx).Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, idx, TargetRunning).
+		Update("status", TargetPending).Error
+	if err != nil {
+		return fmt.Errorf("release batch target: %w", err)
+	}
+	return nil
+}
+
+// Outcome is how one target ended.
+type Outcome struct {
+	Result []byte // the answer, for a done target
+	Error  string // for a failed target
+	Hint   string
+}
+
+// FinishTarget stores a running target's outcome and counts it on its
+// job, exactly once: a second finish of the same target changes nothing
+// and returns false. When it was the job's last target, the job takes its
+// final status (done, partial or failed) unless it was cancelled.
+func (s *Store) FinishTarget(ctx context.Context, id string, idx int, out Outcome, now time.Time) (finished bool, err error) {
+	status := TargetDone
+	if out.Error != "" {
+		status = TargetFailed
+	}
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		res := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, idx, TargetRunning).
+			Updates(map[string]any{"status": status, "result": out.Result, "error": out.Error, "hint": out.Hint})
+		if res.Error != nil {
+			return fmt.Errorf("finish batch target: %w", res.Error)
+		}
+		if res.RowsAffected == 0 {
+			return nil
+		}
+		finished = true
+		err := tx.Model(&BatchJob{}).Where("id = ?", id).Updates(map[string]any{
+			"targets_done": gorm.Expr("targets_done + 1"),
+			"nbytes":       gorm.Expr("nbytes + ?", len(out.Result)),
+			"lease":        gorm.Expr("CASE WHEN lease < ? THEN ? ELSE lease END", now, now),
+		}).Error
+		if err != nil {
+			return fmt.Errorf("count batch target: %w", err)
+		}
+		return settle(tx, id)
+	})
+	return finished, err
+}
+
+// settle gives a live job whose targets are all finished its final status.
+func settle(tx *gorm.DB, id string) error {
+	var job BatchJob
+	if err := tx.Where("id = ?", id).Take(&job).Error; err != nil {
+		return fmt.Errorf("read batch job: %w", err)
+	}
+	if job.TargetsDone < job.TargetsTotal {
+		return nil
+	}
+	var failed int64
+	if err := tx.Model(&BatchTarget{}).Where("job_id = ? AND status = ?", id, TargetFailed).Count(&failed).Error; err != nil {
+		return fmt.Errorf("count failed batch targets: %w", err)
+	}
+	status := JobPartial
+	switch failed {
+	case 0:
+		status = JobDone
+	case int64(job.TargetsTotal):
+		status = JobFailed
+	}
+	err := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", status).Error
+	if err != nil {
+		return fmt.Errorf("settle batch job: %w", err)
+	}
+	return nil
+}
+
+// CancelJob marks a live job cancelled. A finished job is left alone and
+// ErrJobFinished returned. A target already running finishes and is stored.
+func (s *Store) CancelJob(ctx context.Context, id string) error {
+	res := s.db.WithContext(ctx).Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).
+		Update("status", JobCancelled)
+	if res.Error != nil {
+		return fmt.Errorf("cancel batch job: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		if _, err := s.Job(ctx, id); err != nil {
+			return err
+		}
+		return ErrJobFinished
+	}
+	return nil
+}
+
+// FailJob ends a live job as failed with reason, and every unfinished
+// target with it.
+func (s *Store) FailJob(ctx context.Context, id, reason string) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return failJobs(tx, []string{id}, reason)
+	})
+}
+
+// MarkInFlightFailed fails every queued or running job, and their
+// unfinished targets, with reason: on start-up, work a previous process
+// left is never resumed. It returns how many jobs it failed.
+func (s *Store) MarkInFlightFailed(ctx context.Context, reason string) (int, error) {
+	n := 0
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var ids []string
+		if err := tx.Model(&BatchJob{}).Where("status IN ?", liveStatuses).Pluck("id", &ids).Error; err != nil {
+			return fmt.Errorf("list in-flight batch jobs: %w", err)
+		}
+		n = len(ids)
+		return failJobs(tx, ids, reason)
+	})
+	return n, err
+}
+
+// failJobs fails those of ids that are live, with their unfinished targets.
+func failJobs(tx *gorm.DB, ids []string, reason string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	var live []string
+	if err := tx.Model(&BatchJob{}).Where("id IN ? AND status IN ?", ids, liveStatuses).Pluck("id", &live).Error; err != nil {
+		return fmt.Errorf("select live batch jobs: %w", err)
+	}
+	if len(live) == 0 {
+		return nil
+	}
+	ids = live
+	res := tx.Model(&BatchJob{}).Where("id IN ? AND status IN ?", ids, liveStatuses).
+		Updates(map[string]any{"status": JobFailed, "error": reason})
+	if res.Error != nil {
+		return fmt.Errorf("fail batch jobs: %w", res.Error)
+	}
+	err := tx.Model(&BatchTarget{}).Where("job_id IN ? AND status IN ?", ids, []string{TargetPending, TargetRunning}).
+		Updates(map[string]any{"status": TargetFailed, "error": reason}).Error
+	if err != nil {
+		return fmt.Errorf("fail batch targets: %w", err)
+	}
+	return nil
+}
+
+// SweepJobs deletes every job whose lease is older than before, with its
+// targets, then evicts whole finished jobs, oldest lease first, until the
+// stored results fit budget bytes. A live job is never evicted for bytes.
+// It returns the number of jobs deleted.
+func (s *Store) SweepJobs(ctx context.Context, before time.Time, budget int64) (int, error) {
+	deleted := 0
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var expired []string
+		if err := tx.Model(&BatchJob{}).Where("lease < ?", before).Pluck("id", &expired).Error; err != nil {
+			return fmt.Errorf("list expired batch jobs: %w", err)
+		}
+		if err := deleteJobs(tx, expired); err != nil {
+			return err
+		}
+		deleted = len(expired)
+		total, err := batchBytes(tx)
+		if err != nil {
+			return err
+		}
+		for total > budget {
+			var oldest BatchJob
+			err := tx.Where("status NOT IN ?", liveStatuses).Order("lease, id").Take(&oldest).Error
+			if errors.Is(err, gorm.ErrRecordNotFound) {
+				return nil // only live jobs remain: they are never evicted
+			}
+			if err != nil {
+				return fmt.Errorf("find batch job to evict: %w", err)
+			}
+			if err := deleteJobs(tx, []string{oldest.ID}); err != nil {
+				return err
+			}
+			total -= oldest.NBytes
+			deleted++
+		}
+		return nil
+	})
+	return deleted, err
+}
+
+// BatchBytes is the size of every stored result.
+func (s *Store) BatchBytes(ctx context.Context) (int64, error) {
+	return batchBytes(s.db.WithContext(ctx))
+}
+
+func batchBytes(tx *gorm.DB) (int64, error) {
+	var total int64
+	if err := tx.Model(&BatchJob{}).Select("COALESCE(SUM(nbytes), 0)").Scan(&total).Error; err != nil {
+		return 0, fmt.Errorf("batch size: %w", err)
+	}
+	return total, nil
+}
+
+func deleteJobs(tx *gorm.DB, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	if err := tx.Where("job_id IN ?", ids).Delete(&BatchTarget{}).Error; err != nil {
+		return fmt.Errorf("delete batch targets: %w", err)
+	}
+	if err := tx.Where("id IN ?", ids).Delete(&BatchJob{}).Error; err != nil {
+		return fmt.Errorf("delete batch jobs: %w", err)
+	}
+	return nil
+}
+
