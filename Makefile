@@ -7,7 +7,7 @@ PB_OUT    := plugins/sdk/internal/pluginv1
 PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 # Packages whose code runs concurrently get the race detector.
-RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/...
+RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
 BENCH_DATA ?= ../shared/bench/extract
 
 .PHONY: build run test e2e bench fuzz proto tools clean

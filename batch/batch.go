@@ -1,0 +1,154 @@
+// Package batch runs asynchronous batch fetches (seeds/P6.md): an agent
+// submits a list of targets, walks away, and collects the results later.
+//
+// A job drains serially, one target at a time in index order; one or two
+// workers share a round-robin over the live jobs, so a batch holds at most
+// that many of the global fetch slots and interactive requests always have
+// room. The store keeps jobs and results; the runner keeps in memory only
+// what cannot outlive the process (the caller a job runs as, busy-retry
+// timers, long-poll watchers). Work a previous process left is failed on
+// start-up, never resumed.
+package batch
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Target is one URL of a job with its per-target options, opaque to the
+// runner: the fetch function reads them.
+type Target struct {
+	URL     string          `json:"url"`
+	Options json.RawMessage `json:"options,omitempty"`
+}
+
+// Caller is who submitted a job. The runner keeps it with the job and
+// hands it to every fetch, so the caller's gates, pool slots, cache class
+// and redaction apply to batch targets as to its own requests. Only Name
+// and Class are stored.
+type Caller struct {
+	Name string
+	// Class partitions caches and decides redaction: "restricted" or
+	// "open".
+	Class string
+}
+
+// FetchFunc fetches one target for caller and returns the answer to store
+// (JSON). A failure is a *TargetError; an error wrapping ErrRetryLater
+// leaves the target pending, to be tried again.
+type FetchFunc func(ctx context.Context, caller Caller, t Target) ([]byte, error)
+
+// TargetError is a target's failure as stored and shown to the agent.
+type TargetError struct {
+	Message string // "blocked: private address 10.0.0.5"
+	Hint    string
+	// Outcome is the metrics class: ok, blocked, timeout, busy,
+	// upstream_4xx, upstream_5xx, unsupported, too_long, cancel.
+	Outcome string
+}
+
+func (e *TargetError) Error() string { return e.Message }
+
+// Errors of Submit and the readers, which the API maps to statuses.
+var (
+	// ErrRetryLater, wrapped by a fetch error, means busy: try again.
+	ErrRetryLater = errors.New("busy: retry later")
+	// ErrNoTargets refuses an empty job (400).
+	ErrNoTargets = errors.New("a batch needs at least one target")
+	// ErrTooManyTargets refuses a job over the per-job cap (422).
+	ErrTooManyTargets = errors.New("too many targets")
+	// ErrCallerBusy refuses a caller at its live-job cap (429).
+	ErrCallerBusy = errors.New("busy: the caller already has a live batch job")
+	// ErrBusy refuses any caller while the total live-job cap is reached (429).
+	ErrBusy = errors.New("busy: too many live batch jobs")
+	// ErrNotFound is a job that does not exist or is another caller's (404).
+	ErrNotFound = errors.New("batch job not found")
+	// ErrFinished refuses to cancel a finished job (409).
+	ErrFinished = errors.New("batch job already finished")
+)
+
+// Limits are the caps and lifetimes of P6 §5, §7 and §10.
+type Limits struct {
+	TargetsPerJob int
+	JobsPerCaller int
+	JobsTotal     int
+	Workers       int
+	// TTL is how long a job outlives its last lease bump.
+	TTL time.Duration
+	// MaxBytes bounds the stored results; finished jobs are evicted,
+	// oldest lease first, to stay under it.
+	MaxBytes int64
+}
+
+// DefaultLimits are P6's starting values.
+var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20}
+
+// Timing of the runner.
+const (
+	// DefaultRetryEvery is the pause before a busy target is tried again.
+	DefaultRetryEvery = 2 * time.Second
+	// DefaultRetryFor is how long a target may stay busy before it fails.
+	DefaultRetryFor = 10 * time.Minute
+	// DefaultTargetTimeout is the deadline of one target, as of a
+	// /v1/fetch request.
+	DefaultTargetTimeout = 210 * time.Second
+	// DefaultSweepEvery is how often expired and over-budget jobs go.
+	DefaultSweepEvery = 10 * time.Minute
+)
+
+// Hooks receive the runner's events, for metrics. Outcomes are raw class
+// names; the receiver folds unknown ones.
+type Hooks interface {
+	// Job counts a job event: created, reused, done, partial, failed,
+	// cancelled, restart.
+	Job(outcome string)
+	// JobFinished observes a finished job's life from submit to end.
+	JobFinished(took time.Duration)
+	// Target counts a finished target with its class, duration and the
+	// size of its stored answer.
+	Target(outcome string, took time.Duration, resultBytes int)
+	// Load reports the live jobs and the targets being fetched now.
+	Load(liveJobs, inFlight int)
+}
+
+// NopHooks ignores every event.
+type NopHooks struct{}
+
+// Job implements Hooks.
+func (NopHooks) Job(string) {}
+
+// JobFinished implements Hooks.
+func (NopHooks) JobFinished(time.Duration) {}
+
+// Target implements Hooks.
+func (NopHooks) Target(string, time.Duration, int) {}
+
+// Load implements Hooks.
+func (NopHooks) Load(int, int) {}
+
+// IdemKey is the idempotency key of a submission: the SHA-256 of the
+// caller and the canonical target list. Two submissions by one caller of
+// the same targets in the same order, with the same options, share it.
+func IdemKey(caller string, targets []Target) string {
+	h := sha256.New()
+	h.Write([]byte(caller))
+	h.Write([]byte{0})
+	canonical, _ := json.Marshal(targets) // URLs and raw options: cannot fail
+	h.Write(canonical)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// newJobID returns a random, opaque job id of 32 hex digits.
+func newJobID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("job id: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}

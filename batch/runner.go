@@ -1,0 +1,345 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/siftd/sift/store"
+)
+
+// Options configure a Runner; zero fields take the defaults.
+type Options struct {
+	Limits        Limits
+	RetryEvery    time.Duration
+	RetryFor      time.Duration
+	TargetTimeout time.Duration
+	SweepEvery    time.Duration
+	Hooks         Hooks
+	Logger        *slog.Logger
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+}
+
+func (o *Options) defaults() {
+	d := DefaultLimits
+	l := &o.Limits
+	l.TargetsPerJob = or(l.TargetsPerJob, d.TargetsPerJob)
+	l.JobsPerCaller = or(l.JobsPerCaller, d.JobsPerCaller)
+	l.JobsTotal = or(l.JobsTotal, d.JobsTotal)
+	l.Workers = or(l.Workers, d.Workers)
+	l.TTL = or(l.TTL, d.TTL)
+	l.MaxBytes = or(l.MaxBytes, d.MaxBytes)
+	o.RetryEvery = or(o.RetryEvery, DefaultRetryEvery)
+	o.RetryFor = or(o.RetryFor, DefaultRetryFor)
+	o.TargetTimeout = or(o.TargetTimeout, DefaultTargetTimeout)
+	o.SweepEvery = or(o.SweepEvery, DefaultSweepEvery)
+	if o.Hooks == nil {
+		o.Hooks = NopHooks{}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+func or[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}
+
+// Runner owns the batch jobs of one sift process.
+type Runner struct {
+	store *store.Store
+	fetch FetchFunc
+	opts  Options
+	log   *slog.Logger
+
+	submitMu sync.Mutex // the caps check and the create are one step
+
+	mu       sync.Mutex
+	live     []*liveJob // this process's live jobs, oldest first
+	turn     uint64     // counts the targets handed out, for turns
+	inFlight int
+	watchers map[string]chan struct{}
+	wake     chan struct{}
+
+	stop    chan struct{}
+	stopped sync.Once
+	cancel  context.CancelFunc
+	done    sync.WaitGroup
+}
+
+// liveJob is what the runner keeps in memory about a live job.
+type liveJob struct {
+	id      string
+	caller  Caller
+	created time.Time
+	// held is set while a worker runs one of its targets: a job runs one
+	// target at a time.
+	held      bool
+	cancelled bool
+	// servedTurn is the runner's turn when the job last had a target
+	// picked; the job served longest ago goes next.
+	servedTurn uint64
+	notBefore  time.Time // busy: not before this
+	busySince  time.Time // when the current target was first refused busy
+}
+
+// New returns a runner over st that fetches with fetch. Start sets it going.
+func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
+	opts.defaults()
+	return &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger,
+		watchers: map[string]chan struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+}
+
+// Limits returns the runner's caps, defaults filled in.
+func (r *Runner) Limits() Limits { return r.opts.Limits }
+
+// Start fails the work a previous process left (P6 §7: never resumed),
+// sweeps, and starts the workers and the sweeper.
+func (r *Runner) Start(ctx context.Context) error {
+	n, err := r.store.MarkInFlightFailed(ctx, "restart")
+	if err != nil {
+		return fmt.Errorf("batch start: %w", err)
+	}
+	for range n {
+		r.opts.Hooks.Job("restart")
+	}
+	if n > 0 {
+		r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
+	}
+	r.sweep(ctx)
+	workCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	r.cancel = cancel
+	for range r.opts.Limits.Workers {
+		r.done.Go(func() { r.work(workCtx) })
+	}
+	r.done.Go(func() { r.sweeper(workCtx) })
+	return nil
+}
+
+// Close stops taking targets, lets those in flight finish and store until
+// ctx ends, then cancels them.
+func (r *Runner) Close(ctx context.Context) error {
+	r.stopped.Do(func() { close(r.stop) })
+	finished := make(chan struct{})
+	go func() { r.done.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		if r.cancel != nil {
+			r.cancel()
+		}
+		<-finished
+	}
+	if r.cancel != nil {
+		r.cancel()
+	}
+	return nil
+}
+
+// Submit creates a job of targets for caller, or returns the caller's
+// existing job for the same targets while its lease holds (reused).
+func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (job *store.BatchJob, reused bool, err error) {
+	lim := r.opts.Limits
+	switch {
+	case len(targets) == 0:
+		return nil, false, ErrNoTargets
+	case len(targets) > lim.TargetsPerJob:
+		return nil, false, fmt.Errorf("%w: %d, at most %d per job", ErrTooManyTargets, len(targets), lim.TargetsPerJob)
+	}
+	key := IdemKey(caller.Name, targets)
+	r.submitMu.Lock()
+	defer r.submitMu.Unlock()
+	now := r.opts.Now().UTC()
+	if old, ok, err := r.store.ReusableJob(ctx, caller.Name, key, now.Add(-lim.TTL)); err != nil || ok {
+		if err != nil {
+			return nil, false, err
+		}
+		if err := r.store.Touch(ctx, old.ID, now); err != nil {
+			return nil, false, err
+		}
+		r.opts.Hooks.Job("reused")
+		return old, true, nil
+	}
+	mine, all, err := r.store.LiveJobs(ctx, caller.Name)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case mine >= int64(lim.JobsPerCaller):
+		return nil, false, ErrCallerBusy
+	case all >= int64(lim.JobsTotal):
+		return nil, false, ErrBusy
+	}
+	id, err := newJobID()
+	if err != nil {
+		return nil, false, err
+	}
+	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerClass: caller.Class, IdemKey: key,
+		Status: store.JobQueued, CreatedAt: now, Lease: now}
+	rows := make([]store.BatchTarget, len(targets))
+	for i, t := range targets {
+		rows[i] = store.BatchTarget{URL: t.URL, Options: []byte(t.Options)}
+		if rows[i].Options == nil {
+			rows[i].Options = []byte("{}")
+		}
+	}
+	if err := r.store.CreateJob(ctx, job, rows); err != nil {
+		return nil, false, err
+	}
+	r.opts.Hooks.Job("created")
+	r.add(&liveJob{id: id, caller: caller, created: now})
+	return job, false, nil
+}
+
+// Job returns caller's job id and slides its lease; another caller's job
+// is ErrNotFound, never a refusal that would confirm it exists.
+func (r *Runner) Job(ctx context.Context, caller Caller, id string) (*store.BatchJob, error) {
+	job, err := r.store.Job(ctx, id)
+	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.store.Touch(ctx, id, r.opts.Now().UTC()); err != nil {
+		return nil, err
+	}
+	return job, nil
+}
+
+// Targets returns the targets of caller's job id from offset, at most
+// limit (all when 0), with their results when asked.
+func (r *Runner) Targets(ctx context.Context, caller Caller, id string, withResults bool, offset, limit int) (*store.BatchJob, []store.BatchTarget, error) {
+	job, err := r.Job(ctx, caller, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	ts, err := r.store.Targets(ctx, id, withResults, offset, limit)
+	return job, ts, err
+}
+
+// Target returns one target of caller's job id, with its result.
+func (r *Runner) Target(ctx context.Context, caller Caller, id string, idx int) (*store.BatchTarget, error) {
+	if _, err := r.Job(ctx, caller, id); err != nil {
+		return nil, err
+	}
+	t, err := r.store.Target(ctx, id, idx)
+	if errors.Is(err, store.ErrJobNotFound) {
+		return nil, ErrNotFound
+	}
+	return t, err
+}
+
+// Cancel stops caller's job id before its next target; the target in
+// flight finishes and is stored.
+func (r *Runner) Cancel(ctx context.Context, caller Caller, id string) error {
+	if _, err := r.Job(ctx, caller, id); err != nil {
+		return err
+	}
+	switch err := r.store.CancelJob(ctx, id); {
+	case errors.Is(err, store.ErrJobFinished):
+		return ErrFinished
+	case errors.Is(err, store.ErrJobNotFound):
+		return ErrNotFound
+	case err != nil:
+		return err
+	}
+	r.opts.Hooks.Job("cancelled")
+	r.mu.Lock()
+	for _, j := range r.live {
+		if j.id == id {
+			j.cancelled = true
+		}
+	}
+	r.dropFinishedLocked()
+	r.mu.Unlock()
+	r.notify(id)
+	return nil
+}
+
+// Watch returns a channel closed at the job's next change: a target
+// started or finished, the job finished or was cancelled. Subscribe before
+// reading the job, so no change falls between the read and the wait.
+func (r *Runner) Watch(id string) <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ch, ok := r.watchers[id]
+	if !ok {
+		ch = make(chan struct{})
+		r.watchers[id] = ch
+	}
+	return ch
+}
+
+func (r *Runner) notify(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ch, ok := r.watchers[id]; ok {
+		close(ch)
+		delete(r.watchers, id)
+	}
+}
+
+func (r *Runner) add(j *liveJob) {
+	r.mu.Lock()
+	r.live = append(r.live, j)
+	r.reportLocked()
+	r.mu.Unlock()
+	r.poke()
+}
+
+func (r *Runner) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// dropFinishedLocked removes cancelled jobs no worker holds.
+func (r *Runner) dropFinishedLocked() {
+	kept := r.live[:0]
+	for _, j := range r.live {
+		if !j.cancelled || j.held {
+			kept = append(kept, j)
+		}
+	}
+	clear(r.live[len(kept):])
+	r.live = kept
+	r.reportLocked()
+}
+
+func (r *Runner) reportLocked() { r.opts.Hooks.Load(len(r.live), r.inFlight) }
+
+func (r *Runner) sweeper(ctx context.Context) {
+	t := time.NewTicker(r.opts.SweepEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			r.sweep(ctx)
+		}
+	}
+}
+
+func (r *Runner) sweep(ctx context.Context) {
+	before := r.opts.Now().UTC().Add(-r.opts.Limits.TTL)
+	if n, err := r.store.SweepJobs(ctx, before, r.opts.Limits.MaxBytes); err != nil {
+		r.log.Error("batch sweep", "error", err)
+	} else if n > 0 {
+		r.log.Info("batch jobs removed", "jobs", n)
+	}
+}
