@@ -34,6 +34,8 @@ type Config struct {
 	Context *Context
 	// Search is nil when the file has no search block.
 	Search *Search
+	// Batch is the batch block, or its defaults.
+	Batch Batch
 
 	// Files holds the parsed sources, for printing diagnostics with context.
 	Files map[string]*hcl.File
@@ -135,6 +137,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Extractors, diags = plugins("extractor", r.Extractors, diags)
 	cfg.Digesters, diags = plugins("digester", r.Digesters, diags)
 	cfg.Context, diags = r.context(diags)
+	cfg.Batch, diags = r.batch(diags)
 	if r.Search != nil {
 		var ds hcl.Diagnostics
 		cfg.Search, ds = r.Search.decode()

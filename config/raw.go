@@ -20,6 +20,7 @@ type rawFile struct {
 	Digesters  []rawPlugin    `hcl:"digester,block"`
 	Contexts   []rawContext   `hcl:"context,block"`
 	Search     *rawSearch     `hcl:"search,block"`
+	Batch      *rawBatch      `hcl:"batch,block"`
 }
 
 type rawStore struct {

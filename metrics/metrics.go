@@ -28,6 +28,8 @@ type Metrics struct {
 	rerankLatency  prometheus.Histogram
 	tokenRatio     prometheus.Histogram
 	tokens         *prometheus.CounterVec
+	// Batch are the batch runner's series.
+	Batch *Batch
 }
 
 // New registers every series in a fresh registry.
@@ -75,7 +77,9 @@ func New() *Metrics {
 		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned).",
 		}, []string{"kind"}),
+		Batch: newBatch(),
 	}
+	m.registry.MustRegister(m.Batch.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
 		m.tokenRatio, m.tokens,

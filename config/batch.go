@@ -1,0 +1,56 @@
+package config
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Batch configures asynchronous batch fetches (seeds/P6.md §10). Without a
+// batch block, batch runs with these defaults.
+type Batch struct {
+	Disabled      bool
+	TargetsPerJob int
+	JobsPerCaller int
+	JobsTotal     int
+	Workers       int
+	TTL           time.Duration
+	MaxBytes      int64
+}
+
+// Defaults of the batch block.
+const (
+	DefaultBatchTargetsPerJob = 32
+	DefaultBatchJobsPerCaller = 1
+	DefaultBatchJobsTotal     = 8
+	DefaultBatchWorkers       = 1
+	DefaultBatchTTL           = 24 * time.Hour
+	DefaultBatchMaxBytes      = 64 << 20
+)
+
+type rawBatch struct {
+	Disabled      *bool          `hcl:"disabled,optional"`
+	TargetsPerJob hcl.Expression `hcl:"targets_per_job,optional"`
+	JobsPerCaller hcl.Expression `hcl:"jobs_per_caller,optional"`
+	JobsTotal     hcl.Expression `hcl:"jobs_total,optional"`
+	Workers       hcl.Expression `hcl:"workers,optional"`
+	TTL           hcl.Expression `hcl:"ttl,optional"`
+	MaxBytes      hcl.Expression `hcl:"max_bytes,optional"`
+}
+
+func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {
+	rb := r.Batch
+	if rb == nil {
+		rb = &rawBatch{}
+	}
+	b := Batch{Disabled: rb.Disabled != nil && *rb.Disabled}
+	b.TargetsPerJob, diags = optInt(rb.TargetsPerJob, DefaultBatchTargetsPerJob, 1, 1000, diags)
+	b.JobsPerCaller, diags = optInt(rb.JobsPerCaller, DefaultBatchJobsPerCaller, 1, 100, diags)
+	b.JobsTotal, diags = optInt(rb.JobsTotal, DefaultBatchJobsTotal, 1, 1000, diags)
+	// At most two workers: the batch must never hold more than two of the
+	// global fetch slots (P6 §6).
+	b.Workers, diags = optInt(rb.Workers, DefaultBatchWorkers, 1, 2, diags)
+	b.TTL, diags = optDuration(rb.TTL, DefaultBatchTTL, diags)
+	b.MaxBytes, diags = optSize(rb.MaxBytes, DefaultBatchMaxBytes, diags)
+	return b, diags
+}
