@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,14 +83,27 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
+	out, ae := s.fetchTarget(r.Context(), c, req)
+	if ae != nil {
+		writeError(w, ae)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// fetchTarget is the pipeline for one target: the chain under the caller's
+// gates, the archive when asked to recover, and the answer. /v1/fetch and
+// every batch target go through it.
+func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
 	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
-	res, ae := s.run(r.Context(), c, request)
+	res, ae := s.run(ctx, c, request)
 	var rec *recovered
 	var recoverFailed string
 	if req.Recover && s.archive != "" {
 		if why := recoverReason(res, ae); why != "" {
 			snapshot := fetch.ArchiveSnapshotURL(s.archive, req.URL)
-			archived, archiveErr := s.run(r.Context(), c, stages.Request{URL: snapshot, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()})
+			request.URL = snapshot
+			archived, archiveErr := s.run(ctx, c, request)
 			switch {
 			case archiveErr == nil:
 				res, ae, rec = archived, nil, &recovered{From: "wayback", SnapshotURL: snapshot, Reason: why}
@@ -101,16 +115,14 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		}
 	}
 	if ae != nil {
-		writeError(w, ae)
-		return
+		return nil, ae
 	}
 	out, ae := fetchAnswer(req, res)
-	if ae == nil && req.Context && !s.contextStage {
-		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
-	}
 	if ae != nil {
-		writeError(w, ae)
-		return
+		return nil, ae
+	}
+	if req.Context && !s.contextStage {
+		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
 	}
 	s.metrics.Tokens(out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
 	if rec != nil {
@@ -120,7 +132,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 	if recoverFailed != "" {
 		out.Warnings = append(out.Warnings, recoverFailed)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // recoverReason says why the origin's answer is worth replacing with an
@@ -151,25 +163,33 @@ func decodeFetch(r *http.Request) (*fetchRequest, *apiError) {
 		}
 		return nil, badRequest("malformed JSON body: " + err.Error())
 	}
+	if ae := req.validate(); ae != nil {
+		return nil, ae
+	}
+	return &req, nil
+}
+
+// validate checks the fields and fills in the default mode.
+func (req *fetchRequest) validate() *apiError {
 	if req.URL == "" {
-		return nil, badRequest("url is required")
+		return badRequest("url is required")
 	}
 	switch req.Mode {
 	case "":
 		req.Mode = modeClean
 	case modeClean, modeRaw, modeDigest:
 	default:
-		return nil, badRequest(fmt.Sprintf("mode %q: want clean, raw or digest", req.Mode))
+		return badRequest(fmt.Sprintf("mode %q: want clean, raw or digest", req.Mode))
 	}
 	if req.JSONPath != "" && req.JQ != "" {
-		return nil, badRequest("give json_path or jq, not both")
+		return badRequest("give json_path or jq, not both")
 	}
 	if req.Grep != "" {
 		if _, err := regexp.Compile(req.Grep); err != nil {
-			return nil, badRequest("grep: " + err.Error())
+			return badRequest("grep: " + err.Error())
 		}
 	}
-	return &req, nil
+	return nil
 }
 
 // options are the per-request knobs the extractors read.

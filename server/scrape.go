@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,18 +84,28 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 		writeFirecrawlError(w, ae)
 		return
 	}
-	mode := modeClean
-	if slices.Contains(req.Formats, "summary") {
-		mode = modeDigest
-	}
-	res, ae := s.run(r.Context(), c, stages.Request{URL: req.URL, Mode: mode})
+	data, ae := s.scrapeTarget(r.Context(), c, req)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
 	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
+}
+
+// scrapeTarget is the Firecrawl pipeline for one URL: /v2/scrape and every
+// target of a Firecrawl batch go through it.
+func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
+	mode := modeClean
+	if slices.Contains(req.Formats, "summary") {
+		mode = modeDigest
+	}
+	res, ae := s.run(ctx, c, stages.Request{URL: req.URL, Mode: mode})
+	if ae != nil {
+		return nil, ae
+	}
 	data := scrapeAnswer(req, res)
 	s.metrics.Tokens(data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
+	return &data, nil
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
