@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
@@ -45,6 +47,11 @@ type Options struct {
 	// Search answers /v2/search and /v1/search; nil answers "not
 	// configured".
 	Search *search.Service
+	// Batch turns on the batch API; nil answers its routes 503.
+	Batch *BatchOptions
+	// PreCheck is the guard's check without resolution, run on every
+	// batch target at submit.
+	PreCheck func(rawURL string) error
 	// Digester condenses the top results of a `/v1/search` with `digest:
 	// true`; nil joins their clean text instead.
 	Digester stages.Digester
@@ -67,6 +74,8 @@ type Server struct {
 	contextStage bool
 	archive      string
 	search       *search.Service
+	batch        *batch.Runner // nil when batch is disabled
+	precheck     func(string) error
 	now          func() time.Time
 }
 
@@ -84,11 +93,42 @@ func New(opts Options) *Server {
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New()
 	}
-	return &Server{
+	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
+		precheck: opts.PreCheck,
 	}
+	if b := opts.Batch; b != nil && !b.Disabled {
+		ro := b.Runner
+		ro.Limits = b.Limits
+		if ro.Hooks == nil {
+			ro.Hooks = opts.Metrics.Batch
+		}
+		if ro.Logger == nil {
+			ro.Logger = opts.Logger
+		}
+		s.batch = batch.New(b.Store, s.batchFetch, ro)
+	}
+	return s
+}
+
+// Start starts the background work: the batch runner, which first fails
+// the jobs a previous process left.
+func (s *Server) Start(ctx context.Context) error {
+	if s.batch == nil {
+		return nil
+	}
+	return s.batch.Start(ctx)
+}
+
+// Close stops the batch runner, letting targets in flight finish until
+// ctx ends.
+func (s *Server) Close(ctx context.Context) error {
+	if s.batch == nil {
+		return nil
+	}
+	return s.batch.Close(ctx)
 }
 
 // Handler returns the routes.
@@ -101,6 +141,10 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
 	r.HandleFunc("/v2/search", s.authed(s.handleFirecrawlSearch)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/search", s.authed(s.handleSearch)).Methods(http.MethodPost)
+	r.HandleFunc("/v1/batch", s.batchRoute(s.handleBatchSubmit)).Methods(http.MethodPost)
+	r.HandleFunc("/v1/batch/{id}", s.batchRoute(s.handleBatchStatus)).Methods(http.MethodGet)
+	r.HandleFunc("/v1/batch/{id}", s.batchRoute(s.handleBatchCancel)).Methods(http.MethodDelete)
+	r.HandleFunc("/v1/batch/{id}/{idx}", s.batchRoute(s.handleBatchTarget)).Methods(http.MethodGet)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
 	})
@@ -115,13 +159,19 @@ type authedHandler func(w http.ResponseWriter, r *http.Request, c *caller)
 
 // authed checks the bearer key and caps the request body.
 func (s *Server) authed(h authedHandler) http.HandlerFunc {
+	return s.authedWithin(MaxRequestBody, h)
+}
+
+// authedWithin is authed with a body cap of its own, for the one route
+// (batch submission) whose bodies are larger.
+func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, MaxRequestBody)
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		h(w, r, c)
 	}
 }

@@ -96,7 +96,18 @@ extractor "text" {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	return New(opts)
+	policy, _ := app.GuardPolicy(cfg)
+	opts.PreCheck = func(u string) error { _, err := policy.PreCheck(u); return err }
+	srv := New(opts)
+	if err := srv.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Close(ctx)
+	})
+	return srv
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {
