@@ -135,7 +135,7 @@ func readAll(r *http.Request) ([]byte, *apiError) {
 	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: fmt.Sprintf("Bad Request: body over %d bytes", MaxRequestBody)}
+			return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: the request body is too large"}
 		}
 		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
 	}

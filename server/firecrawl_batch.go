@@ -1,0 +1,209 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/store"
+)
+
+// Firecrawl's batch pages: at most this many documents unless `limit`
+// says otherwise (1–1000).
+const (
+	firecrawlPageDefault = 100
+	firecrawlPageMax     = 1000
+)
+
+// firecrawlBatchRequest is the part of POST /v2/batch/scrape sift reads;
+// the scrape options are flattened at the top level, and every field sift
+// does not know is accepted and ignored.
+type firecrawlBatchRequest struct {
+	URLs              []string       `json:"urls"`
+	Formats           []scrapeFormat `json:"formats"`
+	IgnoreInvalidURLs *bool          `json:"ignoreInvalidURLs"`
+}
+
+func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Request, c *caller) {
+	raw, ae := readAll(r)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	var req firecrawlBatchRequest
+	if err := json.Unmarshal(raw, &req); err != nil {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
+		return
+	}
+	if len(req.URLs) == 0 {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: urls must be a non-empty list"})
+		return
+	}
+	if len(req.Formats) == 0 {
+		req.Formats = []scrapeFormat{"markdown"}
+	}
+	ignoreInvalid := req.IgnoreInvalidURLs == nil || *req.IgnoreInvalidURLs
+	var targets []batch.Target
+	invalid := []string{}
+	for i, u := range req.URLs {
+		if pre := s.preCheck(u); pre != nil {
+			if !ignoreInvalid {
+				writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST",
+					Message: fmt.Sprintf("Bad Request: urls[%d]: %s", i, pre.Message)})
+				return
+			}
+			invalid = append(invalid, u)
+			continue
+		}
+		opts, _ := json.Marshal(batchOptions{Scrape: &scrapeRequest{URL: u, Formats: req.Formats}})
+		targets = append(targets, batch.Target{URL: u, Options: opts})
+	}
+	if len(targets) == 0 {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: no valid URL to scrape"})
+		return
+	}
+	job, _, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
+	if err != nil {
+		writeFirecrawlBatchError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "id": job.ID,
+		"url": firecrawlJobURL(r, job.ID, nil), "invalidURLs": invalid})
+}
+
+// firecrawlJobURL is the absolute status URL of a job, built from the
+// request's own scheme and Host, as Firecrawl's SDKs expect.
+func firecrawlJobURL(r *http.Request, id string, query url.Values) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := url.URL{Scheme: scheme, Host: r.Host, Path: "/v2/batch/scrape/" + id, RawQuery: query.Encode()}
+	return u.String()
+}
+
+func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, batch.ErrNotFound):
+		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "error": "Job not found"})
+	case errors.Is(err, batch.ErrFinished):
+		writeJSON(w, http.StatusConflict, map[string]any{"success": false, "error": "Crawl is already completed"})
+	case errors.Is(err, batch.ErrCallerBusy), errors.Is(err, batch.ErrBusy):
+		w.Header().Set("Retry-After", busyRetryAfter)
+		writeJSON(w, http.StatusTooManyRequests, map[string]any{"success": false, "error": err.Error()})
+	case errors.Is(err, batch.ErrTooManyTargets):
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
+	default:
+		writeFirecrawlError(w, &apiError{Status: 500, Class: "internal", Message: "internal: batch store failed"})
+	}
+}
+
+// firecrawlStatus maps sift's job status onto Firecrawl's four.
+func firecrawlStatus(status string) string {
+	switch status {
+	case store.JobQueued, store.JobRunning:
+		return "scraping"
+	case store.JobDone, store.JobPartial:
+		return "completed"
+	default:
+		return status // failed, cancelled
+	}
+}
+
+func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Request, c *caller) {
+	skip, limit, ae := pageParams(r.URL.Query())
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	id := mux.Vars(r)["id"]
+	job, targets, err := s.batch.Targets(r.Context(), batchCaller(c), id, true, 0, 0)
+	if err != nil {
+		writeFirecrawlBatchError(w, err)
+		return
+	}
+	var docs []json.RawMessage
+	for _, t := range targets {
+		if t.Status == store.TargetDone {
+			docs = append(docs, t.Result)
+		}
+	}
+	page := docs[min(skip, len(docs)):min(skip+limit, len(docs))]
+	out := map[string]any{"success": true, "status": firecrawlStatus(job.Status), "completed": job.TargetsDone,
+		"total": job.TargetsTotal, "creditsUsed": job.TargetsDone,
+		"expiresAt": job.Lease.Add(s.batch.Limits().TTL).UTC().Format(time.RFC3339), "data": nonNil(page)}
+	// A next page while documents remain beyond this one, or while the job
+	// still works on targets not yet counted; never past the last document
+	// of a finished job, so a client following `next` always stops.
+	if skip+len(page) < len(docs) || (isLive(job.Status) && skip+len(page) < job.TargetsTotal) {
+		q := url.Values{"skip": {strconv.Itoa(skip + len(page))}}
+		if r.URL.Query().Has("limit") {
+			q.Set("limit", strconv.Itoa(limit))
+		}
+		out["next"] = firecrawlJobURL(r, id, q)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func nonNil(docs []json.RawMessage) []json.RawMessage {
+	if docs == nil {
+		return []json.RawMessage{}
+	}
+	return docs
+}
+
+// pageParams reads `skip` (a non-negative integer) and `limit` (1–1000).
+func pageParams(q url.Values) (skip, limit int, ae *apiError) {
+	limit = firecrawlPageDefault
+	bad := func(msg string) (int, int, *apiError) {
+		return 0, 0, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + msg}
+	}
+	if v := q.Get("skip"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return bad(fmt.Sprintf("skip %q is not a non-negative integer", v))
+		}
+		skip = n
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > firecrawlPageMax {
+			return bad(fmt.Sprintf("limit %q: want 1 to %d", v, firecrawlPageMax))
+		}
+		limit = n
+	}
+	return skip, limit, nil
+}
+
+func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
+	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
+		writeFirecrawlBatchError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "cancelled"})
+}
+
+// handleFirecrawlBatchErrors lists the failed targets of a job.
+func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Request, c *caller) {
+	id := mux.Vars(r)["id"]
+	job, targets, err := s.batch.Targets(r.Context(), batchCaller(c), id, false, 0, 0)
+	if err != nil {
+		writeFirecrawlBatchError(w, err)
+		return
+	}
+	errs := []map[string]any{}
+	for _, t := range targets {
+		if t.Status == store.TargetFailed {
+			errs = append(errs, map[string]any{"id": fmt.Sprintf("%s-%d", job.ID, t.Idx),
+				"timestamp": job.Lease.UTC().Format(time.RFC3339), "url": t.URL, "error": t.Error})
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"errors": errs, "robotsBlocked": []string{}})
+}

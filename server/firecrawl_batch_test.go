@@ -1,0 +1,96 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/siftd/sift/batch"
+)
+
+// TestFirecrawlBatch: the v2 batch routes in the shapes Firecrawl's SDKs
+// parse: 200 with an absolute url on start, invalid URLs reported, pages
+// of documents with skip/limit/next, the errors list, cancel.
+func TestFirecrawlBatch(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := batchServer(t, origin, batch.Limits{})
+	resp, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
+		"urls":    []string{origin.URL + "/article", "http://10.0.0.5/x", origin.URL + "/image", origin.URL + "/data.json"},
+		"formats": []any{"markdown", map[string]any{"type": "html"}}, "origin": "js-sdk@4.42.0", "onlyMainContent": true,
+	})
+	id, _ := start["id"].(string)
+	if resp.StatusCode != 200 || start["success"] != true || start["url"] != srv.URL+"/v2/batch/scrape/"+id ||
+		fmt.Sprint(start["invalidURLs"]) != "[http://10.0.0.5/x]" {
+		t.Fatalf("start %d %v", resp.StatusCode, start)
+	}
+	var status map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, status = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
+		if status["status"] != "scraping" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	data := status["data"].([]any)
+	if status["status"] != "completed" || status["completed"] != 3.0 || status["total"] != 3.0 || len(data) != 2 || status["next"] != nil {
+		t.Fatalf("status %v", status)
+	}
+	if _, err := time.Parse(time.RFC3339, status["expiresAt"].(string)); err != nil {
+		t.Fatalf("expiresAt: %v", err)
+	}
+	doc := data[0].(map[string]any)
+	if !strings.HasPrefix(doc["markdown"].(string), "# Irrigation") || doc["html"] == nil ||
+		doc["metadata"].(map[string]any)["sourceURL"] != origin.URL+"/article" {
+		t.Fatalf("document %v", doc)
+	}
+
+	_, page := do(t, "GET", srv.URL+"/v2/batch/scrape/"+id+"?limit=1", testKey, nil)
+	if len(page["data"].([]any)) != 1 || page["next"] != srv.URL+"/v2/batch/scrape/"+id+"?limit=1&skip=1" {
+		t.Fatalf("first page %v", page)
+	}
+	_, page = do(t, "GET", page["next"].(string), testKey, nil)
+	if len(page["data"].([]any)) != 1 || page["next"] != nil {
+		t.Fatalf("last page %v", page)
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/v2/batch/scrape/"+id+"?skip=-1", testKey, nil); resp.StatusCode != 400 {
+		t.Fatalf("skip=-1: %d", resp.StatusCode)
+	}
+	_, errs := do(t, "GET", srv.URL+"/v2/batch/scrape/"+id+"/errors", testKey, nil)
+	if list := errs["errors"].([]any); len(list) != 1 || list[0].(map[string]any)["url"] != origin.URL+"/image" {
+		t.Fatalf("errors %v", errs)
+	}
+	resp, body := do(t, "DELETE", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
+	if resp.StatusCode != http.StatusConflict || body["error"] != "Crawl is already completed" {
+		t.Fatalf("cancel of a completed job: %d %v", resp.StatusCode, body)
+	}
+	resp, body = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, quietKey, nil)
+	if resp.StatusCode != http.StatusNotFound || body["error"] != "Job not found" || body["success"] != false {
+		t.Fatalf("another caller's job: %d %v", resp.StatusCode, body)
+	}
+}
+
+func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
+	origin := newHeldOrigin(t)
+	srv := batchServer(t, origin.Server, batch.Limits{})
+	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{"urls": []string{origin.URL + "/held", origin.URL + "/article"}})
+	resp, body := do(t, "DELETE", srv.URL+"/v2/batch/scrape/"+start["id"].(string), testKey, nil)
+	if resp.StatusCode != 200 || fmt.Sprint(body) != "map[status:cancelled]" {
+		t.Fatalf("cancel %d %v", resp.StatusCode, body)
+	}
+	close(origin.release) // the target in flight finishes
+	tests := []struct {
+		name string
+		body map[string]any
+	}{
+		{"no urls", map[string]any{"urls": []string{}}},
+		{"only invalid", map[string]any{"urls": []string{"http://10.0.0.5/"}}},
+		{"invalid, not ignored", map[string]any{"urls": []string{origin.URL + "/article", "ftp://x/"}, "ignoreInvalidURLs": false}},
+	}
+	for _, tt := range tests {
+		if resp, body := post(t, srv.URL+"/v2/batch/scrape", testKey, tt.body); resp.StatusCode != 400 || body["success"] != false {
+			t.Errorf("%s: %d %v", tt.name, resp.StatusCode, body)
+		}
+	}
+}
