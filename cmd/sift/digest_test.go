@@ -55,6 +55,7 @@ func TestDigestThroughRealLLM(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	src := fmt.Sprintf(`listen = %q
+data_dir = %q
 caller "sdk" {
   key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
   workspace  = "fleet"
@@ -80,7 +81,7 @@ digester "llm" {
   pool           = 1
   timeout        = "30s"
 }
-`, addr, port, honchoFake.URL, llmPort)
+`, addr, filepath.Dir(cfg), port, honchoFake.URL, llmPort)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

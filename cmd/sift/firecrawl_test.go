@@ -27,7 +27,8 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	origin := fixturePages(t)
 	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
-	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape,search", "QUERY=reverse proxy nginx",
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "CHECKS=scrape,search,batch", "QUERY=reverse proxy nginx",
+		"SLOW_URL="+origin.URL+"/slow.html",
 		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html"}, ","))
 	var out bytes.Buffer
 	check.Stdout, check.Stderr = &out, &out
@@ -64,6 +65,13 @@ func fixturePages(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".html")
+		if name == "slow" { // answers after a few seconds, for the batch cancel check
+			select {
+			case <-time.After(3 * time.Second):
+			case <-r.Context().Done():
+				return
+			}
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>%s</article></body></html>`,
 			name, name, strings.Repeat("<p>Fixture text for the Firecrawl SDK check, served on loopback only. </p>", 10))
@@ -102,6 +110,7 @@ func startSiftCmd(t *testing.T, origin *httptest.Server, extra string) (string, 
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	src := fmt.Sprintf(`listen = %q
+data_dir = %q
 caller "sdk" {
   key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
 }
@@ -113,7 +122,7 @@ pipeline {
   stage "fetch" {}
   stage "extract" {}
 }
-%s`, addr, port, extra)
+%s`, addr, filepath.Dir(cfg), port, extra)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

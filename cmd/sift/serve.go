@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift"
+	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/internal/app"
@@ -60,12 +61,21 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
+	policy, _ := app.GuardPolicy(cfg)
 	api := server.New(server.Options{
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 		Search:     search.New(cfg.Search, m),
 		Digester:   searchDigester(a),
+		Batch:      batchOptions(cfg, a),
+		PreCheck:   func(u string) error { _, err := policy.PreCheck(u); return err },
 	})
+	if err := api.Start(ctx); err != nil {
+		return err
+	}
+	// The batch stops after the HTTP server drained and before the
+	// plugins and the store close: its targets in flight finish too.
+	defer api.Close(context.WithoutCancel(ctx))
 	srv := api.HTTPServer(server.DefaultTimeouts)
 	drained := make(chan error, 1)
 	go func() {
@@ -106,6 +116,19 @@ func checkDevKey(cfg *config.Config) error {
 		}
 	}
 	return nil
+}
+
+// batchOptions turns on the batch API over the app's store, with the
+// batch block's limits.
+func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
+	b := cfg.Batch
+	if b.Disabled || a.Store == nil {
+		return &server.BatchOptions{Disabled: true}
+	}
+	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
+		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
+		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes,
+	}}
 }
 
 // searchDigester is the digester `/v1/search` condenses its top results

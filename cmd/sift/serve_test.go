@@ -28,7 +28,7 @@ func freePort(t *testing.T) int {
 func TestServeHealthAndShutdown(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\nextractor \"html\" {\n  pool = 1\n}\n", addr)), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n", addr, filepath.Dir(cfg))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(siftBin, "serve", "--config", cfg)

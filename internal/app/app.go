@@ -29,7 +29,7 @@ type App struct {
 	Config *config.Config
 	Host   *host.Host
 	Chain  *stages.Chain
-	Store  *store.Store // nil when no stage needs one
+	Store  *store.Store // nil when neither a cache stage nor batch needs one
 	// Honcho is the context source; nil without a context block.
 	Honcho *honcho.Client
 }
@@ -91,13 +91,17 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
 		a.Honcho, deps.Context = client, honcho.Source{Client: client, Limit: cfg.Context.Limit}
 	}
-	if budget, ok := cacheBudget(cfg); ok {
+	budget, cached := cacheBudget(cfg)
+	if cached || !cfg.Batch.Disabled {
 		st, err := store.OpenSQLite(ctx, cfg.DataDir)
 		if err != nil {
 			h.Close()
 			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
 		}
-		a.Store, deps.Cache = st, st.CacheTable(budget)
+		a.Store = st
+		if cached {
+			deps.Cache = st.CacheTable(budget)
+		}
 	}
 	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
 	diags = append(diags, ds...)
