@@ -59,15 +59,26 @@ func fetchCommand() *cobra.Command {
 // callSift posts body to a running sift and returns the answer, or an
 // error carrying sift's own message.
 func callSift(cmd *cobra.Command, path string, body any) ([]byte, error) {
+	return callSiftMethod(cmd, http.MethodPost, path, body)
+}
+
+// callSiftMethod sends a request to a running sift (SIFT_URL, SIFT_KEY)
+// and returns a 2xx answer; other answers become errors with sift's own
+// message. A nil body sends none.
+func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, error) {
 	base := strings.TrimRight(os.Getenv("SIFT_URL"), "/")
 	if base == "" {
 		base = defaultSiftURL
 	}
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return nil, err
+	var payload io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return nil, err
+		}
+		payload = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(cmd.Context(), http.MethodPost, base+path, bytes.NewReader(payload))
+	req, err := http.NewRequestWithContext(cmd.Context(), method, base+path, payload)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +95,7 @@ func callSift(cmd *cobra.Command, path string, body any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read sift's answer: %w", err)
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode/100 != 2 {
 		var e struct {
 			Error string `json:"error"`
 			Hint  string `json:"hint"`

@@ -31,13 +31,14 @@ func TestThirdPartyPlugin(t *testing.T) {
 	}
 	sum := sha256.Sum256(raw)
 	src := fmt.Sprintf(`
+data_dir = %q
 extractor "csv" {
   command       = [%q]
   sha256        = %q
   content_types = ["text/csv"]
   pool          = 1
   max_rows      = 1
-}`, bin, hex.EncodeToString(sum[:]))
+}`, t.TempDir(), bin, hex.EncodeToString(sum[:]))
 	cfg, diags := config.Parse([]byte(src), "config.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)

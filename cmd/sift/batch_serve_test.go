@@ -1,0 +1,221 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// countingOrigin serves fixture pages, counting requests per path; /held
+// answers only when the test ends.
+type countingOrigin struct {
+	*httptest.Server
+	mu   sync.Mutex
+	hits map[string]int
+}
+
+func newCountingOrigin(t *testing.T) *countingOrigin {
+	t.Helper()
+	o := &countingOrigin{hits: map[string]int{}}
+	release := make(chan struct{})
+	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		o.mu.Lock()
+		o.hits[r.URL.Path]++
+		o.mu.Unlock()
+		if r.URL.Path == "/held" {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, "<html><head><title>%s</title></head><body><article><h1>%s</h1>%s</article></body></html>",
+			r.URL.Path, r.URL.Path, strings.Repeat("<p>Batch fixture text, served on loopback only.</p>", 8))
+	}))
+	t.Cleanup(o.Close)
+	t.Cleanup(func() { close(release) })
+	return o
+}
+
+func (o *countingOrigin) Hits() map[string]int {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range o.hits {
+		out[k] = v
+	}
+	return out
+}
+
+// batchSift writes a config with callers a, b and c (keys "key-a" …) and
+// a data_dir that outlives restarts, and returns a function that starts
+// `sift serve` on it.
+func batchSift(t *testing.T, origin *httptest.Server) (addr string, start func() *exec.Cmd) {
+	t.Helper()
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	addr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	dir := t.TempDir()
+	var callers strings.Builder
+	for _, name := range []string{"a", "b", "c"} {
+		sum := sha256.Sum256([]byte("key-" + name))
+		fmt.Fprintf(&callers, "caller %q {\n  key_sha256 = %q\n}\n", name, hex.EncodeToString(sum[:]))
+	}
+	src := fmt.Sprintf(`listen   = %q
+data_dir = %q
+%s
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443, %d]
+    allow_cidrs = ["127.0.0.0/8"]
+  }
+  stage "fetch" {}
+  stage "extract" {}
+}
+`, addr, dir, callers.String(), port)
+	cfg := filepath.Join(dir, "config.hcl")
+	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return addr, func() *exec.Cmd {
+		serve := exec.Command(siftBin, "serve", "--config", cfg)
+		if err := serve.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+		waitHealthy(t, addr)
+		return serve
+	}
+}
+
+func batchCall(t *testing.T, method, url, key, body string) map[string]any {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil || resp.StatusCode/100 != 2 {
+		t.Fatalf("%s %s: %d %s", method, url, resp.StatusCode, raw)
+	}
+	return out
+}
+
+// TestBatchSurvivesSIGKILL: sift serve is killed with one job done, one
+// running and one queued; after a restart the last two are failed with
+// "restart", the done job's result is still readable, and no target was
+// fetched twice.
+func TestBatchSurvivesSIGKILL(t *testing.T) {
+	origin := newCountingOrigin(t)
+	addr, start := batchSift(t, origin.Server)
+	serve := start()
+	base := "http://" + addr + "/v1/batch"
+	submit := func(key string, paths ...string) string {
+		var ts []string
+		for _, p := range paths {
+			ts = append(ts, fmt.Sprintf(`{"url": %q}`, origin.URL+p))
+		}
+		return batchCall(t, "POST", base, key, `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
+	}
+	waitStatus := func(key, id string, want ...string) map[string]any {
+		deadline := time.Now().Add(15 * time.Second)
+		for time.Now().Before(deadline) {
+			job := batchCall(t, "GET", base+"/"+id+"?wait=2s", key, "")
+			for _, w := range want {
+				if job["status"] == w {
+					return job
+				}
+			}
+		}
+		t.Fatalf("job %s never became %v", id, want)
+		return nil
+	}
+
+	done := submit("key-a", "/done")
+	waitStatus("key-a", done, "done")
+	running := submit("key-b", "/held", "/after-held")
+	for deadline := time.Now().Add(10 * time.Second); origin.Hits()["/held"] == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the held target never started")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	queued := submit("key-c", "/queued")
+	if job := batchCall(t, "GET", base+"/"+queued, "key-c", ""); job["status"] != "queued" {
+		t.Fatalf("third job %v, want queued behind the running one", job["status"])
+	}
+	if err := serve.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = serve.Wait()
+
+	start()
+	for key, id := range map[string]string{"key-b": running, "key-c": queued} {
+		job := batchCall(t, "GET", base+"/"+id, key, "")
+		if job["status"] != "failed" || job["error"] != "restart" {
+			t.Fatalf("left-over job after restart: %v", job)
+		}
+	}
+	one := batchCall(t, "GET", base+"/"+done+"/0", "key-a", "")
+	if one["status"] != "done" || !strings.Contains(one["result"].(map[string]any)["content"].(string), "Batch fixture text") {
+		t.Fatalf("the done job's result after restart: %v", one)
+	}
+	time.Sleep(300 * time.Millisecond) // a resumed job would fetch now
+	hits := origin.Hits()
+	if hits["/done"] != 1 || hits["/held"] != 1 || hits["/after-held"] != 0 || hits["/queued"] != 0 {
+		t.Fatalf("origin hits %v: a target ran twice or was resumed", hits)
+	}
+}
+
+// TestBatchCLI: submit a list of URLs from stdin, wait with progress, read
+// one result and cancel a finished job.
+func TestBatchCLI(t *testing.T) {
+	origin := newCountingOrigin(t)
+	addr, start := batchSift(t, origin.Server)
+	start()
+	t.Setenv("SIFT_URL", "http://"+addr)
+	t.Setenv("SIFT_KEY", "key-a")
+	list := fmt.Sprintf("# two pages\n%s/one\n%s/two\n", origin.URL, origin.URL)
+	stdout, stderr, code := runSift(t, []byte(list), "batch", "submit", "--wait", "-")
+	var job struct {
+		JobID   string `json:"job_id"`
+		Status  string `json:"status"`
+		Targets []struct {
+			Status string `json:"status"`
+		} `json:"targets"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &job) != nil || job.Status != "done" || len(job.Targets) != 2 {
+		t.Fatalf("submit --wait: code %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "[####################] 2/2 done") {
+		t.Fatalf("no progress bar on stderr: %q", stderr)
+	}
+	stdout, _, code = runSift(t, nil, "batch", "get", job.JobID, "1")
+	if code != 0 || !strings.Contains(stdout, "/two") || !strings.Contains(stdout, `"status": "done"`) {
+		t.Fatalf("get: %d %s", code, stdout)
+	}
+	_, stderr, code = runSift(t, nil, "batch", "cancel", job.JobID)
+	if code == 0 || !strings.Contains(stderr, "already finished") {
+		t.Fatalf("cancel of a done job: %d %s", code, stderr)
+	}
+	_, stderr, code = runSift(t, nil, "batch", "status", "0123456789abcdef0123456789abcdef")
+	if code == 0 || !strings.Contains(stderr, "no such batch job") {
+		t.Fatalf("status of no job: %d %s", code, stderr)
+	}
+}
