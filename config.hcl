@@ -39,3 +39,14 @@ extractor "html" {
   timeout = "30s"
   memory  = "512MiB"
 }
+
+# Asynchronous batches (POST /v1/batch, Firecrawl's /v2/batch/scrape): one
+# worker drains every live job serially, so a batch holds one fetch slot.
+batch {
+  workers         = 1        # at most 2
+  targets_per_job = 32
+  jobs_per_caller = 1
+  jobs_total      = 8
+  ttl             = "24h"    # a job is kept this long after its last activity
+  max_bytes       = "64MiB"  # stored results; finished jobs go oldest first
+}

@@ -46,6 +46,7 @@ type batchOptions struct {
 // batchFetch is the runner's FetchFunc: one target through the same
 // pipeline as /v1/fetch or /v2/scrape, as the caller who submitted it.
 func (s *Server) batchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
+	ctx = context.WithValue(ctx, batchTargetKey{}, true)
 	c := s.callerNamed(bc.Name)
 	if c == nil {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
@@ -71,6 +72,14 @@ func (s *Server) batchFetch(ctx context.Context, bc batch.Caller, t batch.Target
 		return nil, &batch.TargetError{Message: ae.Message, Hint: ae.Hint, Outcome: targetOutcome(ae)}
 	}
 	return json.Marshal(answer)
+}
+
+// batchTargetKey marks a context as a batch target's.
+type batchTargetKey struct{}
+
+func fromBatch(ctx context.Context) bool {
+	v, _ := ctx.Value(batchTargetKey{}).(bool)
+	return v
 }
 
 // targetOutcome is the metrics class of a failed target.

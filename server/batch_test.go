@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -339,4 +341,45 @@ func TestBatchMetricsCarryNoJobID(t *testing.T) {
 	if strings.Contains(text, id) || strings.Contains(text, "/article") {
 		t.Error("/metrics carries a job id or a URL")
 	}
+}
+
+// TestBatchLogsCarryNoURL: the request lines of batch targets name no host
+// or URL, for any caller; a direct fetch's line still names its host.
+func TestBatchLogsCarryNoURL(t *testing.T) {
+	origin := fixtureOrigin(t)
+	st, err := store.OpenSQLite(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	var logs lockedBuffer
+	srv := newTestServer(t, origin, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
+		Batch: &BatchOptions{Store: st}})
+	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/article", origin.URL+"/image"))
+	collect(t, srv.URL, testKey, sub["job_id"].(string), "")
+	host := `"host":"127.0.0.1"`
+	if text := logs.String(); strings.Contains(text, host) || strings.Contains(text, "/article") || !strings.Contains(text, `"status":415`) {
+		t.Fatalf("batch log lines:\n%s", text)
+	}
+	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+	if !strings.Contains(logs.String(), host) {
+		t.Fatal("a direct fetch's log line lost its host")
+	}
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -27,9 +27,13 @@ type fetchResult struct {
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
 	start := s.now()
 	host := hostOf(req.URL)
+	logHost := host
+	if fromBatch(ctx) {
+		logHost = "" // batch log lines never carry a target's host (P6 §8)
+	}
 	release, busy := s.gates.acquire(c.name, host)
 	if busy != nil {
-		s.logRequest(c, host, busy.Status, nil, busy, time.Since(start))
+		s.logRequest(c, logHost, busy.Status, nil, busy, time.Since(start))
 		return nil, busy
 	}
 	defer release()
@@ -41,7 +45,7 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	if err != nil {
 		ae = toAPIError(err)
 	}
-	s.logRequest(c, host, statusOf(ae), doc, ae, time.Since(start))
+	s.logRequest(c, logHost, statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
 		return nil, ae
 	}
