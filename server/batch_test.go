@@ -61,7 +61,7 @@ func newHeldOrigin(t *testing.T) *heldOrigin {
 	return h
 }
 
-func batchServer(t *testing.T, origin *httptest.Server, limits batch.Limits) *httptest.Server {
+func batchServer(t testing.TB, origin *httptest.Server, limits batch.Limits) *httptest.Server {
 	t.Helper()
 	st, err := store.OpenSQLite(context.Background(), t.TempDir())
 	if err != nil {
@@ -383,3 +383,7 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// batchLimits32 are the defaults with room for many jobs of one caller in
+// a row.
+var batchLimits32 = batch.Limits{TargetsPerJob: 32}

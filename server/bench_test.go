@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -77,4 +78,64 @@ func BenchmarkCleanFetchOverhead(b *testing.B) {
 			benchPost(b, http.DefaultClient, srv.URL+"/v1/fetch", body)
 		}
 	})
+}
+
+// BenchmarkBatchOverhead: 32 loopback pages fetched one after another with
+// /v1/fetch, against the same 32 as one batch job (submit, long-poll until
+// done). It reports both per target and the runner's overhead per target:
+// claiming, storing the result, and the polls.
+func BenchmarkBatchOverhead(b *testing.B) {
+	origin := fixtureOrigin(b)
+	srv := batchServer(b, origin, batchLimits32)
+	const n = 32
+	var direct, batched time.Duration
+	round := 0
+	for b.Loop() {
+		round++
+		targets := make([]map[string]any, n)
+		start := time.Now()
+		for i := range n {
+			targets[i] = map[string]any{"url": fmt.Sprintf("%s/article?r=%d&i=%d", origin.URL, round, i)}
+			body, _ := json.Marshal(map[string]any{"url": fmt.Sprintf("%s/article?direct=%d&i=%d", origin.URL, round, i)})
+			benchPost(b, http.DefaultClient, srv.URL+"/v1/fetch", body)
+		}
+		direct += time.Since(start)
+
+		start = time.Now()
+		body, _ := json.Marshal(map[string]any{"targets": targets})
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/batch", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var sub struct {
+			JobID string `json:"job_id"`
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&sub)
+		resp.Body.Close()
+		for status := ""; status != "done"; {
+			req, _ := http.NewRequest(http.MethodGet, srv.URL+"/v1/batch/"+sub.JobID+"?wait=10s", nil)
+			req.Header.Set("Authorization", "Bearer "+testKey)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var job struct {
+				Status string `json:"status"`
+			}
+			_ = json.NewDecoder(resp.Body).Decode(&job)
+			resp.Body.Close()
+			status = job.Status
+			if status == "failed" || status == "partial" {
+				b.Fatalf("job %s", status)
+			}
+		}
+		batched += time.Since(start)
+	}
+	perDirect := float64(direct.Microseconds()) / float64(round*n) / 1000
+	perBatch := float64(batched.Microseconds()) / float64(round*n) / 1000
+	b.ReportMetric(perDirect, "direct_ms/target")
+	b.ReportMetric(perBatch, "batch_ms/target")
+	b.ReportMetric(perBatch-perDirect, "overhead_ms/target")
 }

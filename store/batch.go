@@ -431,4 +431,3 @@ func deleteJobs(tx *gorm.DB, ids []string) error {
 	}
 	return nil
 }
-
