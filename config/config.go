@@ -41,10 +41,13 @@ type Config struct {
 	Files map[string]*hcl.File
 }
 
-// Store selects the database.
+// Store selects the database: "sqlite" (a file under data_dir) or
+// "postgres" (DSN, or the environment variable DSNEnv names, which keeps
+// the secret out of the file).
 type Store struct {
 	Driver string
 	DSN    string
+	DSNEnv string
 }
 
 // Caller is one agent or team allowed to use sift.

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/hex"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -26,6 +27,7 @@ type rawFile struct {
 type rawStore struct {
 	Driver   *string   `hcl:"driver,optional"`
 	DSN      *string   `hcl:"dsn,optional"`
+	DSNEnv   *string   `hcl:"dsn_env,optional"`
 	DefRange hcl.Range `hcl:",def_range"`
 }
 
@@ -66,15 +68,27 @@ func (r *rawFile) store(diags hcl.Diagnostics) (Store, hcl.Diagnostics) {
 	if r.Store == nil {
 		return st, diags
 	}
-	if r.Store.Driver != nil {
-		st.Driver = *r.Store.Driver
+	rs := r.Store
+	if rs.Driver != nil {
+		st.Driver = *rs.Driver
 	}
-	if r.Store.DSN != nil {
-		st.DSN = *r.Store.DSN
+	if rs.DSN != nil {
+		st.DSN = *rs.DSN
 	}
-	if st.Driver != "sqlite" {
-		diags = append(diags, attrError(r.Store.DefRange.Ptr(), "Unsupported store driver",
-			fmt.Sprintf("driver %q is not supported; this build supports \"sqlite\".", st.Driver)))
+	if rs.DSNEnv != nil {
+		st.DSNEnv = *rs.DSNEnv
+		st.DSN = os.Getenv(*rs.DSNEnv)
+	}
+	switch {
+	case st.Driver != "sqlite" && st.Driver != "postgres":
+		diags = append(diags, attrError(rs.DefRange.Ptr(), "Unsupported store driver",
+			fmt.Sprintf("driver %q is not supported; use \"sqlite\" or \"postgres\".", st.Driver)))
+	case st.Driver == "postgres" && rs.DSN == nil && rs.DSNEnv == nil:
+		diags = append(diags, attrError(rs.DefRange.Ptr(), "Missing dsn",
+			`driver "postgres" needs dsn = "host=… dbname=…" or dsn_env = "NAME" (an environment variable holding it).`))
+	case rs.DSN != nil && rs.DSNEnv != nil:
+		diags = append(diags, attrError(rs.DefRange.Ptr(), "Both dsn and dsn_env",
+			"give the connection string in dsn or name its environment variable in dsn_env, not both."))
 	}
 	return st, diags
 }

@@ -48,279 +48,299 @@ func jobOf(t *testing.T, s *Store, id string) *BatchJob {
 }
 
 func TestBatchRoundTripInOrder(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "j1", "alice", "k1", 3, t0)
-	for want := range 3 {
-		out := Outcome{Result: []byte(`{"content":"x"}`)}
-		if want == 1 {
-			out = Outcome{Error: "blocked: private address 10.0.0.5", Hint: "none"}
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j1", "alice", "k1", 3, t0)
+		for want := range 3 {
+			out := Outcome{Result: []byte(`{"content":"x"}`)}
+			if want == 1 {
+				out = Outcome{Error: "blocked: private address 10.0.0.5", Hint: "none"}
+			}
+			if got := runTarget(t, s, "j1", out, t0.Add(time.Duration(want+1)*time.Minute)); got != want {
+				t.Fatalf("claimed %d, want %d (index order)", got, want)
+			}
 		}
-		if got := runTarget(t, s, "j1", out, t0.Add(time.Duration(want+1)*time.Minute)); got != want {
-			t.Fatalf("claimed %d, want %d (index order)", got, want)
+		if _, ok, _ := s.ClaimTarget(ctx, "j1"); ok {
+			t.Fatal("a finished job gave out a target")
 		}
-	}
-	if _, ok, _ := s.ClaimTarget(ctx, "j1"); ok {
-		t.Fatal("a finished job gave out a target")
-	}
-	j := jobOf(t, s, "j1")
-	if j.Status != JobPartial || j.TargetsDone != 3 || !j.Lease.Equal(t0.Add(3*time.Minute)) || j.NBytes != 30 {
-		t.Fatalf("job %+v", j)
-	}
-	ts, err := s.Targets(ctx, "j1", false, 0, 0)
-	if err != nil || len(ts) != 3 || ts[0].Result != nil || ts[1].Error == "" || ts[1].Status != TargetFailed {
-		t.Fatalf("summary targets %+v %v", ts, err)
-	}
-	one, err := s.Target(ctx, "j1", 2)
-	if err != nil || string(one.Result) != `{"content":"x"}` || one.Status != TargetDone {
-		t.Fatalf("target 2: %+v %v", one, err)
-	}
-	if _, err := s.Target(ctx, "j1", 3); !errors.Is(err, ErrJobNotFound) {
-		t.Fatalf("target 3: %v", err)
-	}
+		j := jobOf(t, s, "j1")
+		if j.Status != JobPartial || j.TargetsDone != 3 || !j.Lease.Equal(t0.Add(3*time.Minute)) || j.NBytes != 30 {
+			t.Fatalf("job %+v", j)
+		}
+		ts, err := s.Targets(ctx, "j1", false, 0, 0)
+		if err != nil || len(ts) != 3 || ts[0].Result != nil || ts[1].Error == "" || ts[1].Status != TargetFailed {
+			t.Fatalf("summary targets %+v %v", ts, err)
+		}
+		one, err := s.Target(ctx, "j1", 2)
+		if err != nil || string(one.Result) != `{"content":"x"}` || one.Status != TargetDone {
+			t.Fatalf("target 2: %+v %v", one, err)
+		}
+		if _, err := s.Target(ctx, "j1", 3); !errors.Is(err, ErrJobNotFound) {
+			t.Fatalf("target 3: %v", err)
+		}
+	})
 }
 
 func TestBatchFinalStatus(t *testing.T) {
-	tests := []struct {
-		name string
-		errs []string
-		want string
-	}{
-		{"all done", []string{"", ""}, JobDone},
-		{"all failed", []string{"timeout", "upstream"}, JobFailed},
-		{"mixed", []string{"", "timeout"}, JobPartial},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := openTest(t)
-			newJob(t, s, "j", "a", "k", len(tt.errs), t0)
-			for _, e := range tt.errs {
-				out := Outcome{Error: e}
-				if e == "" {
-					out.Result = []byte("{}")
+	eachStore(t, func(t *testing.T, open opener) {
+		tests := []struct {
+			name string
+			errs []string
+			want string
+		}{
+			{"all done", []string{"", ""}, JobDone},
+			{"all failed", []string{"timeout", "upstream"}, JobFailed},
+			{"mixed", []string{"", "timeout"}, JobPartial},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				s := open(t)
+				newJob(t, s, "j", "a", "k", len(tt.errs), t0)
+				for _, e := range tt.errs {
+					out := Outcome{Error: e}
+					if e == "" {
+						out.Result = []byte("{}")
+					}
+					runTarget(t, s, "j", out, t0)
 				}
-				runTarget(t, s, "j", out, t0)
-			}
-			if got := jobOf(t, s, "j").Status; got != tt.want {
-				t.Fatalf("status %s, want %s", got, tt.want)
-			}
-		})
-	}
+				if got := jobOf(t, s, "j").Status; got != tt.want {
+					t.Fatalf("status %s, want %s", got, tt.want)
+				}
+			})
+		}
+	})
 }
 
 // A target is counted once however often it is finished.
 func TestBatchFinishExactlyOnce(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "j", "a", "k", 2, t0)
-	tg, _, _ := s.ClaimTarget(ctx, "j")
-	var finished atomic.Int32
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() {
-			if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0.Add(time.Minute)); err == nil && ok {
-				finished.Add(1)
-			}
-		})
-	}
-	wg.Wait()
-	j := jobOf(t, s, "j")
-	if finished.Load() != 1 || j.TargetsDone != 1 || j.NBytes != 2 || j.Status != JobRunning {
-		t.Fatalf("finished %d times; job %+v", finished.Load(), j)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j", "a", "k", 2, t0)
+		tg, _, _ := s.ClaimTarget(ctx, "j")
+		var finished atomic.Int32
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0.Add(time.Minute)); err == nil && ok {
+					finished.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		j := jobOf(t, s, "j")
+		if finished.Load() != 1 || j.TargetsDone != 1 || j.NBytes != 2 || j.Status != JobRunning {
+			t.Fatalf("finished %d times; job %+v", finished.Load(), j)
+		}
+	})
 }
 
 // Two workers claiming at once never get the same target.
 func TestBatchClaimIsExclusive(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "j", "a", "k", 6, t0)
-	var mu sync.Mutex
-	seen := map[int]int{}
-	var wg sync.WaitGroup
-	for range 12 {
-		wg.Go(func() {
-			tg, ok, err := s.ClaimTarget(ctx, "j")
-			if err != nil {
-				t.Error(err)
-			}
-			if ok {
-				mu.Lock()
-				seen[tg.Idx]++
-				mu.Unlock()
-			}
-		})
-	}
-	wg.Wait()
-	if len(seen) != 6 {
-		t.Fatalf("claimed %v, want each of 6 targets once", seen)
-	}
-	for idx, n := range seen {
-		if n != 1 {
-			t.Fatalf("target %d claimed %d times", idx, n)
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j", "a", "k", 6, t0)
+		var mu sync.Mutex
+		seen := map[int]int{}
+		var wg sync.WaitGroup
+		for range 12 {
+			wg.Go(func() {
+				tg, ok, err := s.ClaimTarget(ctx, "j")
+				if err != nil {
+					t.Error(err)
+				}
+				if ok {
+					mu.Lock()
+					seen[tg.Idx]++
+					mu.Unlock()
+				}
+			})
 		}
-	}
+		wg.Wait()
+		if len(seen) != 6 {
+			t.Fatalf("claimed %v, want each of 6 targets once", seen)
+		}
+		for idx, n := range seen {
+			if n != 1 {
+				t.Fatalf("target %d claimed %d times", idx, n)
+			}
+		}
+	})
 }
 
 func TestBatchReusableJob(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "live", "alice", "k", 1, t0)
-	find := func(caller, key string, since time.Time) string {
-		j, ok, err := s.ReusableJob(ctx, caller, key, since)
-		if err != nil {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "live", "alice", "k", 1, t0)
+		find := func(caller, key string, since time.Time) string {
+			j, ok, err := s.ReusableJob(ctx, caller, key, since)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				return ""
+			}
+			return j.ID
+		}
+		if got := find("alice", "k", t0.Add(-time.Hour)); got != "live" {
+			t.Fatalf("queued job not reused: %q", got)
+		}
+		if got := find("bob", "k", t0.Add(-time.Hour)); got != "" {
+			t.Fatal("another caller's job was reused")
+		}
+		if got := find("alice", "k", t0.Add(time.Second)); got != "" {
+			t.Fatal("a job past its lease was reused")
+		}
+		runTarget(t, s, "live", Outcome{Result: []byte("{}")}, t0)
+		if got := find("alice", "k", t0.Add(-time.Hour)); got != "live" {
+			t.Fatal("a done job was not reused")
+		}
+		newJob(t, s, "cancelled", "alice", "k2", 1, t0)
+		if err := s.CancelJob(ctx, "cancelled"); err != nil {
 			t.Fatal(err)
 		}
-		if !ok {
-			return ""
+		newJob(t, s, "failed", "alice", "k3", 1, t0)
+		if err := s.FailJob(ctx, "failed", "restart"); err != nil {
+			t.Fatal(err)
 		}
-		return j.ID
-	}
-	if got := find("alice", "k", t0.Add(-time.Hour)); got != "live" {
-		t.Fatalf("queued job not reused: %q", got)
-	}
-	if got := find("bob", "k", t0.Add(-time.Hour)); got != "" {
-		t.Fatal("another caller's job was reused")
-	}
-	if got := find("alice", "k", t0.Add(time.Second)); got != "" {
-		t.Fatal("a job past its lease was reused")
-	}
-	runTarget(t, s, "live", Outcome{Result: []byte("{}")}, t0)
-	if got := find("alice", "k", t0.Add(-time.Hour)); got != "live" {
-		t.Fatal("a done job was not reused")
-	}
-	newJob(t, s, "cancelled", "alice", "k2", 1, t0)
-	if err := s.CancelJob(ctx, "cancelled"); err != nil {
-		t.Fatal(err)
-	}
-	newJob(t, s, "failed", "alice", "k3", 1, t0)
-	if err := s.FailJob(ctx, "failed", "restart"); err != nil {
-		t.Fatal(err)
-	}
-	if find("alice", "k2", t0.Add(-time.Hour)) != "" || find("alice", "k3", t0.Add(-time.Hour)) != "" {
-		t.Fatal("a cancelled or failed job was reused")
-	}
+		if find("alice", "k2", t0.Add(-time.Hour)) != "" || find("alice", "k3", t0.Add(-time.Hour)) != "" {
+			t.Fatal("a cancelled or failed job was reused")
+		}
+	})
 }
 
 func TestBatchLiveCounts(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "a1", "alice", "k1", 1, t0)
-	newJob(t, s, "a2", "alice", "k2", 1, t0)
-	newJob(t, s, "b1", "bob", "k3", 1, t0)
-	runTarget(t, s, "a2", Outcome{Result: []byte("{}")}, t0)
-	mine, all, err := s.LiveJobs(ctx, "alice")
-	if err != nil || mine != 1 || all != 2 {
-		t.Fatalf("live alice %d, all %d, err %v; want 1, 2", mine, all, err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "a1", "alice", "k1", 1, t0)
+		newJob(t, s, "a2", "alice", "k2", 1, t0)
+		newJob(t, s, "b1", "bob", "k3", 1, t0)
+		runTarget(t, s, "a2", Outcome{Result: []byte("{}")}, t0)
+		mine, all, err := s.LiveJobs(ctx, "alice")
+		if err != nil || mine != 1 || all != 2 {
+			t.Fatalf("live alice %d, all %d, err %v; want 1, 2", mine, all, err)
+		}
+	})
 }
 
 func TestBatchCancel(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "j", "a", "k", 3, t0)
-	tg, _, _ := s.ClaimTarget(ctx, "j")
-	if err := s.CancelJob(ctx, "j"); err != nil {
-		t.Fatal(err)
-	}
-	// The target in flight finishes and is stored; nothing more is claimed.
-	if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0); err != nil || !ok {
-		t.Fatalf("in-flight target after cancel: %v %v", ok, err)
-	}
-	if _, ok, _ := s.ClaimTarget(ctx, "j"); ok {
-		t.Fatal("a cancelled job gave out a target")
-	}
-	ts, _ := s.Targets(ctx, "j", false, 0, 0)
-	if j := jobOf(t, s, "j"); j.Status != JobCancelled || ts[0].Status != TargetDone || ts[1].Status != TargetPending {
-		t.Fatalf("job %s, targets %+v", j.Status, ts)
-	}
-	if err := s.CancelJob(ctx, "j"); !errors.Is(err, ErrJobFinished) {
-		t.Fatalf("second cancel: %v", err)
-	}
-	if err := s.CancelJob(ctx, "nope"); !errors.Is(err, ErrJobNotFound) {
-		t.Fatalf("cancel of no job: %v", err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j", "a", "k", 3, t0)
+		tg, _, _ := s.ClaimTarget(ctx, "j")
+		if err := s.CancelJob(ctx, "j"); err != nil {
+			t.Fatal(err)
+		}
+		// The target in flight finishes and is stored; nothing more is claimed.
+		if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0); err != nil || !ok {
+			t.Fatalf("in-flight target after cancel: %v %v", ok, err)
+		}
+		if _, ok, _ := s.ClaimTarget(ctx, "j"); ok {
+			t.Fatal("a cancelled job gave out a target")
+		}
+		ts, _ := s.Targets(ctx, "j", false, 0, 0)
+		if j := jobOf(t, s, "j"); j.Status != JobCancelled || ts[0].Status != TargetDone || ts[1].Status != TargetPending {
+			t.Fatalf("job %s, targets %+v", j.Status, ts)
+		}
+		if err := s.CancelJob(ctx, "j"); !errors.Is(err, ErrJobFinished) {
+			t.Fatalf("second cancel: %v", err)
+		}
+		if err := s.CancelJob(ctx, "nope"); !errors.Is(err, ErrJobNotFound) {
+			t.Fatalf("cancel of no job: %v", err)
+		}
+	})
 }
 
 func TestBatchMarkInFlightFailed(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "queued", "a", "k1", 2, t0)
-	newJob(t, s, "running", "b", "k2", 2, t0)
-	newJob(t, s, "done", "c", "k3", 1, t0)
-	runTarget(t, s, "running", Outcome{Result: []byte("{}")}, t0)
-	if _, _, err := s.ClaimTarget(ctx, "running"); err != nil {
-		t.Fatal(err)
-	}
-	runTarget(t, s, "done", Outcome{Result: []byte(`{"ok":1}`)}, t0)
-	n, err := s.MarkInFlightFailed(ctx, "restart")
-	if err != nil || n != 2 {
-		t.Fatalf("failed %d jobs, err %v; want 2", n, err)
-	}
-	for id, want := range map[string]string{"queued": JobFailed, "running": JobFailed, "done": JobDone} {
-		if j := jobOf(t, s, id); j.Status != want || (want == JobFailed && j.Error != "restart") {
-			t.Fatalf("%s: %+v", id, j)
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "queued", "a", "k1", 2, t0)
+		newJob(t, s, "running", "b", "k2", 2, t0)
+		newJob(t, s, "done", "c", "k3", 1, t0)
+		runTarget(t, s, "running", Outcome{Result: []byte("{}")}, t0)
+		if _, _, err := s.ClaimTarget(ctx, "running"); err != nil {
+			t.Fatal(err)
 		}
-	}
-	ts, _ := s.Targets(ctx, "running", false, 0, 0)
-	if ts[0].Status != TargetDone || ts[1].Status != TargetFailed || ts[1].Error != "restart" {
-		t.Fatalf("targets %+v", ts)
-	}
-	if one, _ := s.Target(ctx, "done", 0); string(one.Result) != `{"ok":1}` {
-		t.Fatal("a done job's result was lost")
-	}
+		runTarget(t, s, "done", Outcome{Result: []byte(`{"ok":1}`)}, t0)
+		n, err := s.MarkInFlightFailed(ctx, "restart")
+		if err != nil || n != 2 {
+			t.Fatalf("failed %d jobs, err %v; want 2", n, err)
+		}
+		for id, want := range map[string]string{"queued": JobFailed, "running": JobFailed, "done": JobDone} {
+			if j := jobOf(t, s, id); j.Status != want || (want == JobFailed && j.Error != "restart") {
+				t.Fatalf("%s: %+v", id, j)
+			}
+		}
+		ts, _ := s.Targets(ctx, "running", false, 0, 0)
+		if ts[0].Status != TargetDone || ts[1].Status != TargetFailed || ts[1].Error != "restart" {
+			t.Fatalf("targets %+v", ts)
+		}
+		if one, _ := s.Target(ctx, "done", 0); string(one.Result) != `{"ok":1}` {
+			t.Fatal("a done job's result was lost")
+		}
+	})
 }
 
 func TestBatchReadsNeverWriteAndTouchSlides(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	newJob(t, s, "j", "a", "k", 1, t0)
-	s.Job(ctx, "j")
-	s.Targets(ctx, "j", true, 0, 0)
-	if j := jobOf(t, s, "j"); !j.Lease.Equal(t0) {
-		t.Fatalf("a read moved the lease to %v", j.Lease)
-	}
-	if err := s.Touch(ctx, "j", t0.Add(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	s.Touch(ctx, "j", t0.Add(time.Minute)) // never backwards
-	if j := jobOf(t, s, "j"); !j.Lease.Equal(t0.Add(time.Hour)) {
-		t.Fatalf("lease %v after touch", j.Lease)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j", "a", "k", 1, t0)
+		s.Job(ctx, "j")
+		s.Targets(ctx, "j", true, 0, 0)
+		if j := jobOf(t, s, "j"); !j.Lease.Equal(t0) {
+			t.Fatalf("a read moved the lease to %v", j.Lease)
+		}
+		if err := s.Touch(ctx, "j", t0.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		s.Touch(ctx, "j", t0.Add(time.Minute)) // never backwards
+		if j := jobOf(t, s, "j"); !j.Lease.Equal(t0.Add(time.Hour)) {
+			t.Fatalf("lease %v after touch", j.Lease)
+		}
+	})
 }
 
 func TestBatchSweep(t *testing.T) {
-	s := openTest(t)
-	ctx := context.Background()
-	big := make([]byte, 1000)
-	newJob(t, s, "old", "a", "k1", 1, t0)
-	runTarget(t, s, "old", Outcome{Result: big}, t0)
-	newJob(t, s, "mid", "a", "k2", 1, t0)
-	runTarget(t, s, "mid", Outcome{Result: big}, t0.Add(time.Hour))
-	newJob(t, s, "new", "a", "k3", 1, t0)
-	runTarget(t, s, "new", Outcome{Result: big}, t0.Add(2*time.Hour))
-	newJob(t, s, "live", "b", "k4", 2, t0) // lease t0, but live: only the TTL removes it
-	runTarget(t, s, "live", Outcome{Result: big}, t0)
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		big := make([]byte, 1000)
+		newJob(t, s, "old", "a", "k1", 1, t0)
+		runTarget(t, s, "old", Outcome{Result: big}, t0)
+		newJob(t, s, "mid", "a", "k2", 1, t0)
+		runTarget(t, s, "mid", Outcome{Result: big}, t0.Add(time.Hour))
+		newJob(t, s, "new", "a", "k3", 1, t0)
+		runTarget(t, s, "new", Outcome{Result: big}, t0.Add(2*time.Hour))
+		newJob(t, s, "live", "b", "k4", 2, t0) // lease t0, but live: only the TTL removes it
+		runTarget(t, s, "live", Outcome{Result: big}, t0)
 
-	// Over a 2,500-byte budget the oldest finished job goes first; the
-	// live one stays though its lease is as old.
-	n, err := s.SweepJobs(ctx, t0.Add(-time.Hour), 2500)
-	if err != nil || n != 2 {
-		t.Fatalf("swept %d, err %v; want 2", n, err)
-	}
-	for id, exists := range map[string]bool{"old": false, "mid": false, "new": true, "live": true} {
-		if _, err := s.Job(ctx, id); (err == nil) != exists {
-			t.Fatalf("%s exists=%v after sweep", id, err == nil)
+		// Over a 2,500-byte budget the oldest finished job goes first; the
+		// live one stays though its lease is as old.
+		n, err := s.SweepJobs(ctx, t0.Add(-time.Hour), 2500)
+		if err != nil || n != 2 {
+			t.Fatalf("swept %d, err %v; want 2", n, err)
 		}
-	}
-	if b, _ := s.BatchBytes(ctx); b != 2000 {
-		t.Fatalf("bytes %d after eviction", b)
-	}
-	// Past the TTL everything goes, live or not, targets too.
-	if n, err := s.SweepJobs(ctx, t0.Add(3*time.Hour), 1<<20); err != nil || n != 2 {
-		t.Fatalf("TTL sweep %d %v", n, err)
-	}
-	if ts, _ := s.Targets(ctx, "live", false, 0, 0); len(ts) != 0 {
-		t.Fatal("targets outlived their job")
-	}
+		for id, exists := range map[string]bool{"old": false, "mid": false, "new": true, "live": true} {
+			if _, err := s.Job(ctx, id); (err == nil) != exists {
+				t.Fatalf("%s exists=%v after sweep", id, err == nil)
+			}
+		}
+		if b, _ := s.BatchBytes(ctx); b != 2000 {
+			t.Fatalf("bytes %d after eviction", b)
+		}
+		// Past the TTL everything goes, live or not, targets too.
+		if n, err := s.SweepJobs(ctx, t0.Add(3*time.Hour), 1<<20); err != nil || n != 2 {
+			t.Fatalf("TTL sweep %d %v", n, err)
+		}
+		if ts, _ := s.Targets(ctx, "live", false, 0, 0); len(ts) != 0 {
+			t.Fatal("targets outlived their job")
+		}
+	})
 }

@@ -5,19 +5,66 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/glebarez/sqlite"
+	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
+
+	"github.com/siftd/sift/config"
 )
 
 // Store is an open database.
 type Store struct {
 	db *gorm.DB
+	// shared is set for a database several sift instances may use at
+	// once (PostgreSQL): batch claims then lock rows and expire, and
+	// start-up leaves other instances' work alone.
+	shared bool
 }
+
+// Open opens the configured database: SQLite under dataDir, or PostgreSQL
+// at cfg.DSN.
+func Open(ctx context.Context, cfg config.Store, dataDir string) (*Store, error) {
+	switch cfg.Driver {
+	case "", "sqlite":
+		return OpenSQLite(ctx, dataDir)
+	case "postgres":
+		return OpenPostgres(ctx, cfg.DSN)
+	}
+	return nil, fmt.Errorf("store driver %q is not supported", cfg.Driver)
+}
+
+// OpenPostgres connects to PostgreSQL at dsn and migrates it. Several sift
+// instances may share the database.
+func OpenPostgres(ctx context.Context, dsn string) (*Store, error) {
+	if dsn == "" {
+		return nil, errors.New("postgres: empty dsn (is the dsn_env variable set?)")
+	}
+	db, err := gorm.Open(postgres.Open(dsn), &gorm.Config{Logger: logger.Discard})
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	s := &Store{db: db, shared: true}
+	if err := s.migrate(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Shared reports whether several sift instances may use the database.
+func (s *Store) Shared() bool { return s.shared }
+
+// Advisory lock keys (PostgreSQL) that serialise work across instances.
+const (
+	migrateLock = 0x51f7_0001
+	submitLock  = 0x51f7_0002
+)
 
 // FileName is the SQLite database's name under data_dir.
 const FileName = "sift.db"
@@ -44,6 +91,18 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 }
 
 func (s *Store) migrate(ctx context.Context) error {
+	if s.shared {
+		// Instances starting together must not race to create tables.
+		return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrateLock).Error; err != nil {
+				return fmt.Errorf("migrate lock: %w", err)
+			}
+			if err := tx.AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
+				return fmt.Errorf("migrate: %w", err)
+			}
+			return nil
+		})
+	}
 	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}

@@ -1,0 +1,151 @@
+// Package pgtest starts a throw-away PostgreSQL server on loopback for
+// tests: Debian's postgresql package (`.ci/run` installs it), a new cluster
+// in a temporary directory, a free port, trust authentication on loopback
+// only. It runs the server as the `postgres` user when the tests run as
+// root, since PostgreSQL refuses to run as root.
+package pgtest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// Server is a running PostgreSQL.
+type Server struct {
+	dir, bin string
+	port     int
+	asUser   *user.User // nil: run as the current user
+}
+
+// Start initialises a cluster under a new temporary directory and starts
+// it. Stop removes both.
+func Start() (*Server, error) {
+	bin, err := binDir()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "sift-pgtest-")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{dir: dir, bin: bin}
+	if os.Geteuid() == 0 {
+		if s.asUser, err = user.Lookup("postgres"); err != nil {
+			s.cleanup()
+			return nil, fmt.Errorf("pgtest: running as root needs the postgres user of Debian's postgresql package: %w", err)
+		}
+		if err := chownAll(dir, s.asUser); err != nil {
+			s.cleanup()
+			return nil, err
+		}
+	}
+	if s.port, err = freePort(); err != nil {
+		s.cleanup()
+		return nil, err
+	}
+	data := filepath.Join(dir, "data")
+	if out, err := s.run("initdb", "-D", data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"); err != nil {
+		s.cleanup()
+		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
+	}
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+		s.port, dir)
+	if out, err := s.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+		s.cleanup()
+		return nil, fmt.Errorf("pgtest: start: %w\n%s\n%s", err, out, log)
+	}
+	return s, nil
+}
+
+// DSN returns a connection string for database name on this server.
+func (s *Server) DSN(name string) string {
+	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=%s sslmode=disable", s.port, name)
+}
+
+// CreateDB creates a fresh database and returns its DSN.
+func (s *Server) CreateDB(name string) (string, error) {
+	if out, err := s.run("createdb", "-h", "127.0.0.1", "-p", strconv.Itoa(s.port), "-U", "postgres", name); err != nil {
+		return "", fmt.Errorf("pgtest: createdb %s: %w\n%s", name, err, out)
+	}
+	return s.DSN(name), nil
+}
+
+// Stop stops the server and removes its files.
+func (s *Server) Stop() {
+	_, _ = s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "immediate", "-w", "stop")
+	s.cleanup()
+}
+
+func (s *Server) cleanup() { _ = os.RemoveAll(s.dir) }
+
+func (s *Server) run(tool string, args ...string) ([]byte, error) {
+	cmd := exec.Command(filepath.Join(s.bin, tool), args...)
+	cmd.Dir = s.dir
+	if s.asUser != nil {
+		uid, _ := strconv.Atoi(s.asUser.Uid)
+		gid, _ := strconv.Atoi(s.asUser.Gid)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	}
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return out.Bytes(), err
+	case <-time.After(2 * time.Minute):
+		_ = cmd.Process.Kill()
+		return out.Bytes(), errors.New("timed out")
+	}
+}
+
+// binDir finds the newest installed PostgreSQL's programs.
+func binDir() (string, error) {
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	return "", errors.New("pgtest: PostgreSQL is required for these tests: apt-get install postgresql (.ci/run installs it)")
+}
+
+func version(binDir string) int {
+	v, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return v
+}
+
+func chownAll(dir string, u *user.User) error {
+	uid, _ := strconv.Atoi(u.Uid)
+	gid, _ := strconv.Atoi(u.Gid)
+	return filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chown(p, uid, gid)
+	})
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
