@@ -100,6 +100,11 @@ const (
 	DefaultTargetTimeout = 210 * time.Second
 	// DefaultSweepEvery is how often expired and over-budget jobs go.
 	DefaultSweepEvery = 10 * time.Minute
+	// DefaultClaimLease is how long a claim holds without renewal.
+	DefaultClaimLease = 30 * time.Second
+	// DefaultPollEvery is how often a shared store is looked at for other
+	// instances' jobs and changes.
+	DefaultPollEvery = time.Second
 )
 
 // Hooks receive the runner's events, for metrics. Outcomes are raw class

@@ -18,6 +18,15 @@ type Options struct {
 	RetryFor      time.Duration
 	TargetTimeout time.Duration
 	SweepEvery    time.Duration
+	// ClaimLease is how long a worker's claim on a target holds without
+	// renewal; a worker renews it every third of that while it fetches.
+	// On a shared database, a dead instance's targets are retried
+	// elsewhere once their claims lapse.
+	ClaimLease time.Duration
+	// PollEvery is how often, on a shared database, the workers look for
+	// jobs other instances took and long-polls look for changes other
+	// instances made.
+	PollEvery time.Duration
 	Hooks         Hooks
 	Logger        *slog.Logger
 	// Now is the clock; time.Now when nil.
@@ -37,6 +46,8 @@ func (o *Options) defaults() {
 	o.RetryFor = or(o.RetryFor, DefaultRetryFor)
 	o.TargetTimeout = or(o.TargetTimeout, DefaultTargetTimeout)
 	o.SweepEvery = or(o.SweepEvery, DefaultSweepEvery)
+	o.ClaimLease = or(o.ClaimLease, DefaultClaimLease)
+	o.PollEvery = or(o.PollEvery, DefaultPollEvery)
 	if o.Hooks == nil {
 		o.Hooks = NopHooks{}
 	}
@@ -62,8 +73,10 @@ type Runner struct {
 	fetch FetchFunc
 	opts  Options
 	log   *slog.Logger
+	// instance names this runner's workers in their claims.
+	instance string
 
-	submitMu sync.Mutex // the caps check and the create are one step
+	submitMu sync.Mutex // one submission at a time from this process
 
 	mu       sync.Mutex
 	live     []*liveJob // this process's live jobs, oldest first
@@ -97,55 +110,72 @@ type liveJob struct {
 // New returns a runner over st that fetches with fetch. Start sets it going.
 func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
 	opts.defaults()
-	return &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger,
+	instance, _ := newJobID()
+	return &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger, instance: instance[:12],
 		watchers: map[string]chan struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 }
 
 // Limits returns the runner's caps, defaults filled in.
 func (r *Runner) Limits() Limits { return r.opts.Limits }
 
-// Start fails the work a previous process left (P6 §7: never resumed),
-// sweeps, and starts the workers and the sweeper.
+// Start sweeps and starts the workers and the sweeper. On a store of its
+// own (SQLite) it first fails the work a previous process left (P6 §7:
+// never resumed); on a shared database that work belongs to the instances
+// still running, or is retried once its claims lapse.
 func (r *Runner) Start(ctx context.Context) error {
-	n, err := r.store.MarkInFlightFailed(ctx, "restart")
-	if err != nil {
-		return fmt.Errorf("batch start: %w", err)
-	}
-	for range n {
-		r.opts.Hooks.Job("restart")
-	}
-	if n > 0 {
-		r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
+	if !r.store.Shared() {
+		n, err := r.store.MarkInFlightFailed(ctx, "restart")
+		if err != nil {
+			return fmt.Errorf("batch start: %w", err)
+		}
+		for range n {
+			r.opts.Hooks.Job("restart")
+		}
+		if n > 0 {
+			r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
+		}
 	}
 	r.sweep(ctx)
 	workCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.cancel = cancel
-	for range r.opts.Limits.Workers {
-		r.done.Go(func() { r.work(workCtx) })
+	for n := range r.opts.Limits.Workers {
+		owner := fmt.Sprintf("%s/%d", r.instance, n)
+		r.done.Go(func() { r.work(workCtx, owner) })
 	}
 	r.done.Go(func() { r.sweeper(workCtx) })
 	return nil
 }
 
 // Close stops taking targets, lets those in flight finish and store until
-// ctx ends, then cancels them.
+// ctx ends, then cancels them and waits a moment more; a fetch that ignores
+// its cancellation is left behind with an error, never waited on forever.
 func (r *Runner) Close(ctx context.Context) error {
 	r.stopped.Do(func() { close(r.stop) })
 	finished := make(chan struct{})
 	go func() { r.done.Wait(); close(finished) }()
-	select {
-	case <-finished:
-	case <-ctx.Done():
+	defer func() {
 		if r.cancel != nil {
 			r.cancel()
 		}
-		<-finished
+	}()
+	select {
+	case <-finished:
+		return nil
+	case <-ctx.Done():
 	}
 	if r.cancel != nil {
 		r.cancel()
 	}
-	return nil
+	select {
+	case <-finished:
+		return nil
+	case <-time.After(closeGrace):
+		return errors.New("batch: a worker did not stop after its fetch was cancelled")
+	}
 }
+
+// closeGrace is how long Close waits for workers after cancelling them.
+const closeGrace = 2 * time.Second
 
 // Submit creates a job of targets for caller, or returns the caller's
 // existing job for the same targets while its lease holds (reused).
@@ -158,32 +188,11 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 		return nil, false, fmt.Errorf("%w: %d, at most %d per job", ErrTooManyTargets, len(targets), lim.TargetsPerJob)
 	}
 	key := IdemKey(caller.Name, targets)
-	r.submitMu.Lock()
-	defer r.submitMu.Unlock()
-	now := r.opts.Now().UTC()
-	if old, ok, err := r.store.ReusableJob(ctx, caller.Name, key, now.Add(-lim.TTL)); err != nil || ok {
-		if err != nil {
-			return nil, false, err
-		}
-		if err := r.store.Touch(ctx, old.ID, now); err != nil {
-			return nil, false, err
-		}
-		r.opts.Hooks.Job("reused")
-		return old, true, nil
-	}
-	mine, all, err := r.store.LiveJobs(ctx, caller.Name)
-	switch {
-	case err != nil:
-		return nil, false, err
-	case mine >= int64(lim.JobsPerCaller):
-		return nil, false, ErrCallerBusy
-	case all >= int64(lim.JobsTotal):
-		return nil, false, ErrBusy
-	}
 	id, err := newJobID()
 	if err != nil {
 		return nil, false, err
 	}
+	now := r.opts.Now().UTC()
 	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerClass: caller.Class, IdemKey: key,
 		Status: store.JobQueued, CreatedAt: now, Lease: now}
 	rows := make([]store.BatchTarget, len(targets))
@@ -193,8 +202,19 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 			rows[i].Options = []byte("{}")
 		}
 	}
-	if err := r.store.CreateJob(ctx, job, rows); err != nil {
+	r.submitMu.Lock()
+	defer r.submitMu.Unlock()
+	old, err := r.store.SubmitJob(ctx, job, rows, now.Add(-lim.TTL), store.Caps{PerCaller: lim.JobsPerCaller, Total: lim.JobsTotal})
+	switch {
+	case errors.Is(err, store.ErrCallerCap):
+		return nil, false, ErrCallerBusy
+	case errors.Is(err, store.ErrTotalCap):
+		return nil, false, ErrBusy
+	case err != nil:
 		return nil, false, err
+	case old != nil:
+		r.opts.Hooks.Job("reused")
+		return old, true, nil
 	}
 	r.opts.Hooks.Job("created")
 	r.add(&liveJob{id: id, caller: caller, created: now})

@@ -66,12 +66,9 @@ func (r *recorder) Events() []string {
 	return slices.Clone(r.events)
 }
 
-func newRunner(t *testing.T, fetch FetchFunc, opts Options) (*Runner, *store.Store) {
+func newRunner(t *testing.T, open opener, fetch FetchFunc, opts Options) (*Runner, *store.Store) {
 	t.Helper()
-	st, err := store.OpenSQLite(context.Background(), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := open(t)
 	if opts.Logger == nil {
 		opts.Logger = quiet
 	}
@@ -83,7 +80,6 @@ func newRunner(t *testing.T, fetch FetchFunc, opts Options) (*Runner, *store.Sto
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = r.Close(ctx)
-		_ = st.Close()
 	})
 	return r, st
 }
@@ -131,313 +127,339 @@ func submit(t *testing.T, r *Runner, c Caller, ts []Target) *store.BatchJob {
 // Targets drain one at a time in index order, jobs take turns, and the
 // caller of each job is passed to each of its fetches.
 func TestSerialRoundRobin(t *testing.T) {
-	rec := &recorder{}
-	release := make(chan struct{})
-	var once sync.Once
-	fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
-		defer rec.enter(c, tg)()
-		once.Do(func() { <-release }) // hold the first target until both jobs exist
-		return []byte(`{"ok":true}`), nil
-	}
-	r, _ := newRunner(t, fetch, Options{Limits: Limits{Workers: 2}})
-	a := submit(t, r, alice, targets("a", 3))
-	b := submit(t, r, bob, targets("b", 3))
-	close(release)
-	waitFor(t, r, alice, a.ID, store.JobDone)
-	waitFor(t, r, bob, b.ID, store.JobDone)
-	calls := rec.Calls()
-	var aOrder, bOrder []string
-	for _, c := range calls {
-		switch {
-		case strings.HasPrefix(c, "alice http://a/"):
-			aOrder = append(aOrder, c)
-		case strings.HasPrefix(c, "bob http://b/"):
-			bOrder = append(bOrder, c)
-		default:
-			t.Fatalf("fetch %q ran as the wrong caller", c)
+	eachStore(t, func(t *testing.T, open opener) {
+		rec := &recorder{}
+		release := make(chan struct{})
+		var once sync.Once
+		fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
+			defer rec.enter(c, tg)()
+			once.Do(func() { <-release }) // hold the first target until both jobs exist
+			return []byte(`{"ok":true}`), nil
 		}
-	}
-	if !slices.IsSorted(aOrder) || !slices.IsSorted(bOrder) || len(aOrder) != 3 || len(bOrder) != 3 {
-		t.Fatalf("calls %q: want each job's targets once, in order", calls)
-	}
-	if rec.peak != 1 {
-		t.Fatalf("%d targets of one job ran at once", rec.peak)
-	}
+		r, _ := newRunner(t, open, fetch, Options{Limits: Limits{Workers: 2}})
+		a := submit(t, r, alice, targets("a", 3))
+		b := submit(t, r, bob, targets("b", 3))
+		close(release)
+		waitFor(t, r, alice, a.ID, store.JobDone)
+		waitFor(t, r, bob, b.ID, store.JobDone)
+		calls := rec.Calls()
+		var aOrder, bOrder []string
+		for _, c := range calls {
+			switch {
+			case strings.HasPrefix(c, "alice http://a/"):
+				aOrder = append(aOrder, c)
+			case strings.HasPrefix(c, "bob http://b/"):
+				bOrder = append(bOrder, c)
+			default:
+				t.Fatalf("fetch %q ran as the wrong caller", c)
+			}
+		}
+		if !slices.IsSorted(aOrder) || !slices.IsSorted(bOrder) || len(aOrder) != 3 || len(bOrder) != 3 {
+			t.Fatalf("calls %q: want each job's targets once, in order", calls)
+		}
+		if rec.peak != 1 {
+			t.Fatalf("%d targets of one job ran at once", rec.peak)
+		}
+	})
 }
 
 // With one worker the jobs alternate target by target.
 func TestRoundRobinOneWorker(t *testing.T) {
-	rec := &recorder{}
-	release := make(chan struct{})
-	var once sync.Once
-	fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
-		defer rec.enter(c, tg)()
-		once.Do(func() { <-release })
-		return []byte(`{}`), nil
-	}
-	r, _ := newRunner(t, fetch, Options{})
-	a := submit(t, r, alice, targets("a", 3))
-	b := submit(t, r, bob, targets("b", 2))
-	if job, _ := r.Job(context.Background(), bob, b.ID); job.Status != store.JobQueued {
-		t.Fatalf("second job is %s before a worker took it, want queued", job.Status)
-	}
-	close(release)
-	waitFor(t, r, alice, a.ID, store.JobDone)
-	want := []string{"alice http://a/0", "bob http://b/0", "alice http://a/1", "bob http://b/1", "alice http://a/2"}
-	if got := rec.Calls(); !slices.Equal(got, want) {
-		t.Fatalf("order %q, want %q", got, want)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		rec := &recorder{}
+		release := make(chan struct{})
+		var once sync.Once
+		fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
+			defer rec.enter(c, tg)()
+			once.Do(func() { <-release })
+			return []byte(`{}`), nil
+		}
+		r, _ := newRunner(t, open, fetch, Options{})
+		a := submit(t, r, alice, targets("a", 3))
+		b := submit(t, r, bob, targets("b", 2))
+		if job, _ := r.Job(context.Background(), bob, b.ID); job.Status != store.JobQueued {
+			t.Fatalf("second job is %s before a worker took it, want queued", job.Status)
+		}
+		close(release)
+		waitFor(t, r, alice, a.ID, store.JobDone)
+		want := []string{"alice http://a/0", "bob http://b/0", "alice http://a/1", "bob http://b/1", "alice http://a/2"}
+		if got := rec.Calls(); !slices.Equal(got, want) {
+			t.Fatalf("order %q, want %q", got, want)
+		}
+	})
 }
 
 func TestFailureIsolation(t *testing.T) {
-	fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
-		if strings.HasSuffix(tg.URL, "/1") || strings.HasPrefix(tg.URL, "http://bad/") {
-			return nil, &TargetError{Message: "blocked: private address 10.0.0.5", Outcome: "blocked"}
+	eachStore(t, func(t *testing.T, open opener) {
+		fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
+			if strings.HasSuffix(tg.URL, "/1") || strings.HasPrefix(tg.URL, "http://bad/") {
+				return nil, &TargetError{Message: "blocked: private address 10.0.0.5", Outcome: "blocked"}
+			}
+			return []byte(`{"content":"x"}`), nil
 		}
-		return []byte(`{"content":"x"}`), nil
-	}
-	r, _ := newRunner(t, fetch, Options{})
-	ctx := context.Background()
-	job := submit(t, r, alice, targets("a", 3))
-	waitFor(t, r, alice, job.ID, store.JobPartial)
-	_, ts, err := r.Targets(ctx, alice, job.ID, true, 0, 0)
-	if err != nil || ts[0].Status != store.TargetDone || ts[1].Error != "blocked: private address 10.0.0.5" || ts[2].Status != store.TargetDone {
-		t.Fatalf("targets %+v %v", ts, err)
-	}
-	bad := submit(t, r, bob, targets("bad", 2))
-	waitFor(t, r, bob, bad.ID, store.JobFailed)
+		r, _ := newRunner(t, open, fetch, Options{})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 3))
+		waitFor(t, r, alice, job.ID, store.JobPartial)
+		_, ts, err := r.Targets(ctx, alice, job.ID, true, 0, 0)
+		if err != nil || ts[0].Status != store.TargetDone || ts[1].Error != "blocked: private address 10.0.0.5" || ts[2].Status != store.TargetDone {
+			t.Fatalf("targets %+v %v", ts, err)
+		}
+		bad := submit(t, r, bob, targets("bad", 2))
+		waitFor(t, r, bob, bad.ID, store.JobFailed)
+	})
 }
 
 func TestIdempotentResubmit(t *testing.T) {
-	r, _ := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{})
-	ctx := context.Background()
-	first := submit(t, r, alice, targets("a", 2))
-	again, reused, err := r.Submit(ctx, alice, targets("a", 2))
-	if err != nil || !reused || again.ID != first.ID {
-		t.Fatalf("resubmit: %v %v %v", again, reused, err)
-	}
-	waitFor(t, r, alice, first.ID, store.JobDone)
-	if again, reused, _ := r.Submit(ctx, alice, targets("a", 2)); !reused || again.ID != first.ID {
-		t.Fatal("a done job was not reused")
-	}
-	if other, reused, err := r.Submit(ctx, bob, targets("a", 2)); err != nil || reused || other.ID == first.ID {
-		t.Fatal("another caller got alice's job")
-	}
-	withOptions := targets("a", 2)
-	withOptions[0].Options = []byte(`{"mode":"raw"}`)
-	if _, reused, _ := r.Submit(ctx, alice, withOptions); reused {
-		t.Fatal("other options reused the job")
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{})
+		ctx := context.Background()
+		first := submit(t, r, alice, targets("a", 2))
+		again, reused, err := r.Submit(ctx, alice, targets("a", 2))
+		if err != nil || !reused || again.ID != first.ID {
+			t.Fatalf("resubmit: %v %v %v", again, reused, err)
+		}
+		waitFor(t, r, alice, first.ID, store.JobDone)
+		if again, reused, _ := r.Submit(ctx, alice, targets("a", 2)); !reused || again.ID != first.ID {
+			t.Fatal("a done job was not reused")
+		}
+		if other, reused, err := r.Submit(ctx, bob, targets("a", 2)); err != nil || reused || other.ID == first.ID {
+			t.Fatal("another caller got alice's job")
+		}
+		withOptions := targets("a", 2)
+		withOptions[0].Options = []byte(`{"mode":"raw"}`)
+		if _, reused, _ := r.Submit(ctx, alice, withOptions); reused {
+			t.Fatal("other options reused the job")
+		}
+	})
 }
 
 func TestResubmitAfterCancelIsANewJob(t *testing.T) {
-	hold := make(chan struct{})
-	r, _ := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil }, Options{})
-	defer close(hold)
-	ctx := context.Background()
-	first := submit(t, r, alice, targets("a", 2))
-	if err := r.Cancel(ctx, alice, first.ID); err != nil {
-		t.Fatal(err)
-	}
-	if again, reused, err := r.Submit(ctx, alice, targets("a", 2)); err != nil || reused || again.ID == first.ID {
-		t.Fatalf("resubmit after cancel: %v reused=%v err=%v", again, reused, err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		hold := make(chan struct{})
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil }, Options{})
+		defer close(hold)
+		ctx := context.Background()
+		first := submit(t, r, alice, targets("a", 2))
+		if err := r.Cancel(ctx, alice, first.ID); err != nil {
+			t.Fatal(err)
+		}
+		if again, reused, err := r.Submit(ctx, alice, targets("a", 2)); err != nil || reused || again.ID == first.ID {
+			t.Fatalf("resubmit after cancel: %v reused=%v err=%v", again, reused, err)
+		}
+	})
 }
 
 func TestCaps(t *testing.T) {
-	hold := make(chan struct{})
-	r, _ := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil },
-		Options{Limits: Limits{TargetsPerJob: 4, JobsTotal: 2}})
-	defer close(hold)
-	ctx := context.Background()
-	if _, _, err := r.Submit(ctx, alice, nil); !errors.Is(err, ErrNoTargets) {
-		t.Fatalf("empty job: %v", err)
-	}
-	if _, _, err := r.Submit(ctx, alice, targets("a", 5)); !errors.Is(err, ErrTooManyTargets) {
-		t.Fatalf("5 targets over a cap of 4: %v", err)
-	}
-	submit(t, r, alice, targets("a", 4))
-	if _, _, err := r.Submit(ctx, alice, targets("other", 1)); !errors.Is(err, ErrCallerBusy) {
-		t.Fatalf("second live job of one caller: %v", err)
-	}
-	submit(t, r, bob, targets("b", 1))
-	if _, _, err := r.Submit(ctx, carol, targets("c", 1)); !errors.Is(err, ErrBusy) {
-		t.Fatalf("third live job over a total of 2: %v", err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		hold := make(chan struct{})
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil },
+			Options{Limits: Limits{TargetsPerJob: 4, JobsTotal: 2}})
+		defer close(hold)
+		ctx := context.Background()
+		if _, _, err := r.Submit(ctx, alice, nil); !errors.Is(err, ErrNoTargets) {
+			t.Fatalf("empty job: %v", err)
+		}
+		if _, _, err := r.Submit(ctx, alice, targets("a", 5)); !errors.Is(err, ErrTooManyTargets) {
+			t.Fatalf("5 targets over a cap of 4: %v", err)
+		}
+		submit(t, r, alice, targets("a", 4))
+		if _, _, err := r.Submit(ctx, alice, targets("other", 1)); !errors.Is(err, ErrCallerBusy) {
+			t.Fatalf("second live job of one caller: %v", err)
+		}
+		submit(t, r, bob, targets("b", 1))
+		if _, _, err := r.Submit(ctx, carol, targets("c", 1)); !errors.Is(err, ErrBusy) {
+			t.Fatalf("third live job over a total of 2: %v", err)
+		}
+	})
 }
 
 // Concurrent submissions never get past the caps.
 func TestCapsHoldUnderConcurrency(t *testing.T) {
-	hold := make(chan struct{})
-	r, st := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil },
-		Options{Limits: Limits{JobsTotal: 3}})
-	defer close(hold)
-	var wg sync.WaitGroup
-	for i := range 16 {
-		wg.Go(func() {
-			c := Caller{Name: fmt.Sprintf("c%d", i%5)}
-			_, _, _ = r.Submit(context.Background(), c, targets(fmt.Sprintf("j%d", i), 1))
-		})
-	}
-	wg.Wait()
-	_, total, err := st.LiveJobs(context.Background(), "")
-	if err != nil || total != 3 {
-		t.Fatalf("%d live jobs under a cap of 3 (%v)", total, err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		hold := make(chan struct{})
+		r, st := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil },
+			Options{Limits: Limits{JobsTotal: 3}})
+		defer close(hold)
+		var wg sync.WaitGroup
+		for i := range 16 {
+			wg.Go(func() {
+				c := Caller{Name: fmt.Sprintf("c%d", i%5)}
+				_, _, _ = r.Submit(context.Background(), c, targets(fmt.Sprintf("j%d", i), 1))
+			})
+		}
+		wg.Wait()
+		_, total, err := st.LiveJobs(context.Background(), "")
+		if err != nil || total != 3 {
+			t.Fatalf("%d live jobs under a cap of 3 (%v)", total, err)
+		}
+	})
 }
 
 func TestCancelLetsTheInFlightTargetFinish(t *testing.T) {
-	started, hold := make(chan struct{}), make(chan struct{})
-	rec := &recorder{}
-	fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
-		defer rec.enter(c, tg)()
-		close(started)
-		<-hold
-		return []byte(`{"content":"first"}`), nil
-	}
-	r, _ := newRunner(t, fetch, Options{Hooks: rec})
-	ctx := context.Background()
-	job := submit(t, r, alice, targets("a", 3))
-	<-started
-	if err := r.Cancel(ctx, bob, job.ID); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("bob cancelled alice's job: %v", err)
-	}
-	if err := r.Cancel(ctx, alice, job.ID); err != nil {
-		t.Fatal(err)
-	}
-	close(hold)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		tg, err := r.Target(ctx, alice, job.ID, 0)
-		if err != nil {
+	eachStore(t, func(t *testing.T, open opener) {
+		started, hold := make(chan struct{}), make(chan struct{})
+		rec := &recorder{}
+		fetch := func(_ context.Context, c Caller, tg Target) ([]byte, error) {
+			defer rec.enter(c, tg)()
+			close(started)
+			<-hold
+			return []byte(`{"content":"first"}`), nil
+		}
+		r, _ := newRunner(t, open, fetch, Options{Hooks: rec})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 3))
+		<-started
+		if err := r.Cancel(ctx, bob, job.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("bob cancelled alice's job: %v", err)
+		}
+		if err := r.Cancel(ctx, alice, job.ID); err != nil {
 			t.Fatal(err)
 		}
-		if tg.Status == store.TargetDone {
-			if string(tg.Result) != `{"content":"first"}` {
-				t.Fatalf("in-flight result %q", tg.Result)
+		close(hold)
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			tg, err := r.Target(ctx, alice, job.ID, 0)
+			if err != nil {
+				t.Fatal(err)
 			}
-			break
+			if tg.Status == store.TargetDone {
+				if string(tg.Result) != `{"content":"first"}` {
+					t.Fatalf("in-flight result %q", tg.Result)
+				}
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the in-flight target was not stored: %+v", tg)
+			}
+			time.Sleep(5 * time.Millisecond)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the in-flight target was not stored: %+v", tg)
+		time.Sleep(50 * time.Millisecond) // a worker that ignored the cancel would start target 1 now
+		_, ts, _ := r.Targets(ctx, alice, job.ID, false, 0, 0)
+		if ts[1].Status != store.TargetPending || ts[2].Status != store.TargetPending || len(rec.Calls()) != 1 {
+			t.Fatalf("after cancel: targets %+v, calls %q", ts, rec.Calls())
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // a worker that ignored the cancel would start target 1 now
-	_, ts, _ := r.Targets(ctx, alice, job.ID, false, 0, 0)
-	if ts[1].Status != store.TargetPending || ts[2].Status != store.TargetPending || len(rec.Calls()) != 1 {
-		t.Fatalf("after cancel: targets %+v, calls %q", ts, rec.Calls())
-	}
-	if j, _ := r.Job(ctx, alice, job.ID); j.Status != store.JobCancelled {
-		t.Fatalf("job %s", j.Status)
-	}
-	if err := r.Cancel(ctx, alice, job.ID); !errors.Is(err, ErrFinished) {
-		t.Fatalf("second cancel: %v", err)
-	}
+		if j, _ := r.Job(ctx, alice, job.ID); j.Status != store.JobCancelled {
+			t.Fatalf("job %s", j.Status)
+		}
+		if err := r.Cancel(ctx, alice, job.ID); !errors.Is(err, ErrFinished) {
+			t.Fatalf("second cancel: %v", err)
+		}
+	})
 }
 
 func TestBusyIsRetried(t *testing.T) {
-	var mu sync.Mutex
-	tries := map[string]int{}
-	fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
+	eachStore(t, func(t *testing.T, open opener) {
+		var mu sync.Mutex
+		tries := map[string]int{}
+		fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			tries[tg.URL]++
+			if tg.URL == "http://a/0" && tries[tg.URL] < 3 {
+				return nil, fmt.Errorf("gate full: %w", ErrRetryLater)
+			}
+			if strings.HasPrefix(tg.URL, "http://never/") {
+				return nil, fmt.Errorf("gate full: %w", ErrRetryLater)
+			}
+			return []byte(`{}`), nil
+		}
+		rec := &recorder{}
+		r, _ := newRunner(t, open, fetch, Options{RetryEvery: 20 * time.Millisecond, RetryFor: 300 * time.Millisecond, Hooks: rec})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 2))
+		waitFor(t, r, alice, job.ID, store.JobDone)
+		never := submit(t, r, bob, targets("never", 1))
+		waitFor(t, r, bob, never.ID, store.JobFailed)
+		tg, _ := r.Target(ctx, bob, never.ID, 0)
 		mu.Lock()
 		defer mu.Unlock()
-		tries[tg.URL]++
-		if tg.URL == "http://a/0" && tries[tg.URL] < 3 {
-			return nil, fmt.Errorf("gate full: %w", ErrRetryLater)
+		if tries["http://a/0"] != 3 || tries["http://a/1"] != 1 || !strings.HasPrefix(tg.Error, "busy: still busy after 300ms") ||
+			tries["http://never/0"] < 5 || tries["http://never/0"] > 20 {
+			t.Fatalf("tries %v, never's error %q", tries, tg.Error)
 		}
-		if strings.HasPrefix(tg.URL, "http://never/") {
-			return nil, fmt.Errorf("gate full: %w", ErrRetryLater)
+		if ev := rec.Events(); slices.Contains(ev, "target busy 0") == false || slices.Index(ev, "target ok 2") < 0 {
+			t.Fatalf("hooks %q", ev)
 		}
-		return []byte(`{}`), nil
-	}
-	rec := &recorder{}
-	r, _ := newRunner(t, fetch, Options{RetryEvery: 20 * time.Millisecond, RetryFor: 300 * time.Millisecond, Hooks: rec})
-	ctx := context.Background()
-	job := submit(t, r, alice, targets("a", 2))
-	waitFor(t, r, alice, job.ID, store.JobDone)
-	never := submit(t, r, bob, targets("never", 1))
-	waitFor(t, r, bob, never.ID, store.JobFailed)
-	tg, _ := r.Target(ctx, bob, never.ID, 0)
-	mu.Lock()
-	defer mu.Unlock()
-	if tries["http://a/0"] != 3 || tries["http://a/1"] != 1 || !strings.HasPrefix(tg.Error, "busy: still busy after 300ms") ||
-		tries["http://never/0"] < 5 || tries["http://never/0"] > 20 {
-		t.Fatalf("tries %v, never's error %q", tries, tg.Error)
-	}
-	if ev := rec.Events(); slices.Contains(ev, "target busy 0") == false || slices.Index(ev, "target ok 2") < 0 {
-		t.Fatalf("hooks %q", ev)
-	}
+	})
 }
 
 func TestPanicCostsOneTargetAndNeverEchoes(t *testing.T) {
-	fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
-		if strings.HasSuffix(tg.URL, "/0") {
-			panic("SECRET page text from the origin")
+	eachStore(t, func(t *testing.T, open opener) {
+		fetch := func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
+			if strings.HasSuffix(tg.URL, "/0") {
+				panic("SECRET page text from the origin")
+			}
+			return []byte(`{}`), nil
 		}
-		return []byte(`{}`), nil
-	}
-	r, _ := newRunner(t, fetch, Options{})
-	job := submit(t, r, alice, targets("a", 2))
-	waitFor(t, r, alice, job.ID, store.JobPartial)
-	tg, _ := r.Target(context.Background(), alice, job.ID, 0)
-	if tg.Status != store.TargetFailed || strings.Contains(tg.Error, "SECRET") || tg.Error == "" {
-		t.Fatalf("panicking target %+v", tg)
-	}
+		r, _ := newRunner(t, open, fetch, Options{})
+		job := submit(t, r, alice, targets("a", 2))
+		waitFor(t, r, alice, job.ID, store.JobPartial)
+		tg, _ := r.Target(context.Background(), alice, job.ID, 0)
+		if tg.Status != store.TargetFailed || strings.Contains(tg.Error, "SECRET") || tg.Error == "" {
+			t.Fatalf("panicking target %+v", tg)
+		}
+	})
 }
 
 func TestTargetDeadline(t *testing.T) {
-	fetch := func(ctx context.Context, _ Caller, _ Target) ([]byte, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}
-	r, _ := newRunner(t, fetch, Options{TargetTimeout: 50 * time.Millisecond})
-	job := submit(t, r, alice, targets("a", 1))
-	waitFor(t, r, alice, job.ID, store.JobFailed)
-	if tg, _ := r.Target(context.Background(), alice, job.ID, 0); !strings.HasPrefix(tg.Error, "timeout:") {
-		t.Fatalf("error %q", tg.Error)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		fetch := func(ctx context.Context, _ Caller, _ Target) ([]byte, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}
+		r, _ := newRunner(t, open, fetch, Options{TargetTimeout: 50 * time.Millisecond})
+		job := submit(t, r, alice, targets("a", 1))
+		waitFor(t, r, alice, job.ID, store.JobFailed)
+		if tg, _ := r.Target(context.Background(), alice, job.ID, 0); !strings.HasPrefix(tg.Error, "timeout:") {
+			t.Fatalf("error %q", tg.Error)
+		}
+	})
 }
 
 func TestOwnership(t *testing.T) {
-	r, _ := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{})
-	ctx := context.Background()
-	job := submit(t, r, alice, targets("a", 1))
-	if _, err := r.Job(ctx, bob, job.ID); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("bob read alice's job: %v", err)
-	}
-	if _, err := r.Target(ctx, bob, job.ID, 0); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("bob read alice's target: %v", err)
-	}
-	if _, err := r.Target(ctx, alice, job.ID, 7); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("target 7 of 1: %v", err)
-	}
-	if _, err := r.Job(ctx, alice, "nope"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("no such job: %v", err)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 1))
+		if _, err := r.Job(ctx, bob, job.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("bob read alice's job: %v", err)
+		}
+		if _, err := r.Target(ctx, bob, job.ID, 0); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("bob read alice's target: %v", err)
+		}
+		if _, err := r.Target(ctx, alice, job.ID, 7); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("target 7 of 1: %v", err)
+		}
+		if _, err := r.Job(ctx, alice, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("no such job: %v", err)
+		}
+	})
 }
 
 func TestWatchSeesChanges(t *testing.T) {
-	hold := make(chan struct{})
-	r, _ := newRunner(t, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil }, Options{})
-	ctx := context.Background()
-	job := submit(t, r, alice, targets("a", 1))
-	waitFor(t, r, alice, job.ID, store.JobRunning)
-	changed := r.Watch(job.ID)
-	select {
-	case <-changed:
-		t.Fatal("closed before any change")
-	case <-time.After(20 * time.Millisecond):
-	}
-	close(hold)
-	select {
-	case <-changed:
-	case <-time.After(5 * time.Second):
-		t.Fatal("no change seen when the target finished")
-	}
-	if j, _ := r.Job(ctx, alice, job.ID); j.TargetsDone != 1 {
-		t.Fatalf("after the change: %+v", j)
-	}
+	eachStore(t, func(t *testing.T, open opener) {
+		hold := make(chan struct{})
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil }, Options{})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 1))
+		waitFor(t, r, alice, job.ID, store.JobRunning)
+		changed := r.Watch(job.ID)
+		select {
+		case <-changed:
+			t.Fatal("closed before any change")
+		case <-time.After(20 * time.Millisecond):
+		}
+		close(hold)
+		select {
+		case <-changed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("no change seen when the target finished")
+		}
+		if j, _ := r.Job(ctx, alice, job.ID); j.TargetsDone != 1 {
+			t.Fatalf("after the change: %+v", j)
+		}
+	})
 }
 
 // A new runner over a store with work left fails that work (restart) and

@@ -11,8 +11,8 @@ import (
 )
 
 // work takes one target at a time from the live jobs, round-robin, until
-// the runner stops.
-func (r *Runner) work(ctx context.Context) {
+// the runner stops. owner names the worker in its claims.
+func (r *Runner) work(ctx context.Context, owner string) {
 	for {
 		select {
 		case <-r.stop:
@@ -21,10 +21,14 @@ func (r *Runner) work(ctx context.Context) {
 		}
 		j, wait := r.pick()
 		if j == nil {
+			if r.store.Shared() && (wait == 0 || wait > r.opts.PollEvery) {
+				wait = r.opts.PollEvery // other instances may have taken jobs
+			}
 			r.idle(ctx, wait)
+			r.discover(ctx)
 			continue
 		}
-		r.step(ctx, j)
+		r.step(ctx, j, owner)
 		r.mu.Lock()
 		j.held = false
 		r.dropFinishedLocked()
@@ -81,32 +85,37 @@ func (r *Runner) pick() (*liveJob, time.Duration) {
 	return best, 0
 }
 
-// step runs the job's next target, or ends the job when none is left.
-func (r *Runner) step(ctx context.Context, j *liveJob) {
-	t, ok, err := r.store.ClaimTarget(ctx, j.id)
-	if err != nil {
+// step runs the job's next target, or drops the job when none is left.
+func (r *Runner) step(ctx context.Context, j *liveJob, owner string) {
+	now := r.opts.Now().UTC()
+	t, state, settled, err := r.store.ClaimTarget(ctx, j.id, store.Claim{Owner: owner, Now: now, Until: now.Add(r.opts.ClaimLease)})
+	r.settled(j, settled)
+	switch {
+	case err != nil:
 		r.log.Error("batch claim", "job", j.id, "error", err)
-		r.pause(j)
+		r.pause(j, r.opts.RetryEvery)
 		return
-	}
-	if !ok {
-		r.end(ctx, j)
+	case state == store.Elsewhere:
+		r.pause(j, r.opts.PollEvery) // another instance runs its current target
+		return
+	case state == store.Finished:
+		r.drop(j)
 		return
 	}
 	r.notify(j.id)
 	r.setInFlight(+1)
 	start := time.Now()
-	answer, err := r.call(ctx, j.caller, Target{URL: t.URL, Options: t.Options})
+	answer, err := r.callHolding(ctx, j, t.Idx, owner, Target{URL: t.URL, Options: t.Options})
 	took := time.Since(start)
 	r.setInFlight(-1)
 
 	out, outcome := store.Outcome{Result: answer}, "ok"
 	switch {
 	case errors.Is(err, ErrRetryLater) && r.opts.Now().Sub(j.busySinceOr(r.opts.Now())) < r.opts.RetryFor:
-		if err := r.store.ReleaseTarget(ctx, j.id, t.Idx); err != nil {
+		if err := r.store.ReleaseTarget(ctx, j.id, t.Idx, owner); err != nil {
 			r.log.Error("batch release", "job", j.id, "error", err)
 		}
-		r.pause(j)
+		r.pause(j, r.opts.RetryEvery)
 		return
 	case errors.Is(err, ErrRetryLater):
 		out, outcome = store.Outcome{Error: fmt.Sprintf("busy: still busy after %s of retries", r.opts.RetryFor)}, "busy"
@@ -115,10 +124,48 @@ func (r *Runner) step(ctx context.Context, j *liveJob) {
 		out, outcome = store.Outcome{Error: te.Message, Hint: te.Hint}, te.Outcome
 	}
 	j.busySince = time.Time{}
-	if _, err := r.store.FinishTarget(ctx, j.id, t.Idx, out, r.opts.Now().UTC()); err != nil {
+	finished, settled, err := r.store.FinishTarget(ctx, j.id, t.Idx, owner, out, r.opts.Now().UTC())
+	if err != nil {
 		r.log.Error("batch store result", "job", j.id, "error", err)
 	}
-	r.opts.Hooks.Target(outcome, took, len(out.Result))
+	if finished {
+		r.opts.Hooks.Target(outcome, took, len(out.Result))
+	}
+	r.settled(j, settled)
+	r.notify(j.id)
+}
+
+// callHolding runs the fetch while renewing the claim on the target, so
+// a long fetch is not mistaken for a dead instance.
+func (r *Runner) callHolding(ctx context.Context, j *liveJob, idx int, owner string, t Target) ([]byte, error) {
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		tick := time.NewTicker(r.opts.ClaimLease / 3)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				until := r.opts.Now().UTC().Add(r.opts.ClaimLease)
+				if _, err := r.store.RenewClaim(context.WithoutCancel(ctx), j.id, idx, owner, until); err != nil {
+					r.log.Error("batch renew claim", "job", j.id, "error", err)
+				}
+			}
+		}
+	}()
+	return r.call(ctx, j.caller, t)
+}
+
+// settled reports a job this worker's write finished.
+func (r *Runner) settled(j *liveJob, status string) {
+	if status == "" {
+		return
+	}
+	r.opts.Hooks.Job(status)
+	r.opts.Hooks.JobFinished(r.opts.Now().Sub(j.created))
+	r.drop(j)
 	r.notify(j.id)
 }
 
@@ -131,28 +178,43 @@ func (j *liveJob) busySinceOr(now time.Time) time.Time {
 	return j.busySince
 }
 
-// pause keeps the job from being picked for RetryEvery.
-func (r *Runner) pause(j *liveJob) {
+// pause keeps the job from being picked for d.
+func (r *Runner) pause(j *liveJob, d time.Duration) {
 	r.mu.Lock()
-	j.notBefore = r.opts.Now().Add(r.opts.RetryEvery)
+	j.notBefore = r.opts.Now().Add(d)
 	r.mu.Unlock()
 }
 
-// end drops a job that has no target left and reports how it ended.
-func (r *Runner) end(ctx context.Context, j *liveJob) {
+// drop stops picking a job: it has nothing left to run here.
+func (r *Runner) drop(j *liveJob) {
 	r.mu.Lock()
-	j.cancelled = true // no longer picked; dropped once released
+	j.cancelled = true // dropped from the ring once its worker lets go
 	r.mu.Unlock()
-	job, err := r.store.Job(ctx, j.id)
-	if err != nil {
-		r.log.Error("batch end", "job", j.id, "error", err)
+}
+
+// discover adds the live jobs of a shared store that this runner does not
+// know yet: jobs other instances took, or whose instance died.
+func (r *Runner) discover(ctx context.Context) {
+	if !r.store.Shared() {
 		return
 	}
-	if job.Status != store.JobCancelled { // Cancel counted that one
-		r.opts.Hooks.Job(job.Status)
+	jobs, err := r.store.LiveJobIDs(ctx)
+	if err != nil {
+		r.log.Error("batch discover", "error", err)
+		return
 	}
-	r.opts.Hooks.JobFinished(r.opts.Now().Sub(j.created))
-	r.notify(j.id)
+	r.mu.Lock()
+	known := make(map[string]bool, len(r.live))
+	for _, j := range r.live {
+		known[j.id] = true
+	}
+	for _, job := range jobs {
+		if !known[job.ID] {
+			r.live = append(r.live, &liveJob{id: job.ID, caller: Caller{Name: job.Caller, Class: job.CallerClass}, created: job.CreatedAt})
+		}
+	}
+	r.reportLocked()
+	r.mu.Unlock()
 }
 
 // call runs the fetch under the per-target deadline. A panic costs the

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // Job statuses: queued → running → done | partial | failed | cancelled.
@@ -64,6 +65,13 @@ type BatchTarget struct {
 	Result  []byte
 	Error   string `gorm:"not null"`
 	Hint    string `gorm:"not null"`
+	// ClaimedBy names the worker running the target and ClaimUntil when
+	// its claim lapses unless renewed; Attempts counts the claims. A
+	// lapsed claim means the instance died: the target is tried once more
+	// elsewhere, then failed as lost.
+	ClaimedBy  string    `gorm:"not null;size:64"`
+	ClaimUntil time.Time `gorm:"index"`
+	Attempts   int       `gorm:"not null"`
 }
 
 // ErrJobNotFound is returned for a job that does not exist (or no longer).
@@ -72,47 +80,112 @@ var ErrJobNotFound = errors.New("batch job not found")
 // ErrJobFinished is returned when cancelling a job that has finished.
 var ErrJobFinished = errors.New("batch job already finished")
 
-// CreateJob stores a job and its targets, all pending.
+// CreateJob stores a job and its targets, all pending, without caps.
 func (s *Store) CreateJob(ctx context.Context, job *BatchJob, targets []BatchTarget) error {
-	job.TargetsTotal, job.TargetsDone, job.NBytes = len(targets), 0, 0
 	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if err := tx.Create(job).Error; err != nil {
-			return fmt.Errorf("create batch job: %w", err)
-		}
-		for i := range targets {
-			targets[i].JobID, targets[i].Idx, targets[i].Status = job.ID, i, TargetPending
-		}
-		if err := tx.CreateInBatches(targets, 64).Error; err != nil {
-			return fmt.Errorf("create batch targets: %w", err)
-		}
-		return nil
+		return createJob(tx, job, targets)
 	})
+}
+
+func createJob(tx *gorm.DB, job *BatchJob, targets []BatchTarget) error {
+	job.TargetsTotal, job.TargetsDone, job.NBytes = len(targets), 0, 0
+	if err := tx.Create(job).Error; err != nil {
+		return fmt.Errorf("create batch job: %w", err)
+	}
+	for i := range targets {
+		targets[i].JobID, targets[i].Idx, targets[i].Status = job.ID, i, TargetPending
+	}
+	if err := tx.CreateInBatches(targets, 64).Error; err != nil {
+		return fmt.Errorf("create batch targets: %w", err)
+	}
+	return nil
+}
+
+// Caps bound the live (queued or running) jobs of one caller and of all.
+type Caps struct {
+	PerCaller int
+	Total     int
+}
+
+// Errors of SubmitJob at its caps.
+var (
+	ErrCallerCap = errors.New("the caller is at its live batch job cap")
+	ErrTotalCap  = errors.New("the live batch job cap is reached")
+)
+
+// SubmitJob stores a new job of targets, all pending, unless the caller
+// has a reusable job for the same idempotency key (working or with
+// results, lease newer than reuseSince), which it returns with its lease
+// slid to job.Lease instead. The reuse check, the caps and the insert are
+// one transaction; on a shared database an advisory lock serialises it
+// across instances, so the caps hold however many instances take jobs.
+func (s *Store) SubmitJob(ctx context.Context, job *BatchJob, targets []BatchTarget, reuseSince time.Time, caps Caps) (reused *BatchJob, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if s.shared {
+			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", submitLock).Error; err != nil {
+				return fmt.Errorf("submit lock: %w", err)
+			}
+		}
+		old, err := reusable(tx, job.Caller, job.IdemKey, reuseSince)
+		switch {
+		case err == nil:
+			if err := tx.Model(&BatchJob{}).Where("id = ? AND lease < ?", old.ID, job.Lease).Update("lease", job.Lease).Error; err != nil {
+				return fmt.Errorf("touch reused batch job: %w", err)
+			}
+			reused = old
+			return nil
+		case !errors.Is(err, gorm.ErrRecordNotFound):
+			return fmt.Errorf("find reusable batch job: %w", err)
+		}
+		mine, all, err := liveJobs(tx, job.Caller)
+		switch {
+		case err != nil:
+			return err
+		case mine >= int64(caps.PerCaller):
+			return ErrCallerCap
+		case all >= int64(caps.Total):
+			return ErrTotalCap
+		}
+		return createJob(tx, job, targets)
+	})
+	return reused, err
 }
 
 // ReusableJob returns the caller's job for idemKey whose lease is newer
 // than since and which is working or has results, if there is one.
 func (s *Store) ReusableJob(ctx context.Context, caller, idemKey string, since time.Time) (*BatchJob, bool, error) {
-	var job BatchJob
-	err := s.db.WithContext(ctx).
-		Where("caller = ? AND idem_key = ? AND lease > ? AND status IN ?", caller, idemKey, since, reusableStatuses).
-		Order("created_at DESC").Take(&job).Error
+	job, err := reusable(s.db.WithContext(ctx), caller, idemKey, since)
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return nil, false, nil
 	case err != nil:
 		return nil, false, fmt.Errorf("find reusable batch job: %w", err)
 	}
-	return &job, true, nil
+	return job, true, nil
+}
+
+func reusable(tx *gorm.DB, caller, idemKey string, since time.Time) (*BatchJob, error) {
+	var job BatchJob
+	err := tx.Where("caller = ? AND idem_key = ? AND lease > ? AND status IN ?", caller, idemKey, since, reusableStatuses).
+		Order("created_at DESC").Take(&job).Error
+	if err != nil {
+		return nil, err
+	}
+	return &job, nil
 }
 
 // LiveJobs counts the live (queued or running) jobs of caller and of all
 // callers.
 func (s *Store) LiveJobs(ctx context.Context, caller string) (ofCaller, total int64, err error) {
+	return liveJobs(s.db.WithContext(ctx), caller)
+}
+
+func liveJobs(tx *gorm.DB, caller string) (ofCaller, total int64, err error) {
 	var rows []struct {
 		Caller string
 		N      int64
 	}
-	err = s.db.WithContext(ctx).Model(&BatchJob{}).Select("caller, COUNT(*) AS n").
+	err = tx.Model(&BatchJob{}).Select("caller, COUNT(*) AS n").
 		Where("status IN ?", liveStatuses).Group("caller").Scan(&rows).Error
 	if err != nil {
 		return 0, 0, fmt.Errorf("count live batch jobs: %w", err)
@@ -188,23 +261,65 @@ func (s *Store) Touch(ctx context.Context, id string, now time.Time) error {
 	return nil
 }
 
-// ClaimTarget moves the job's first pending target to running and returns
-// it; ok is false when the job has no pending target or is no longer live.
-// The claim is a conditional update, so two workers (or two instances)
-// never run the same target.
-func (s *Store) ClaimTarget(ctx context.Context, id string) (t *BatchTarget, ok bool, err error) {
+// MaxAttempts is how often a target is claimed before a lapsed claim
+// fails it as lost: once, and once more after its instance died.
+const MaxAttempts = 2
+
+// LostError is the error of a target whose instances died running it.
+const LostError = "lost: the sift instance fetching it stopped, twice"
+
+// Claim is a worker's hold on a target.
+type Claim struct {
+	Owner string    // the worker: instance and worker number
+	Until time.Time // the claim lapses then unless renewed
+	Now   time.Time
+}
+
+// ClaimState says what ClaimTarget found.
+type ClaimState int
+
+// What a claim attempt found.
+const (
+	// Claimed: the target is the caller's to run.
+	Claimed ClaimState = iota
+	// Elsewhere: another worker holds the job (it runs one target at a
+	// time); try later.
+	Elsewhere
+	// Finished: the job has nothing left to run, or is no longer live.
+	Finished
+)
+
+// ClaimTarget claims the job's first pending target for c.Owner until
+// c.Until and returns it. Targets run one at a time: while another
+// worker's claim on the job holds, the answer is Elsewhere. A claim that
+// lapsed is given back (or, at MaxAttempts, failed as lost) first. On a
+// shared database the job row is locked with SKIP LOCKED, so instances
+// never wait on each other and never run the same target.
+func (s *Store) ClaimTarget(ctx context.Context, id string, c Claim) (t *BatchTarget, state ClaimState, settled string, err error) {
+	state = Finished
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		// Start the job first: the write takes SQLite's lock, so the read
-		// below and the claim that follows see one state.
-		res := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", JobRunning)
-		if res.Error != nil {
-			return fmt.Errorf("start batch job: %w", res.Error)
+		locked, err := s.lockLiveJob(tx, id)
+		if err != nil || !locked {
+			if err == nil && s.shared && s.jobIsLive(tx, id) {
+				state = Elsewhere // another instance holds the row lock
+			}
+			return err
 		}
-		if res.RowsAffected == 0 {
+		var running BatchTarget
+		err = tx.Omit("result").Where("job_id = ? AND status = ?", id, TargetRunning).Take(&running).Error
+		switch {
+		case err == nil && running.ClaimUntil.After(c.Now):
+			state = Elsewhere
 			return nil
+		case err == nil:
+			if settled, err = s.recoverLapsed(tx, &running, c.Now); err != nil || settled != "" {
+				return err
+			}
+		case !errors.Is(err, gorm.ErrRecordNotFound):
+			return fmt.Errorf("find running batch target: %w", err)
 		}
 		var next BatchTarget
-		err := tx.Omit("result").Where("job_id = ? AND status = ?", id, TargetPending).Order("idx").Take(&next).Error
+		err = tx.Omit("result").Where("job_id = ? AND status = ?", id, TargetPending).Order("idx").Take(&next).Error
 		if errors.Is(err, gorm.ErrRecordNotFound) {
 			return nil
 		}
@@ -212,22 +327,83 @@ func (s *Store) ClaimTarget(ctx context.Context, id string) (t *BatchTarget, ok 
 			return fmt.Errorf("find pending batch target: %w", err)
 		}
 		claim := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, next.Idx, TargetPending).
-			Update("status", TargetRunning)
+			Updates(map[string]any{"status": TargetRunning, "claimed_by": c.Owner, "claim_until": c.Until,
+				"attempts": gorm.Expr("attempts + 1")})
 		if claim.Error != nil {
 			return fmt.Errorf("claim batch target: %w", claim.Error)
 		}
 		if claim.RowsAffected == 1 {
-			next.Status, t, ok = TargetRunning, &next, true
+			next.Status, next.ClaimedBy, next.ClaimUntil, next.Attempts = TargetRunning, c.Owner, c.Until, next.Attempts+1
+			t, state = &next, Claimed
 		}
 		return nil
 	})
-	return t, ok, err
+	return t, state, settled, err
 }
 
-// ReleaseTarget puts a running target back to pending, to be tried again.
-func (s *Store) ReleaseTarget(ctx context.Context, id string, idx int) error {
-	err := s.db.WithContext(ctx).Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, idx, TargetRunning).
-		Update("status", TargetPending).Error
+// lockLiveJob marks a live job running and, on a shared database, holds
+// its row lock for the transaction; false when the job is not live or
+// another instance holds the lock. On SQLite the update itself takes the
+// database's write lock.
+func (s *Store) lockLiveJob(tx *gorm.DB, id string) (bool, error) {
+	if s.shared {
+		var job BatchJob
+		err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
+			Where("id = ? AND status IN ?", id, liveStatuses).Take(&job).Error
+		if errors.Is(err, gorm.ErrRecordNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("lock batch job: %w", err)
+		}
+	}
+	res := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", JobRunning)
+	if res.Error != nil {
+		return false, fmt.Errorf("start batch job: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+func (s *Store) jobIsLive(tx *gorm.DB, id string) bool {
+	var n int64
+	tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Count(&n)
+	return n > 0
+}
+
+// recoverLapsed gives a target whose claim lapsed back to pending, or fails
+// it as lost when it has had its attempts, settling the job if that was
+// its last target.
+func (s *Store) recoverLapsed(tx *gorm.DB, t *BatchTarget, now time.Time) (settled string, err error) {
+	if t.Attempts < MaxAttempts {
+		err := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", t.JobID, t.Idx, TargetRunning).
+			Updates(map[string]any{"status": TargetPending, "claimed_by": ""}).Error
+		if err != nil {
+			return "", fmt.Errorf("recover lapsed batch target: %w", err)
+		}
+		return "", nil
+	}
+	_, settled, err = finishIn(tx, t.JobID, t.Idx, t.ClaimedBy, Outcome{Error: LostError}, now)
+	return settled, err
+}
+
+// RenewClaim extends owner's claim on a running target; false when the
+// claim is no longer owner's (it lapsed and was taken).
+func (s *Store) RenewClaim(ctx context.Context, id string, idx int, owner string, until time.Time) (bool, error) {
+	res := s.db.WithContext(ctx).Model(&BatchTarget{}).
+		Where("job_id = ? AND idx = ? AND status = ? AND claimed_by = ?", id, idx, TargetRunning, owner).
+		Update("claim_until", until)
+	if res.Error != nil {
+		return false, fmt.Errorf("renew batch claim: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ReleaseTarget gives owner's running target back to pending, to be tried
+// again; the attempt does not count.
+func (s *Store) ReleaseTarget(ctx context.Context, id string, idx int, owner string) error {
+	err := s.db.WithContext(ctx).Model(&BatchTarget{}).
+		Where("job_id = ? AND idx = ? AND status = ? AND claimed_by = ?", id, idx, TargetRunning, owner).
+		Updates(map[string]any{"status": TargetPending, "claimed_by": "", "attempts": gorm.Expr("attempts - 1")}).Error
 	if err != nil {
 		return fmt.Errorf("release batch target: %w", err)
 	}
@@ -241,50 +417,57 @@ type Outcome struct {
 	Hint   string
 }
 
-// FinishTarget stores a running target's outcome and counts it on its
-// job, exactly once: a second finish of the same target changes nothing
-// and returns false. When it was the job's last target, the job takes its
-// final status (done, partial or failed) unless it was cancelled.
-func (s *Store) FinishTarget(ctx context.Context, id string, idx int, out Outcome, now time.Time) (finished bool, err error) {
+// FinishTarget stores the outcome of a target owner is running and counts
+// it on its job, exactly once: a second finish, or one by a worker whose
+// claim was taken over, changes nothing and returns false. When it was
+// the job's last target, the job takes its final status (done, partial or
+// failed) unless it was cancelled, and settled names it.
+func (s *Store) FinishTarget(ctx context.Context, id string, idx int, owner string, out Outcome, now time.Time) (finished bool, settled string, err error) {
+	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		finished, settled, err = finishIn(tx, id, idx, owner, out, now)
+		return err
+	})
+	return finished, settled, err
+}
+
+func finishIn(tx *gorm.DB, id string, idx int, owner string, out Outcome, now time.Time) (finished bool, settled string, err error) {
 	status := TargetDone
 	if out.Error != "" {
 		status = TargetFailed
 	}
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		res := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", id, idx, TargetRunning).
-			Updates(map[string]any{"status": status, "result": out.Result, "error": out.Error, "hint": out.Hint})
-		if res.Error != nil {
-			return fmt.Errorf("finish batch target: %w", res.Error)
-		}
-		if res.RowsAffected == 0 {
-			return nil
-		}
-		finished = true
-		err := tx.Model(&BatchJob{}).Where("id = ?", id).Updates(map[string]any{
-			"targets_done": gorm.Expr("targets_done + 1"),
-			"nbytes":       gorm.Expr("nbytes + ?", len(out.Result)),
-			"lease":        gorm.Expr("CASE WHEN lease < ? THEN ? ELSE lease END", now, now),
-		}).Error
-		if err != nil {
-			return fmt.Errorf("count batch target: %w", err)
-		}
-		return settle(tx, id)
-	})
-	return finished, err
+	res := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ? AND claimed_by = ?", id, idx, TargetRunning, owner).
+		Updates(map[string]any{"status": status, "result": out.Result, "error": out.Error, "hint": out.Hint})
+	if res.Error != nil {
+		return false, "", fmt.Errorf("finish batch target: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return false, "", nil
+	}
+	err = tx.Model(&BatchJob{}).Where("id = ?", id).Updates(map[string]any{
+		"targets_done": gorm.Expr("targets_done + 1"),
+		"nbytes":       gorm.Expr("nbytes + ?", len(out.Result)),
+		"lease":        gorm.Expr("CASE WHEN lease < ? THEN ? ELSE lease END", now, now),
+	}).Error
+	if err != nil {
+		return false, "", fmt.Errorf("count batch target: %w", err)
+	}
+	settled, err = settle(tx, id)
+	return true, settled, err
 }
 
-// settle gives a live job whose targets are all finished its final status.
-func settle(tx *gorm.DB, id string) error {
+// settle gives a live job whose targets are all finished its final status
+// and returns it; "" when the job goes on (or was cancelled).
+func settle(tx *gorm.DB, id string) (string, error) {
 	var job BatchJob
 	if err := tx.Where("id = ?", id).Take(&job).Error; err != nil {
-		return fmt.Errorf("read batch job: %w", err)
+		return "", fmt.Errorf("read batch job: %w", err)
 	}
 	if job.TargetsDone < job.TargetsTotal {
-		return nil
+		return "", nil
 	}
 	var failed int64
 	if err := tx.Model(&BatchTarget{}).Where("job_id = ? AND status = ?", id, TargetFailed).Count(&failed).Error; err != nil {
-		return fmt.Errorf("count failed batch targets: %w", err)
+		return "", fmt.Errorf("count failed batch targets: %w", err)
 	}
 	status := JobPartial
 	switch failed {
@@ -293,11 +476,14 @@ func settle(tx *gorm.DB, id string) error {
 	case int64(job.TargetsTotal):
 		status = JobFailed
 	}
-	err := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", status).Error
-	if err != nil {
-		return fmt.Errorf("settle batch job: %w", err)
+	res := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", status)
+	if res.Error != nil {
+		return "", fmt.Errorf("settle batch job: %w", res.Error)
 	}
-	return nil
+	if res.RowsAffected == 0 {
+		return "", nil
+	}
+	return status, nil
 }
 
 // CancelJob marks a live job cancelled. A finished job is left alone and

@@ -12,6 +12,9 @@ import (
 
 var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 
+// claimAt is worker w1's claim at now, for a minute.
+func claimAt(now time.Time) Claim { return Claim{Owner: "w1", Now: now, Until: now.Add(time.Minute)} }
+
 func newJob(t *testing.T, s *Store, id, caller, idem string, n int, at time.Time) {
 	t.Helper()
 	targets := make([]BatchTarget, n)
@@ -28,11 +31,11 @@ func newJob(t *testing.T, s *Store, id, caller, idem string, n int, at time.Time
 func runTarget(t *testing.T, s *Store, id string, out Outcome, at time.Time) int {
 	t.Helper()
 	ctx := context.Background()
-	tg, ok, err := s.ClaimTarget(ctx, id)
-	if err != nil || !ok {
-		t.Fatalf("claim on %s: ok=%v err=%v", id, ok, err)
+	tg, state, _, err := s.ClaimTarget(ctx, id, claimAt(at))
+	if err != nil || state != Claimed {
+		t.Fatalf("claim on %s: state=%v err=%v", id, state, err)
 	}
-	if done, err := s.FinishTarget(ctx, id, tg.Idx, out, at); err != nil || !done {
+	if done, _, err := s.FinishTarget(ctx, id, tg.Idx, "w1", out, at); err != nil || !done {
 		t.Fatalf("finish %s/%d: %v %v", id, tg.Idx, done, err)
 	}
 	return tg.Idx
@@ -61,8 +64,8 @@ func TestBatchRoundTripInOrder(t *testing.T) {
 				t.Fatalf("claimed %d, want %d (index order)", got, want)
 			}
 		}
-		if _, ok, _ := s.ClaimTarget(ctx, "j1"); ok {
-			t.Fatal("a finished job gave out a target")
+		if _, state, _, _ := s.ClaimTarget(ctx, "j1", claimAt(t0)); state != Finished {
+			t.Fatalf("a finished job answered %v", state)
 		}
 		j := jobOf(t, s, "j1")
 		if j.Status != JobPartial || j.TargetsDone != 3 || !j.Lease.Equal(t0.Add(3*time.Minute)) || j.NBytes != 30 {
@@ -118,12 +121,12 @@ func TestBatchFinishExactlyOnce(t *testing.T) {
 		s := open(t)
 		ctx := context.Background()
 		newJob(t, s, "j", "a", "k", 2, t0)
-		tg, _, _ := s.ClaimTarget(ctx, "j")
+		tg, _, _, _ := s.ClaimTarget(ctx, "j", claimAt(t0))
 		var finished atomic.Int32
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0.Add(time.Minute)); err == nil && ok {
+				if ok, _, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0.Add(time.Minute)); err == nil && ok {
 					finished.Add(1)
 				}
 			})
@@ -136,36 +139,94 @@ func TestBatchFinishExactlyOnce(t *testing.T) {
 	})
 }
 
-// Two workers claiming at once never get the same target.
+// Workers claiming one job at once: exactly one gets a target, the others
+// are told another holds the job (targets run one at a time).
 func TestBatchClaimIsExclusive(t *testing.T) {
 	eachStore(t, func(t *testing.T, open opener) {
 		s := open(t)
 		ctx := context.Background()
 		newJob(t, s, "j", "a", "k", 6, t0)
-		var mu sync.Mutex
-		seen := map[int]int{}
+		var claimed, elsewhere atomic.Int32
 		var wg sync.WaitGroup
-		for range 12 {
+		for w := range 12 {
 			wg.Go(func() {
-				tg, ok, err := s.ClaimTarget(ctx, "j")
-				if err != nil {
+				_, state, _, err := s.ClaimTarget(ctx, "j", Claim{Owner: fmt.Sprintf("w%d", w), Now: t0, Until: t0.Add(time.Minute)})
+				switch {
+				case err != nil:
 					t.Error(err)
-				}
-				if ok {
-					mu.Lock()
-					seen[tg.Idx]++
-					mu.Unlock()
+				case state == Claimed:
+					claimed.Add(1)
+				case state == Elsewhere:
+					elsewhere.Add(1)
 				}
 			})
 		}
 		wg.Wait()
-		if len(seen) != 6 {
-			t.Fatalf("claimed %v, want each of 6 targets once", seen)
+		if claimed.Load() != 1 || elsewhere.Load() != 11 {
+			t.Fatalf("claimed %d, elsewhere %d; want 1 and 11", claimed.Load(), elsewhere.Load())
 		}
-		for idx, n := range seen {
-			if n != 1 {
-				t.Fatalf("target %d claimed %d times", idx, n)
-			}
+	})
+}
+
+// A claim that lapses (its instance died) is given back once, then the
+// target fails as lost; a renewed claim does not lapse.
+func TestBatchLapsedClaims(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		newJob(t, s, "j", "a", "k", 2, t0)
+		first, _, _, _ := s.ClaimTarget(ctx, "j", Claim{Owner: "dead-1", Now: t0, Until: t0.Add(time.Second)})
+		if ok, err := s.RenewClaim(ctx, "j", first.Idx, "dead-1", t0.Add(10*time.Second)); err != nil || !ok {
+			t.Fatalf("renew: %v %v", ok, err)
+		}
+		if _, state, _, _ := s.ClaimTarget(ctx, "j", Claim{Owner: "w2", Now: t0.Add(5 * time.Second), Until: t0.Add(time.Minute)}); state != Elsewhere {
+			t.Fatalf("a held claim was taken: %v", state)
+		}
+		retry, state, _, _ := s.ClaimTarget(ctx, "j", Claim{Owner: "dead-2", Now: t0.Add(11 * time.Second), Until: t0.Add(12 * time.Second)})
+		if state != Claimed || retry.Idx != 0 || retry.Attempts != 2 {
+			t.Fatalf("after the lapse: %v %+v", state, retry)
+		}
+		// The first owner wakes up: its result is refused.
+		if ok, _, _ := s.FinishTarget(ctx, "j", 0, "dead-1", Outcome{Result: []byte("{}")}, t0); ok {
+			t.Fatal("a stale owner finished a target taken over")
+		}
+		next, state, _, _ := s.ClaimTarget(ctx, "j", Claim{Owner: "w3", Now: t0.Add(13 * time.Second), Until: t0.Add(time.Minute)})
+		if state != Claimed || next.Idx != 1 {
+			t.Fatalf("after the second lapse: %v %+v", state, next)
+		}
+		tg, _ := s.Target(ctx, "j", 0)
+		if tg.Status != TargetFailed || tg.Error != LostError {
+			t.Fatalf("target 0 after two lapses: %+v", tg)
+		}
+		if _, settled, _ := s.FinishTarget(ctx, "j", 1, "w3", Outcome{Result: []byte("{}")}, t0); settled != JobPartial {
+			t.Fatalf("settled %q, want partial", settled)
+		}
+	})
+}
+
+func TestBatchSubmitJobCaps(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		s := open(t)
+		ctx := context.Background()
+		caps := Caps{PerCaller: 1, Total: 2}
+		submit := func(id, caller, key string) (*BatchJob, error) {
+			job := &BatchJob{ID: id, Caller: caller, CallerClass: "open", IdemKey: key, Status: JobQueued, CreatedAt: t0, Lease: t0}
+			return s.SubmitJob(ctx, job, []BatchTarget{{URL: "http://a.example/", Options: []byte("{}")}}, t0.Add(-time.Hour), caps)
+		}
+		if reused, err := submit("a1", "alice", "k1"); err != nil || reused != nil {
+			t.Fatalf("first: %v %v", reused, err)
+		}
+		if reused, err := submit("a1-again", "alice", "k1"); err != nil || reused == nil || reused.ID != "a1" {
+			t.Fatalf("same targets: %v %v", reused, err)
+		}
+		if _, err := submit("a2", "alice", "k2"); !errors.Is(err, ErrCallerCap) {
+			t.Fatalf("second live job: %v", err)
+		}
+		if _, err := submit("b1", "bob", "k3"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := submit("c1", "carol", "k4"); !errors.Is(err, ErrTotalCap) {
+			t.Fatalf("third live job: %v", err)
 		}
 	})
 }
@@ -232,16 +293,16 @@ func TestBatchCancel(t *testing.T) {
 		s := open(t)
 		ctx := context.Background()
 		newJob(t, s, "j", "a", "k", 3, t0)
-		tg, _, _ := s.ClaimTarget(ctx, "j")
+		tg, _, _, _ := s.ClaimTarget(ctx, "j", claimAt(t0))
 		if err := s.CancelJob(ctx, "j"); err != nil {
 			t.Fatal(err)
 		}
 		// The target in flight finishes and is stored; nothing more is claimed.
-		if ok, err := s.FinishTarget(ctx, "j", tg.Idx, Outcome{Result: []byte("{}")}, t0); err != nil || !ok {
+		if ok, _, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0); err != nil || !ok {
 			t.Fatalf("in-flight target after cancel: %v %v", ok, err)
 		}
-		if _, ok, _ := s.ClaimTarget(ctx, "j"); ok {
-			t.Fatal("a cancelled job gave out a target")
+		if _, state, _, _ := s.ClaimTarget(ctx, "j", claimAt(t0)); state != Finished {
+			t.Fatalf("a cancelled job answered %v", state)
 		}
 		ts, _ := s.Targets(ctx, "j", false, 0, 0)
 		if j := jobOf(t, s, "j"); j.Status != JobCancelled || ts[0].Status != TargetDone || ts[1].Status != TargetPending {
@@ -264,7 +325,7 @@ func TestBatchMarkInFlightFailed(t *testing.T) {
 		newJob(t, s, "running", "b", "k2", 2, t0)
 		newJob(t, s, "done", "c", "k3", 1, t0)
 		runTarget(t, s, "running", Outcome{Result: []byte("{}")}, t0)
-		if _, _, err := s.ClaimTarget(ctx, "running"); err != nil {
+		if _, _, _, err := s.ClaimTarget(ctx, "running", claimAt(t0)); err != nil {
 			t.Fatal(err)
 		}
 		runTarget(t, s, "done", Outcome{Result: []byte(`{"ok":1}`)}, t0)

@@ -76,8 +76,11 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("create data_dir: %w", err)
 	}
 	// WAL lets readers work beside the one writer; the busy timeout makes
-	// a writer wait for another instead of failing.
-	dsn := filepath.Join(dataDir, FileName) + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)"
+	// a writer wait for another instead of failing; immediate transactions
+	// take the write lock when they begin, since one that read first and
+	// then writes cannot wait for a writer that committed meanwhile (it
+	// fails SQLITE_BUSY at once).
+	dsn := filepath.Join(dataDir, FileName) + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=synchronous(NORMAL)&_txlock=immediate"
 	db, err := gorm.Open(sqlite.Open(dsn), &gorm.Config{Logger: logger.Discard})
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dsn, err)
