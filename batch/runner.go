@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -285,6 +286,66 @@ func (r *Runner) Cancel(ctx context.Context, caller Caller, id string) error {
 	r.mu.Unlock()
 	r.notify(id)
 	return nil
+}
+
+// Await returns when caller's job id changes (a target starts or
+// finishes, the job ends or is cancelled) or d passes, at once if the job
+// has finished. Changes made by this process wake it at once; on a shared
+// database the job is also looked at every PollEvery, for changes made by
+// other instances.
+func (r *Runner) Await(ctx context.Context, caller Caller, id string, d time.Duration) error {
+	changed := r.Watch(id) // before the read: no change falls between
+	before, err := r.fingerprint(ctx, caller, id)
+	if err != nil || before == "" || d <= 0 {
+		return err
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	var poll <-chan time.Time
+	if r.store.Shared() {
+		t := time.NewTicker(r.opts.PollEvery)
+		defer t.Stop()
+		poll = t.C
+	}
+	for {
+		select {
+		case <-changed:
+			return nil
+		case <-timer.C:
+			return nil
+		case <-ctx.Done():
+			return nil
+		case <-poll:
+			now, err := r.fingerprint(ctx, caller, id)
+			if err != nil || now != before {
+				return err
+			}
+		}
+	}
+}
+
+// fingerprint sums up a live job's state; "" for a finished job.
+func (r *Runner) fingerprint(ctx context.Context, caller Caller, id string) (string, error) {
+	job, err := r.store.Job(ctx, id)
+	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", err
+	}
+	if job.Status != store.JobQueued && job.Status != store.JobRunning {
+		return "", nil
+	}
+	ts, err := r.store.Targets(ctx, id, false, 0, 0)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(job.Status)
+	for _, t := range ts {
+		b.WriteString(t.Status[:1])
+	}
+	return b.String(), nil
 }
 
 // Watch returns a channel closed at the job's next change: a target

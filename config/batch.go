@@ -16,6 +16,10 @@ type Batch struct {
 	Workers       int
 	TTL           time.Duration
 	MaxBytes      int64
+	// ClaimLease is how long a worker's claim on a target holds without
+	// renewal; on a shared PostgreSQL, a dead instance's target is
+	// retried elsewhere this long after it died.
+	ClaimLease time.Duration
 }
 
 // Defaults of the batch block.
@@ -26,6 +30,7 @@ const (
 	DefaultBatchWorkers       = 1
 	DefaultBatchTTL           = 24 * time.Hour
 	DefaultBatchMaxBytes      = 64 << 20
+	DefaultBatchClaimLease    = 30 * time.Second
 )
 
 type rawBatch struct {
@@ -36,6 +41,7 @@ type rawBatch struct {
 	Workers       hcl.Expression `hcl:"workers,optional"`
 	TTL           hcl.Expression `hcl:"ttl,optional"`
 	MaxBytes      hcl.Expression `hcl:"max_bytes,optional"`
+	ClaimLease    hcl.Expression `hcl:"claim_lease,optional"`
 }
 
 func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {
@@ -52,5 +58,6 @@ func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {
 	b.Workers, diags = optInt(rb.Workers, DefaultBatchWorkers, 1, 2, diags)
 	b.TTL, diags = optDuration(rb.TTL, DefaultBatchTTL, diags)
 	b.MaxBytes, diags = optSize(rb.MaxBytes, DefaultBatchMaxBytes, diags)
+	b.ClaimLease, diags = optDuration(rb.ClaimLease, DefaultBatchClaimLease, diags)
 	return b, diags
 }

@@ -259,16 +259,10 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 		writeError(w, ae)
 		return
 	}
-	changed := s.batch.Watch(id) // before the read: no change falls between
-	job, targets, err := s.batch.Targets(r.Context(), batchCaller(c), id, withResults, 0, 0)
-	if err == nil && wait > 0 && isLive(job.Status) {
-		timer := time.NewTimer(wait)
-		select {
-		case <-changed:
-		case <-timer.C:
-		case <-r.Context().Done():
-		}
-		timer.Stop()
+	err := s.batch.Await(r.Context(), batchCaller(c), id, wait)
+	var job *store.BatchJob
+	var targets []store.BatchTarget
+	if err == nil {
 		job, targets, err = s.batch.Targets(r.Context(), batchCaller(c), id, withResults, 0, 0)
 	}
 	if err != nil {

@@ -128,7 +128,7 @@ func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
 	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
 		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
 		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes,
-	}}
+	}, Runner: batch.Options{ClaimLease: b.ClaimLease}}
 }
 
 // searchDigester is the digester `/v1/search` condenses its top results

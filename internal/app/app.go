@@ -93,7 +93,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	}
 	budget, cached := cacheBudget(cfg)
 	if cached || !cfg.Batch.Disabled {
-		st, err := store.OpenSQLite(ctx, cfg.DataDir)
+		st, err := store.Open(ctx, cfg.Store, cfg.DataDir)
 		if err != nil {
 			h.Close()
 			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
