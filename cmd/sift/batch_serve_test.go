@@ -22,11 +22,12 @@ import (
 // answers only when the test ends.
 type countingOrigin struct {
 	*httptest.Server
-	mu   sync.Mutex
-	hits map[string]int
+	mu    sync.Mutex
+	hits  map[string]int
+	delay time.Duration // every answer takes this long, like a real network
 }
 
-func newCountingOrigin(t *testing.T) *countingOrigin {
+func newCountingOrigin(t testing.TB) *countingOrigin {
 	t.Helper()
 	o := &countingOrigin{hits: map[string]int{}}
 	release := make(chan struct{})
@@ -40,6 +41,9 @@ func newCountingOrigin(t *testing.T) *countingOrigin {
 			case <-r.Context().Done():
 				return
 			}
+		}
+		if o.delay > 0 {
+			time.Sleep(o.delay)
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, "<html><head><title>%s</title></head><body><article><h1>%s</h1>%s</article></body></html>",
@@ -100,7 +104,7 @@ pipeline {
 	}
 }
 
-func batchCall(t *testing.T, method, url, key, body string) map[string]any {
+func batchCall(t testing.TB, method, url, key, body string) map[string]any {
 	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+key)

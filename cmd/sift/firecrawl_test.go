@@ -138,7 +138,7 @@ pipeline {
 	return addr, serve
 }
 
-func waitHealthy(t *testing.T, addr string) {
+func waitHealthy(t testing.TB, addr string) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {

@@ -33,7 +33,7 @@ type cluster struct {
 
 // startCluster starts n instances sharing one fresh database, with callers
 // c0…c9 (keys key-0…key-9), two batch workers each and a 2 s claim lease.
-func startCluster(t *testing.T, origin *httptest.Server, n int) *cluster {
+func startCluster(t testing.TB, origin *httptest.Server, n int) *cluster {
 	t.Helper()
 	pg, err := pgtest.Start()
 	if err != nil {
@@ -224,7 +224,7 @@ func totalHits(o *countingOrigin) int {
 	return n
 }
 
-func waitFinished(t *testing.T, addr, key, id string) {
+func waitFinished(t testing.TB, addr, key, id string) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
@@ -246,4 +246,35 @@ func rawCall(t *testing.T, method, url, key, body string) *http.Response {
 	}
 	resp.Body.Close()
 	return resp
+}
+
+// BenchmarkBatchThroughput: ten jobs of 32 targets (pages that take 20 ms
+// to answer) drained by one and by three instances on one PostgreSQL, two
+// workers each; reports targets per second.
+func BenchmarkBatchThroughput(b *testing.B) {
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("instances=%d", n), func(b *testing.B) {
+			origin := newCountingOrigin(b)
+			origin.delay = 20 * time.Millisecond
+			c := startCluster(b, origin.Server, n)
+			targets, round := 0, 0
+			start := time.Now()
+			for b.Loop() {
+				round++
+				ids := make([]string, 10)
+				for j := range ids {
+					var ts []string
+					for i := range 32 {
+						ts = append(ts, fmt.Sprintf(`{"url": "%s/r%d/j%d/t%d"}`, origin.URL, round, j, i))
+					}
+					ids[j] = batchCall(b, "POST", "http://"+c.addrs[j%n]+"/v1/batch", fmt.Sprintf("key-%d", j), `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
+				}
+				for j, id := range ids {
+					waitFinished(b, c.addrs[j%n], fmt.Sprintf("key-%d", j), id)
+				}
+				targets += 320
+			}
+			b.ReportMetric(float64(targets)/time.Since(start).Seconds(), "targets/s")
+		})
+	}
 }
