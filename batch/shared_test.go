@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/pgtest"
 	"github.com/siftd/sift/store"
 )
 
@@ -41,7 +42,7 @@ func startInstance(t *testing.T, dsn string, fetch FetchFunc) *instance {
 // target whose second instance dies too fails as lost, and the job goes
 // on with its next target. No target runs twice but for those retries.
 func TestSharedQueueSurvivesDeadInstances(t *testing.T) {
-	dsn := postgresDSN(t)
+	dsn := pgtest.DB(t)
 	var mu sync.Mutex
 	var calls []string
 	started := map[string]chan struct{}{"a": make(chan struct{}), "b": make(chan struct{})}
@@ -98,7 +99,7 @@ func TestSharedQueueSurvivesDeadInstances(t *testing.T) {
 // TestSharedCapsAcrossInstances: the per-caller and total caps count the
 // live jobs of every instance.
 func TestSharedCapsAcrossInstances(t *testing.T) {
-	dsn := postgresDSN(t)
+	dsn := pgtest.DB(t)
 	hold := make(chan struct{})
 	defer close(hold)
 	fetch := func(ctx context.Context, _ Caller, _ Target) ([]byte, error) {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -143,4 +144,53 @@ func TestSIGTERMDrains(t *testing.T) {
 	if err := serve.Wait(); err != nil {
 		t.Fatalf("sift exited with %v", err)
 	}
+}
+
+// TestPluginsDieWithServe: a SIGKILLed sift serve leaves no plugin
+// process behind.
+func TestPluginsDieWithServe(t *testing.T) {
+	origin := fixturePages(t)
+	_, serve := startSiftCmd(t, origin, "")
+	children := childPIDs(serve.Process.Pid)
+	if len(children) < 3 { // html ×2, json, text …
+		t.Fatalf("sift serve has %d plugin processes: %v", len(children), children)
+	}
+	if err := serve.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = serve.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range children {
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("plugin %d outlived sift serve", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// childPIDs lists the children of pid, from every one of its threads.
+func childPIDs(pid int) []int {
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	var out []int
+	for _, f := range tasks {
+		raw, _ := os.ReadFile(f)
+		for _, field := range strings.Fields(string(raw)) {
+			if n, err := strconv.Atoi(field); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// alive reports whether pid is a running process (a zombie is dead).
+func alive(pid int) bool {
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(raw), ") ")
+	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }

@@ -16,7 +16,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"sync/atomic"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -148,4 +150,39 @@ func freePort() (int, error) {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// shared is the server of a test package run under Main.
+var shared struct {
+	srv *Server
+	err error
+	seq atomic.Int32
+}
+
+// Main starts one server for a test package, runs its tests and stops the
+// server: call it from TestMain as os.Exit(pgtest.Main(m)). A server that
+// cannot start fails the tests that ask DB for a database, not the others.
+func Main(m *testing.M) int {
+	shared.srv, shared.err = Start()
+	code := m.Run()
+	if shared.srv != nil {
+		shared.srv.Stop()
+	}
+	return code
+}
+
+// DB creates a fresh database on the package's server and returns its DSN.
+func DB(t testing.TB) string {
+	t.Helper()
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	if shared.srv == nil {
+		t.Fatal("pgtest: DB needs TestMain to call pgtest.Main")
+	}
+	dsn, err := shared.srv.CreateDB(fmt.Sprintf("sift_test_%d", shared.seq.Add(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dsn
 }

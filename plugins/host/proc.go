@@ -44,6 +44,7 @@ func (l *launcher) command() *exec.Cmd {
 // start launches one process, applies its memory limit and configures it.
 func (l *launcher) start(ctx context.Context) (*proc, error) {
 	cmd := l.command()
+	dieWithParent(cmd)
 	cmd.Env = append(os.Environ(),
 		sdk.EnvMaxMessage+"="+strconv.Itoa(l.spec.MaxMessage),
 		sdk.EnvMemoryLimit+"="+strconv.FormatInt(l.spec.Memory, 10))
