@@ -369,13 +369,15 @@ func TestBusyIsRetried(t *testing.T) {
 		ctx := context.Background()
 		job := submit(t, r, alice, targets("a", 2))
 		waitFor(t, r, alice, job.ID, store.JobDone)
+		// Always busy: retried (at least once; how often depends on the
+		// machine's speed, at most every RetryEvery) until RetryFor passes.
 		never := submit(t, r, bob, targets("never", 1))
 		waitFor(t, r, bob, never.ID, store.JobFailed)
 		tg, _ := r.Target(ctx, bob, never.ID, 0)
 		mu.Lock()
 		defer mu.Unlock()
 		if tries["http://a/0"] != 3 || tries["http://a/1"] != 1 || !strings.HasPrefix(tg.Error, "busy: still busy after 300ms") ||
-			tries["http://never/0"] < 5 || tries["http://never/0"] > 20 {
+			tries["http://never/0"] < 2 || tries["http://never/0"] > 16 {
 			t.Fatalf("tries %v, never's error %q", tries, tg.Error)
 		}
 		if ev := rec.Events(); slices.Contains(ev, "target busy 0") == false || slices.Index(ev, "target ok 2") < 0 {
