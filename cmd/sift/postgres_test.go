@@ -32,7 +32,7 @@ type cluster struct {
 }
 
 // startCluster starts n instances sharing one fresh database, with callers
-// c0…c9 (keys key-0…key-9), two batch workers each and a 2 s claim lease.
+// c0…c9 (keys key-0…key-9), two batch workers each and a 3 s claim lease.
 func startCluster(t testing.TB, origin *httptest.Server, n int) *cluster {
 	t.Helper()
 	pg, err := pgtest.Start()
@@ -73,7 +73,7 @@ pipeline {
 batch {
   workers     = 2
   jobs_total  = 10
-  claim_lease = "2s"
+  claim_lease = "3s"
 }
 `, addr, dir, callers.String(), port)
 		cfg := filepath.Join(dir, "config.hcl")
