@@ -40,6 +40,15 @@ extractor "html" {
   memory  = "512MiB"
 }
 
+# PDFs run in their own pool: PDFium (WebAssembly) per process, killed and
+# replaced when a hostile file hangs it past timeout or outgrows memory.
+extractor "pdf" {
+  pool      = 2
+  timeout   = "60s"
+  memory    = "768MiB"
+  max_pages = 500
+}
+
 # Asynchronous batches (POST /v1/batch, Firecrawl's /v2/batch/scrape): one
 # worker drains every live job serially, so a batch holds one fetch slot.
 batch {

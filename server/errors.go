@@ -56,11 +56,15 @@ func toAPIError(err error) *apiError {
 	msg := innermost(err)
 	var de *sdk.DocError
 	if errors.As(err, &de) {
-		status := map[string]int{sdk.ClassUnsupported: 415, sdk.ClassTooLarge: 413}[de.Class]
+		status := map[string]int{sdk.ClassUnsupported: 415, sdk.ClassTooLarge: 413, sdk.ClassBadOption: 400}[de.Class]
 		if status == 0 {
 			status = http.StatusUnprocessableEntity
 		}
-		return &apiError{Status: status, Class: de.Class, Message: de.Error()}
+		ae := &apiError{Status: status, Class: de.Class, Message: de.Error()}
+		if de.Class == "no_text" {
+			ae.Hint = "ocr" // a scan: only OCR reads it
+		}
+		return ae
 	}
 	for _, c := range classes {
 		if errors.Is(err, c.err) {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -56,6 +57,7 @@ type scrapeMetadata struct {
 	Title       string     `json:"title,omitempty"`
 	Description string     `json:"description,omitempty"`
 	Language    string     `json:"language,omitempty"`
+	NumPages    int        `json:"numPages,omitempty"`
 	SourceURL   string     `json:"sourceURL"`
 	URL         string     `json:"url"`
 	StatusCode  int        `json:"statusCode"`
@@ -194,6 +196,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	if doc.Extraction != nil {
 		m := doc.Extraction.Metadata
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
+		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
 	}
 	warnings := doc.Warnings
 	if len(unsupported) > 0 {

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -77,6 +79,9 @@ extractor "json" {
   isolation = "none"
 }
 extractor "text" {
+  isolation = "none"
+}
+extractor "pdf" {
   isolation = "none"
 }
 `, t.TempDir(), testKeyHash, quietKeyHash, port, strings.Join(afterExtract, "\n"), opts.extraConfig)
@@ -551,5 +556,40 @@ func TestSlowClientsDropped(t *testing.T) {
 		if err != nil || time.Since(start) > 3*time.Second {
 			t.Errorf("%s: connection held %s (err %v), want it closed at the timeout", tc.name, time.Since(start), err)
 		}
+	}
+}
+
+// TestFetchPDF: a PDF through /v1/fetch (with pages) and /v2/scrape
+// (numPages); a scan answers no_text with the OCR hint.
+func TestFetchPDF(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "bench", "pdf", "pdf")
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(body)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf", "pages": "2"})
+	content, _ := body["content"].(string)
+	if !strings.HasPrefix(content, "<!-- page 2 -->") || strings.Contains(content, "<!-- page 3 -->") ||
+		body["metadata"].(map[string]any)["pages"] != "23" {
+		t.Fatalf("fetch %.300v", body)
+	}
+	_, body = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf"})
+	if meta := body["data"].(map[string]any)["metadata"].(map[string]any); meta["numPages"] != 23.0 {
+		t.Fatalf("scrape metadata %v", meta)
+	}
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-issue12213.pdf"})
+	if resp.StatusCode != http.StatusUnprocessableEntity || body["hint"] != "ocr" || !strings.HasPrefix(body["error"].(string), "no_text:") {
+		t.Fatalf("scan: %d %v", resp.StatusCode, body)
+	}
+	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf", "pages": "30"})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body["error"].(string), "past the last page") {
+		t.Fatalf("pages 30 of 23: %d %v", resp.StatusCode, body)
 	}
 }

@@ -51,3 +51,16 @@ func TestProgressBar(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestPagesAsFormFeeds(t *testing.T) {
+	tests := map[string]string{
+		"<!-- page 1 -->\n\nfirst\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\nthird": "first\f\fthird",
+		"no markers here": "no markers here",
+		"<!-- page 4 -->":  "",
+	}
+	for in, want := range tests {
+		if got := pagesAsFormFeeds(in); got != want {
+			t.Errorf("pagesAsFormFeeds(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ type extractFlags struct {
 	url     string
 	json    bool
 	batch   bool
+	format  string
 	options []string
 }
 
@@ -56,6 +58,7 @@ the output, for as long as stdin stays open.`,
 	cmd.Flags().StringVar(&f.typ, "type", "", "media type of the input (default: from the file name, else sniffed)")
 	cmd.Flags().StringVar(&f.url, "url", "", "the document's URL, for resolving relative links")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print a JSON envelope with metadata and warnings")
+	cmd.Flags().StringVar(&f.format, "format", "markdown", "markdown, or text: plain text with a PDF's pages separated by form feeds, as pdftotext prints")
 	cmd.Flags().BoolVar(&f.batch, "batch", false, "speak the benchmark batch protocol on stdin/stdout")
 	cmd.Flags().StringArrayVarP(&f.options, "option", "o", nil, "extractor option KEY=VALUE (json_path, jq, …); repeatable")
 	return cmd
@@ -74,6 +77,9 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.format != "markdown" && f.format != "text" {
+		return fmt.Errorf("--format %q: want markdown or text", f.format)
+	}
 	ex, closeFn, err := startExtractor(cmd, f.config, mediaType)
 	if err != nil {
 		return err
@@ -89,6 +95,9 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
 	out := cmd.OutOrStdout()
+	if f.format == "text" {
+		res.Content = pagesAsFormFeeds(res.Content)
+	}
 	if !f.json {
 		_, err = io.WriteString(out, strings.TrimRight(res.Content, "\n")+"\n")
 		return err
@@ -98,6 +107,23 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(envelope{ContentType: mediaType, Format: string(res.Format), Title: res.Title,
 		Metadata: res.Metadata, Warnings: res.Warnings, Content: res.Content})
+}
+
+// pageMarker matches the page markers of the pdf extractor.
+var pageMarker = regexp.MustCompile(`(?m)^<!-- page \d+ -->\n*`)
+
+// pagesAsFormFeeds turns page markers into form feeds between pages;
+// content without markers is left as it is.
+func pagesAsFormFeeds(content string) string {
+	parts := pageMarker.Split(content, -1)
+	if len(parts) < 2 {
+		return content
+	}
+	pages := parts[1:] // before the first marker there is nothing
+	for i := range pages {
+		pages[i] = strings.TrimRight(pages[i], "\n")
+	}
+	return strings.Join(pages, "\f")
 }
 
 type envelope struct {

@@ -210,3 +210,20 @@ func TestGuardCommand(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stdout)
 	}
 }
+
+// TestExtractPDF: `sift extract --format text` prints a PDF's pages
+// separated by form feeds, as pdftotext does; a scan is a clean error.
+func TestExtractPDF(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "bench", "pdf", "pdf")
+	file, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
+	stdout, stderr, code := runSift(t, nil, "extract", "--format", "text", file)
+	if code != 0 || strings.Count(stdout, "\f") != 22 || strings.Contains(stdout, "<!-- page") ||
+		!strings.Contains(stdout, "Technology Acceptance Model") {
+		t.Fatalf("code %d, %d form feeds, stderr %q", code, strings.Count(stdout, "\f"), stderr)
+	}
+	scan, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-issue12213.pdf"))
+	_, stderr, code = runSift(t, nil, "extract", scan)
+	if code == 0 || !strings.Contains(stderr, "no_text:") || strings.Contains(stderr, "panic") {
+		t.Fatalf("a scan: code %d, %q", code, stderr)
+	}
+}

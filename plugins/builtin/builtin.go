@@ -7,6 +7,7 @@ import (
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/json"
+	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
 )
@@ -16,6 +17,7 @@ func Extractors() host.Builtins {
 	return host.Builtins{
 		"html": html.New,
 		"json": json.New,
+		"pdf":  pdf.New,
 		"text": text.New,
 	}
 }

@@ -6,9 +6,14 @@ import (
 )
 
 // Error classes a plugin reports for a bad document. The host maps them to
-// HTTP statuses (invalid → 400/422, unsupported → 415, too_large → 413).
+// HTTP statuses (invalid → 422, bad_option → 400, unsupported → 415,
+// too_large → 413).
 const (
-	ClassInvalid     = "invalid"
+	ClassInvalid = "invalid"
+	// ClassBadOption is a per-request option that is malformed or does not
+	// fit the document (pages "7" of a 5-page PDF): the request is wrong,
+	// not the document.
+	ClassBadOption   = "bad_option"
 	ClassUnsupported = "unsupported"
 	ClassTooLarge    = "too_large"
 )

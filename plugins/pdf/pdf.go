@@ -1,0 +1,204 @@
+// Package pdf is the built-in extractor for PDFs: the text of each page in
+// PDFium's reading order, pages marked `<!-- page N -->`, with the
+// document's metadata. It runs in its own pool of plugin processes, where
+// a hostile file's hang or runaway memory costs one process and one
+// request.
+package pdf
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/klippa-app/go-pdfium"
+	pdfiumerrors "github.com/klippa-app/go-pdfium/errors"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// Defaults of the pdf block.
+const (
+	DefaultMaxPages  = 500
+	DefaultMaxOutput = 2 << 20
+)
+
+// Error classes a PDF adds to sdk's.
+const (
+	// ClassNoText is a PDF without a text layer (a scan): it needs OCR.
+	ClassNoText = "no_text"
+	// ClassEncrypted is a PDF that needs a password.
+	ClassEncrypted = "encrypted"
+)
+
+// PageMarker starts each page's text: `<!-- page 3 -->`. Markdown renders
+// nothing for it; `sift extract --format text` turns it into form feeds.
+const PageMarker = "<!-- page %d -->"
+
+type config struct {
+	MaxPages int `json:"max_pages"`
+}
+
+// Extractor reads PDFs with PDFium.
+type Extractor struct {
+	cfg    config
+	engine engine
+}
+
+// New returns the PDF extractor.
+func New() sdk.Extractor { return &Extractor{cfg: config{MaxPages: DefaultMaxPages}} }
+
+// Info names the media type handled.
+func (*Extractor) Info(context.Context) (sdk.Info, error) {
+	return sdk.Info{Name: "pdf", Version: "1.0.0", ContentTypes: []string{"application/pdf"}}, nil
+}
+
+// Schema lists the pdf block's own attribute.
+func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Attributes: []sdk.Attribute{
+		{Name: "max_pages", Type: sdk.TypeNumber, Description: fmt.Sprintf("pages read at most per document (default %d)", DefaultMaxPages)},
+	}}, nil
+}
+
+// Configure reads max_pages.
+func (e *Extractor) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+	cfg := config{MaxPages: DefaultMaxPages}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &cfg); err != nil {
+			return nil, fmt.Errorf("decode config: %w", err)
+		}
+	}
+	if cfg.MaxPages <= 0 {
+		return sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "Invalid max_pages", Detail: "max_pages must be at least 1.", Attribute: "max_pages"}}, nil
+	}
+	e.cfg = cfg
+	return nil, nil
+}
+
+// Extract returns the selected pages' text, each after its page marker.
+func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	inst, err := e.engine.instance()
+	if err != nil {
+		return nil, err
+	}
+	opened, err := inst.OpenDocument(&requests.OpenDocument{File: &req.Body})
+	if err != nil {
+		return nil, openError(err)
+	}
+	doc := opened.Document
+	defer inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: doc})
+	count, err := inst.FPDF_GetPageCount(&requests.FPDF_GetPageCount{Document: doc})
+	if err != nil {
+		return nil, &sdk.DocError{Class: sdk.ClassInvalid, Message: "malformed PDF: " + err.Error()}
+	}
+	pages, err := parsePages(req.Options["pages"], count.PageCount)
+	if err != nil {
+		return nil, &sdk.DocError{Class: sdk.ClassBadOption, Message: err.Error()}
+	}
+	res := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Metadata: metadata(inst, doc, count.PageCount)}
+	res.Title = res.Metadata["title"]
+	if len(pages) > e.cfg.MaxPages {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("read the first %d of %d pages (max_pages)", e.cfg.MaxPages, len(pages)))
+		pages = pages[:e.cfg.MaxPages]
+	}
+	content, hasText := pageTexts(inst, doc, pages)
+	if !hasText {
+		return nil, &sdk.DocError{Class: ClassNoText,
+			Message: "the PDF has no text layer (a scan?); reading it needs OCR"}
+	}
+	var warning string
+	if res.Content, warning = sdk.CapOutput(content, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+		res.Warnings = append(res.Warnings, warning)
+	}
+	return res, nil
+}
+
+// pageTexts joins the pages' text after their markers and reports whether
+// any page had text.
+func pageTexts(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int) (string, bool) {
+	var b strings.Builder
+	hasText := false
+	for _, idx := range pages {
+		if b.Len() > 0 {
+			b.WriteString("\n\n")
+		}
+		fmt.Fprintf(&b, PageMarker, idx+1)
+		text, err := inst.GetPageText(&requests.GetPageText{Page: requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: idx}}})
+		if err != nil {
+			continue // an unreadable page stays empty; the others still count
+		}
+		t := cleanText(text.Text)
+		if t != "" {
+			hasText = true
+			b.WriteString("\n\n")
+			b.WriteString(t)
+		}
+	}
+	return b.String(), hasText
+}
+
+// cleanText normalises PDFium's line breaks and drops control characters
+// other than newlines and tabs.
+func cleanText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	s = strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
+			return r
+		}
+		return -1
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// openError classes a document PDFium could not open.
+func openError(err error) error {
+	switch {
+	case errors.Is(err, pdfiumerrors.ErrPassword):
+		return &sdk.DocError{Class: ClassEncrypted, Message: "the PDF needs a password; sift reads PDFs without one or with an empty one"}
+	case errors.Is(err, pdfiumerrors.ErrSecurity):
+		return &sdk.DocError{Class: ClassEncrypted, Message: "the PDF uses an encryption sift cannot read"}
+	default:
+		return &sdk.DocError{Class: sdk.ClassInvalid, Message: "malformed PDF: " + err.Error()}
+	}
+}
+
+// metadata reads the document information sift reports.
+func metadata(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages int) map[string]string {
+	md := map[string]string{"pages": strconv.Itoa(pages), "encrypted": "false"}
+	for tag, key := range map[string]string{"Title": "title", "Author": "author", "CreationDate": "created"} {
+		v, err := inst.FPDF_GetMetaText(&requests.FPDF_GetMetaText{Document: doc, Tag: tag})
+		if err != nil || strings.TrimSpace(v.Value) == "" {
+			continue
+		}
+		md[key] = strings.TrimSpace(v.Value)
+	}
+	if c, ok := md["created"]; ok {
+		md["created"] = pdfDate(c)
+	}
+	if rev, err := inst.FPDF_GetSecurityHandlerRevision(&requests.FPDF_GetSecurityHandlerRevision{Document: doc}); err == nil && rev.SecurityHandlerRevision != -1 {
+		md["encrypted"] = "true"
+	}
+	return md
+}
+
+// pdfDate turns a PDF date ("D:20150812140322+02'00'") into RFC 3339, or
+// returns it as it is when it does not parse.
+func pdfDate(s string) string {
+	raw := strings.TrimPrefix(s, "D:")
+	raw = strings.ReplaceAll(raw, "'", "")
+	for _, layout := range []string{"20060102150405-0700", "20060102150405Z", "20060102150405", "200601021504", "20060102"} {
+		if t, err := time.Parse(layout, raw); err == nil {
+			return t.Format(time.RFC3339)
+		}
+	}
+	return s
+}
+
+var _ sdk.Extractor = (*Extractor)(nil)
