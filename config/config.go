@@ -81,8 +81,13 @@ type Plugin struct {
 	Timeout      time.Duration
 	Memory       int64
 	Isolation    string
-	Body         hcl.Body
-	DefRange     hcl.Range
+	// PerCaller, when set, admits at most that many of one caller's
+	// documents into the pool at once, answers busy when the pool or the
+	// caller's share is full instead of queueing, and lets requests for
+	// the same document share one extraction.
+	PerCaller int
+	Body      hcl.Body
+	DefRange  hcl.Range
 }
 
 // Defaults for a configuration that leaves things out.

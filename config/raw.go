@@ -59,6 +59,7 @@ type rawPlugin struct {
 	Timeout      hcl.Expression `hcl:"timeout,optional"`
 	Memory       hcl.Expression `hcl:"memory,optional"`
 	Isolation    hcl.Expression `hcl:"isolation,optional"`
+	PerCaller    hcl.Expression `hcl:"per_caller,optional"`
 	Remain       hcl.Body       `hcl:",remain"`
 	DefRange     hcl.Range      `hcl:",def_range"`
 }
@@ -167,6 +168,11 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 		defTimeout = DefaultDigestTimeout
 	}
 	p.Pool, diags = optInt(rp.Pool, DefaultPool, 1, 64, diags)
+	p.PerCaller, diags = optInt(rp.PerCaller, 0, 0, 64, diags)
+	if p.PerCaller > p.Pool {
+		diags = append(diags, attrError(rp.PerCaller.Range().Ptr(), "Invalid per_caller",
+			fmt.Sprintf("per_caller (%d) cannot exceed pool (%d).", p.PerCaller, p.Pool)))
+	}
 	p.Timeout, diags = optDuration(rp.Timeout, defTimeout, diags)
 	p.Memory, diags = optSize(rp.Memory, DefaultMemory, diags)
 	p.Isolation, diags = optString(rp.Isolation, IsolationSubprocess, diags)

@@ -43,6 +43,7 @@ var classes = []struct {
 	{host.ErrCrashed, http.StatusBadGateway, "extractor_failed"},
 	{host.ErrReplyTooLarge, http.StatusBadGateway, "extractor_failed"},
 	{stages.ErrNotImplemented, http.StatusNotImplemented, "not_implemented"},
+	{stages.ErrBusy, http.StatusTooManyRequests, "busy"},
 	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
 }
 

@@ -38,6 +38,13 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	}
 	defer release()
 	req.Caller, req.Workspace = c.name, c.workspace
+	// Pools share their slots out by caller; batch work has a share of
+	// its own, so a batch never takes the caller's interactive slot.
+	poolCaller := c.name
+	if fromBatch(ctx) {
+		poolCaller += "/batch"
+	}
+	ctx = stages.WithCaller(ctx, poolCaller)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(doc, err)

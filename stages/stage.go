@@ -146,4 +146,22 @@ var (
 	ErrNotImplemented = errors.New("not implemented")
 	// ErrUnsupportedType means no extractor handles the document's type.
 	ErrUnsupportedType = errors.New("unsupported content type")
+	// ErrBusy means a bounded resource (a plugin pool's slots, the caller's
+	// share of them) is full: retry later.
+	ErrBusy = errors.New("busy")
 )
+
+// callerKey carries the name resources are shared out by.
+type callerKey struct{}
+
+// WithCaller names who a request is for, so pools can share their slots
+// out fairly: the caller's name, or "<caller>/batch" for batch work.
+func WithCaller(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, callerKey{}, name)
+}
+
+// CallerOf returns the name WithCaller set, or "".
+func CallerOf(ctx context.Context) string {
+	name, _ := ctx.Value(callerKey{}).(string)
+	return name
+}

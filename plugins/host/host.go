@@ -67,6 +67,9 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 			continue
 		}
 		if ex, ok := started.(stages.Extractor); ok && !s.Digester {
+			if s.PerCaller > 0 {
+				ex = newAdmission(ex, s.Pool, s.PerCaller)
+			}
 			for _, ct := range s.ContentTypes {
 				h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
 			}

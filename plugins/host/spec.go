@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"time"
 
@@ -33,9 +34,13 @@ type Spec struct {
 	Command      []string // the external binary and its arguments; nil for built-ins
 	SHA256       string
 	Pool         int
-	Timeout      time.Duration
-	Memory       int64
-	Isolation    string
+	// PerCaller, when above 0, puts the pool behind admission: no
+	// queueing, at most PerCaller documents of one caller at once, one
+	// extraction per document however many ask for it.
+	PerCaller int
+	Timeout   time.Duration
+	Memory    int64
+	Isolation string
 	// MaxMessage bounds gRPC messages both ways, sized from the fetch body cap.
 	MaxMessage int
 	// Builtin is the in-process implementation of a built-in plugin (an
@@ -97,6 +102,9 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMes
 		}
 		s := specFrom(b, maxMessage)
 		s.ContentTypes, s.Builtin = info.ContentTypes, impl
+		if s.PerCaller == 0 && slices.Contains(info.Capabilities, sdk.CapabilityCostly) {
+			s.PerCaller = max(1, s.Pool/2)
+		}
 		if len(b.ContentTypes) > 0 {
 			s.ContentTypes = b.ContentTypes
 		}
@@ -120,7 +128,7 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMes
 func specFrom(b config.Plugin, maxMessage int) Spec {
 	return Spec{
 		Name: b.Name, ContentTypes: b.ContentTypes, Command: b.Command, SHA256: b.SHA256,
-		Pool: b.Pool, Timeout: b.Timeout, Memory: b.Memory, Isolation: b.Isolation,
+		Pool: b.Pool, PerCaller: b.PerCaller, Timeout: b.Timeout, Memory: b.Memory, Isolation: b.Isolation,
 		MaxMessage: maxMessage, Body: b.Body, DefRange: b.DefRange,
 	}
 }

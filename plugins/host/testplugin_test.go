@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -67,6 +68,10 @@ func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk
 		}
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
+	case "slow":
+		// A distinct answer per extraction: equal answers were shared.
+		time.Sleep(300 * time.Millisecond)
+		return &sdk.ExtractResult{Content: fmt.Sprintf("slow %d %d", os.Getpid(), time.Now().UnixNano()), Format: sdk.FormatText}, nil
 	}
 	return &sdk.ExtractResult{Content: "echo: " + string(req.Body), Format: sdk.FormatText}, nil
 }

@@ -56,7 +56,8 @@ func New() sdk.Extractor { return &Extractor{cfg: config{MaxPages: DefaultMaxPag
 
 // Info names the media type handled.
 func (*Extractor) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "pdf", Version: "1.0.0", ContentTypes: []string{"application/pdf"}}, nil
+	return sdk.Info{Name: "pdf", Version: "1.0.0", ContentTypes: []string{"application/pdf"},
+		Capabilities: []string{sdk.CapabilityCostly}}, nil
 }
 
 // Schema lists the pdf block's own attribute.

@@ -38,9 +38,16 @@ type Info struct {
 	// ContentTypes the plugin handles: exact ("text/html"), structured
 	// suffix ("application/*+json") or wildcard ("text/*").
 	ContentTypes []string
-	// Capabilities announces optional protocol features.
+	// Capabilities announces optional protocol features and traits, such
+	// as CapabilityCostly.
 	Capabilities []string
 }
+
+// CapabilityCostly announces documents that are costly and may be hostile
+// (PDFs): unless the block sets per_caller, the host then admits them
+// without queueing, at most half the pool per caller, and lets requests
+// for the same document share one extraction.
+const CapabilityCostly = "costly"
 
 // ExtractRequest is one document to extract.
 type ExtractRequest struct {
