@@ -61,7 +61,7 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 3 {
+	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 4 { // html, json, pdf, text
 		t.Fatalf("health %+v", health)
 	}
 	for _, p := range health.Dependencies.Plugins {
