@@ -365,12 +365,16 @@ func TestBusyIsRetried(t *testing.T) {
 			return []byte(`{}`), nil
 		}
 		rec := &recorder{}
-		r, _ := newRunner(t, open, fetch, Options{RetryEvery: 20 * time.Millisecond, RetryFor: 300 * time.Millisecond, Hooks: rec})
+		patient, _ := newRunner(t, open, fetch, Options{RetryEvery: 20 * time.Millisecond, RetryFor: time.Minute, Hooks: rec})
 		ctx := context.Background()
-		job := submit(t, r, alice, targets("a", 2))
-		waitFor(t, r, alice, job.ID, store.JobDone)
+		job := submit(t, patient, alice, targets("a", 2))
+		waitFor(t, patient, alice, job.ID, store.JobDone)
+		if err := patient.Close(ctx); err != nil { // on a shared store it would take bob's job too
+			t.Fatal(err)
+		}
 		// Always busy: retried (at least once; how often depends on the
 		// machine's speed, at most every RetryEvery) until RetryFor passes.
+		r, _ := newRunner(t, open, fetch, Options{RetryEvery: 20 * time.Millisecond, RetryFor: 300 * time.Millisecond, Hooks: rec})
 		never := submit(t, r, bob, targets("never", 1))
 		waitFor(t, r, bob, never.ID, store.JobFailed)
 		tg, _ := r.Target(ctx, bob, never.ID, 0)

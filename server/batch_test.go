@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -72,27 +71,6 @@ func batchServer(t testing.TB, origin *httptest.Server, limits batch.Limits) *ht
 		Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
 }
 
-func do(t *testing.T, method, url, key string, body any) (*http.Response, map[string]any) {
-	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, _ := http.NewRequest(method, url, rd)
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	raw, _ := io.ReadAll(resp.Body)
-	if err := json.Unmarshal(raw, &out); err != nil {
-		t.Fatalf("%s %s: %d %q", method, url, resp.StatusCode, raw)
-	}
-	return resp, out
-}
 
 func targetsOf(urls ...string) map[string]any {
 	ts := make([]map[string]any, len(urls))

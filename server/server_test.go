@@ -143,15 +143,26 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 
 func post(t *testing.T, url, key string, body any) (*http.Response, map[string]any) {
 	t.Helper()
-	var buf []byte
+	return do(t, http.MethodPost, url, key, body)
+}
+
+// do sends body (a string as it is, nil as none, else as JSON) with key
+// and decodes the JSON answer.
+func do(t *testing.T, method, url, key string, body any) (*http.Response, map[string]any) {
+	t.Helper()
+	var rd io.Reader
 	switch b := body.(type) {
+	case nil:
 	case string:
-		buf = []byte(b)
+		rd = strings.NewReader(b)
 	default:
-		buf, _ = json.Marshal(b)
+		buf, _ := json.Marshal(b)
+		rd = bytes.NewReader(buf)
 	}
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(buf))
-	req.Header.Set("Content-Type", "application/json")
+	req, _ := http.NewRequest(method, url, rd)
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if key != "" {
 		req.Header.Set("Authorization", "Bearer "+key)
 	}
@@ -160,9 +171,10 @@ func post(t *testing.T, url, key string, body any) (*http.Response, map[string]a
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
 	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		t.Fatalf("response is not JSON: %v", err)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s %s: %d, not JSON: %q", method, url, resp.StatusCode, raw)
 	}
 	return resp, out
 }
