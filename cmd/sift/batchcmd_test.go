@@ -56,7 +56,7 @@ func TestPagesAsFormFeeds(t *testing.T) {
 	tests := map[string]string{
 		"<!-- page 1 -->\n\nfirst\n\n<!-- page 2 -->\n\n<!-- page 3 -->\n\nthird": "first\f\fthird",
 		"no markers here": "no markers here",
-		"<!-- page 4 -->":  "",
+		"<!-- page 4 -->": "",
 	}
 	for in, want := range tests {
 		if got := pagesAsFormFeeds(in); got != want {
