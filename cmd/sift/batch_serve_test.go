@@ -27,9 +27,9 @@ type countingOrigin struct {
 	delay time.Duration // every answer takes this long, like a real network
 }
 
-func newCountingOrigin(t testing.TB) *countingOrigin {
+func newCountingOrigin(t testing.TB, delay time.Duration) *countingOrigin {
 	t.Helper()
-	o := &countingOrigin{hits: map[string]int{}}
+	o := &countingOrigin{hits: map[string]int{}, delay: delay}
 	release := make(chan struct{})
 	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		o.mu.Lock()
@@ -126,7 +126,7 @@ func batchCall(t testing.TB, method, url, key, body string) map[string]any {
 // "restart", the done job's result is still readable, and no target was
 // fetched twice.
 func TestBatchSurvivesSIGKILL(t *testing.T) {
-	origin := newCountingOrigin(t)
+	origin := newCountingOrigin(t, 0)
 	addr, start := batchSift(t, origin.Server)
 	serve := start()
 	base := "http://" + addr + "/v1/batch"
@@ -190,7 +190,7 @@ func TestBatchSurvivesSIGKILL(t *testing.T) {
 // TestBatchCLI: submit a list of URLs from stdin, wait with progress, read
 // one result and cancel a finished job.
 func TestBatchCLI(t *testing.T) {
-	origin := newCountingOrigin(t)
+	origin := newCountingOrigin(t, 0)
 	addr, start := batchSift(t, origin.Server)
 	start()
 	t.Setenv("SIFT_URL", "http://"+addr)
