@@ -293,16 +293,14 @@ const (
 // c.Until and returns it. Targets run one at a time: while another
 // worker's claim on the job holds, the answer is Elsewhere. A claim that
 // lapsed is given back (or, at MaxAttempts, failed as lost) first. On a
-// shared database the job row is locked with SKIP LOCKED, so instances
-// never wait on each other and never run the same target.
+// shared database the job row is locked for the transaction (a wait of
+// milliseconds: no transaction holds it longer), so two instances never
+// claim targets of one job at once.
 func (s *Store) ClaimTarget(ctx context.Context, id string, c Claim) (t *BatchTarget, state ClaimState, settled string, err error) {
 	state = Finished
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		locked, err := s.lockLiveJob(tx, id)
-		if err != nil || !locked {
-			if err == nil && s.shared && s.jobIsLive(tx, id) {
-				state = Elsewhere // another instance holds the row lock
-			}
+		live, err := s.lockLiveJob(tx, id)
+		if err != nil || !live {
 			return err
 		}
 		var running BatchTarget
@@ -341,22 +339,11 @@ func (s *Store) ClaimTarget(ctx context.Context, id string, c Claim) (t *BatchTa
 	return t, state, settled, err
 }
 
-// lockLiveJob marks a live job running and, on a shared database, holds
-// its row lock for the transaction; false when the job is not live or
-// another instance holds the lock. On SQLite the update itself takes the
-// database's write lock.
+// lockLiveJob marks a live job running, which holds its row lock for the
+// rest of the transaction (on SQLite, the database's write lock); false
+// when the job is not live. Every transaction that writes a job's targets
+// locks the job row first, so they never deadlock.
 func (s *Store) lockLiveJob(tx *gorm.DB, id string) (bool, error) {
-	if s.shared {
-		var job BatchJob
-		err := tx.Clauses(clause.Locking{Strength: "UPDATE", Options: "SKIP LOCKED"}).
-			Where("id = ? AND status IN ?", id, liveStatuses).Take(&job).Error
-		if errors.Is(err, gorm.ErrRecordNotFound) {
-			return false, nil
-		}
-		if err != nil {
-			return false, fmt.Errorf("lock batch job: %w", err)
-		}
-	}
 	res := tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Update("status", JobRunning)
 	if res.Error != nil {
 		return false, fmt.Errorf("start batch job: %w", res.Error)
@@ -364,10 +351,14 @@ func (s *Store) lockLiveJob(tx *gorm.DB, id string) (bool, error) {
 	return res.RowsAffected == 1, nil
 }
 
-func (s *Store) jobIsLive(tx *gorm.DB, id string) bool {
-	var n int64
-	tx.Model(&BatchJob{}).Where("id = ? AND status IN ?", id, liveStatuses).Count(&n)
-	return n > 0
+// lockJob holds a job's row lock for the transaction, whatever its status.
+func lockJob(tx *gorm.DB, id string) error {
+	var job BatchJob
+	err := tx.Clauses(clause.Locking{Strength: "UPDATE"}).Select("id").Where("id = ?", id).Take(&job).Error
+	if err != nil && !errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("lock batch job: %w", err)
+	}
+	return nil
 }
 
 // recoverLapsed gives a target whose claim lapsed back to pending, or fails
@@ -424,6 +415,11 @@ type Outcome struct {
 // failed) unless it was cancelled, and settled names it.
 func (s *Store) FinishTarget(ctx context.Context, id string, idx int, owner string, out Outcome, now time.Time) (finished bool, settled string, err error) {
 	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if s.shared {
+			if err := lockJob(tx, id); err != nil {
+				return err
+			}
+		}
 		finished, settled, err = finishIn(tx, id, idx, owner, out, now)
 		return err
 	})
@@ -609,11 +605,12 @@ func deleteJobs(tx *gorm.DB, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	if err := tx.Where("job_id IN ?", ids).Delete(&BatchTarget{}).Error; err != nil {
-		return fmt.Errorf("delete batch targets: %w", err)
-	}
+	// Jobs before their targets: the lock order of every batch write.
 	if err := tx.Where("id IN ?", ids).Delete(&BatchJob{}).Error; err != nil {
 		return fmt.Errorf("delete batch jobs: %w", err)
+	}
+	if err := tx.Where("job_id IN ?", ids).Delete(&BatchTarget{}).Error; err != nil {
+		return fmt.Errorf("delete batch targets: %w", err)
 	}
 	return nil
 }
