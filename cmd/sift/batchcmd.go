@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // batchCommand is the client of a running sift's batch API.
@@ -126,9 +127,10 @@ func jobPath(id string, results bool, wait string) string {
 	return p
 }
 
-// waitForJob long-polls the job until it finishes, drawing a progress bar
-// on stderr, then prints the summary.
+// waitForJob long-polls the job until it finishes, showing its progress on
+// stderr, then prints the summary.
 func waitForJob(cmd *cobra.Command, id string, results bool) error {
+	progress := newProgress(cmd.ErrOrStderr())
 	for {
 		raw, err := callSiftMethod(cmd, "GET", jobPath(id, results, "25s"), nil)
 		if err != nil {
@@ -142,11 +144,42 @@ func waitForJob(cmd *cobra.Command, id string, results bool) error {
 		if err := json.Unmarshal(raw, &job); err != nil {
 			return fmt.Errorf("sift answered something that is not JSON: %w", err)
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "\r%s", progressBar(job.TargetsDone, job.TargetsTotal, job.Status))
+		progress.show(job.TargetsDone, job.TargetsTotal, job.Status)
 		if job.Status != "queued" && job.Status != "running" {
-			fmt.Fprintln(cmd.ErrOrStderr())
+			progress.end()
 			return printJSON(cmd, raw)
 		}
+	}
+}
+
+// progress reports a job's state on stderr: a bar redrawn in place on a
+// terminal, else a plain line whenever the state changes.
+type progress struct {
+	w        io.Writer
+	terminal bool
+	last     string
+}
+
+func newProgress(w io.Writer) *progress {
+	f, ok := w.(*os.File)
+	return &progress{w: w, terminal: ok && term.IsTerminal(int(f.Fd()))}
+}
+
+func (p *progress) show(done, total int, status string) {
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r%s", progressBar(done, total, status))
+		return
+	}
+	line := fmt.Sprintf("%d/%d %s", done, total, status)
+	if line != p.last {
+		fmt.Fprintln(p.w, line)
+		p.last = line
+	}
+}
+
+func (p *progress) end() {
+	if p.terminal {
+		fmt.Fprintln(p.w)
 	}
 }
 
