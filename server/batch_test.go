@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/internal/dnstest"
 	"github.com/siftd/sift/store"
 )
 
@@ -70,7 +72,6 @@ func batchServer(t testing.TB, origin *httptest.Server, limits batch.Limits) *ht
 	return newTestServer(t, origin, Options{PerHost: 4, Batch: &BatchOptions{Store: st, Limits: limits,
 		Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
 }
-
 
 func targetsOf(urls ...string) map[string]any {
 	ts := make([]map[string]any, len(urls))
@@ -365,3 +366,29 @@ func (b *lockedBuffer) String() string {
 // batchLimits32 are the defaults with room for many jobs of one caller in
 // a row.
 var batchLimits32 = batch.Limits{TargetsPerJob: 32}
+
+// TestBatchPrivateNameFailsItsTarget: a name that resolves to a private
+// address passes the submit pre-check (it resolves nothing) and is refused
+// by the guard when its target is fetched; the job goes on and ends
+// partial.
+func TestBatchPrivateNameFailsItsTarget(t *testing.T) {
+	origin := fixtureOrigin(t)
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	st, err := store.OpenSQLite(context.Background(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	srv := newTestServer(t, origin, Options{Batch: &BatchOptions{Store: st},
+		resolver: dnstest.Resolver(t, map[string]string{"intranet.test": "10.0.0.5"})})
+	intranet := fmt.Sprintf("http://intranet.test:%d/admin", port)
+	resp, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(intranet, origin.URL+"/article"))
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("submit: %d %v", resp.StatusCode, sub)
+	}
+	summary := collect(t, srv.URL, testKey, sub["job_id"].(string), "")
+	first := summary["targets"].([]any)[0].(map[string]any)
+	if summary["status"] != "partial" || first["status"] != "failed" || first["error"] != "blocked: private address 10.0.0.5 (intranet.test)" {
+		t.Fatalf("summary %v", summary)
+	}
+}

@@ -6,6 +6,7 @@ package server
 import (
 	"context"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"time"
@@ -56,7 +57,8 @@ type Options struct {
 	// true`; nil joins their clean text instead.
 	Digester stages.Digester
 
-	extraConfig string // tests: top-level HCL added to the test config
+	extraConfig string        // tests: top-level HCL added to the test config
+	resolver    *net.Resolver // tests: the guard's resolver
 }
 
 // Server serves the API.

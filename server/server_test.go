@@ -89,7 +89,7 @@ extractor "pdf" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Resolver: opts.resolver})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -45,6 +45,9 @@ type Options struct {
 	Version string
 	// Observer receives plugin events (metrics); none when nil.
 	Observer host.Observer
+	// Resolver resolves the names the guard vets; the system's when nil.
+	// Tests give it a loopback DNS server.
+	Resolver *net.Resolver
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -83,7 +86,8 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Logger:     opts.Logger,
 		Extractors: h,
 		Digesters:  h,
-		Guard:      guard.NewChecker(policy, net.DefaultResolver),
+		Guard:      guard.NewChecker(policy, resolverOr(opts.Resolver)),
+		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
 	if cfg.Context != nil {
@@ -111,6 +115,13 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	}
 	a.Chain = chain
 	return a, diags
+}
+
+func resolverOr(r *net.Resolver) *net.Resolver {
+	if r == nil {
+		return net.DefaultResolver
+	}
+	return r
 }
 
 // cacheBudget returns the largest byte budget of the chain's cache stages,

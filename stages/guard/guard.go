@@ -45,9 +45,13 @@ type Stage struct {
 }
 
 // New decodes and validates the guard block.
-func New(body hcl.Body, _ stages.Deps) (stages.Stage, hcl.Diagnostics) {
+func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	cfg, diags := Decode(body)
-	return &Stage{checker: NewChecker(cfg.Policy(), net.DefaultResolver)}, diags
+	resolver := deps.Resolver
+	if resolver == nil {
+		resolver = net.DefaultResolver
+	}
+	return &Stage{checker: NewChecker(cfg.Policy(), resolver)}, diags
 }
 
 // Run refuses the request's URL or records it, canonical, with the
