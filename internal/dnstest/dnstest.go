@@ -35,7 +35,7 @@ func Resolver(t testing.TB, records map[string]string) *net.Resolver {
 		}
 		_ = w.WriteMsg(m)
 	})
-	pc, ln, err := listenUDPAndTCP()
+	pc, ln, err := ListenUDPAndTCP()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,10 @@ func Resolver(t testing.TB, records map[string]string) *net.Resolver {
 	}}
 }
 
-// listenUDPAndTCP opens a UDP socket and a TCP listener on one loopback
-// port, trying again when the TCP side of a free UDP port is taken.
-func listenUDPAndTCP() (net.PacketConn, net.Listener, error) {
+// ListenUDPAndTCP opens a UDP socket and a TCP listener on one loopback
+// port, as a DNS server needs, trying again when the TCP side of a free
+// UDP port is taken by another process.
+func ListenUDPAndTCP() (net.PacketConn, net.Listener, error) {
 	var lastErr error
 	for range 20 {
 		pc, err := net.ListenPacket("udp", "127.0.0.1:0")

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/miekg/dns"
+
+	"github.com/siftd/sift/internal/dnstest"
 )
 
 // fakeDNS is an authoritative-only DNS server on loopback that answers from
@@ -38,26 +40,6 @@ type dnsEntry struct {
 
 // startFakeDNS serves the DNS cases on 127.0.0.1 (UDP and TCP, one port)
 // and returns a resolver that asks only it.
-// listenUDPAndTCP opens a UDP socket and a TCP listener on one loopback
-// port, trying again when the TCP side of a free UDP port is taken by
-// another process.
-func listenUDPAndTCP() (net.PacketConn, net.Listener, error) {
-	var lastErr error
-	for range 20 {
-		pc, err := net.ListenPacket("udp", "127.0.0.1:0")
-		if err != nil {
-			return nil, nil, err
-		}
-		ln, err := net.Listen("tcp", pc.LocalAddr().String())
-		if err == nil {
-			return pc, ln, nil
-		}
-		pc.Close()
-		lastErr = err
-	}
-	return nil, nil, lastErr
-}
-
 func startFakeDNS(t *testing.T) *net.Resolver {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(corpusDir, "dns_cases.json"))
@@ -74,7 +56,7 @@ func startFakeDNS(t *testing.T) *net.Resolver {
 	for _, e := range file.Cases {
 		z.entries[dns.Fqdn(strings.ToLower(e.Host))] = e
 	}
-	pc, ln, err := listenUDPAndTCP()
+	pc, ln, err := dnstest.ListenUDPAndTCP()
 	if err != nil {
 		t.Fatal(err)
 	}
