@@ -191,3 +191,37 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestDiscussionKeepsReplies: on a page that declares itself a forum
+// thread, the replies are content; on the same page without the
+// declaration they are comments and dropped, as on articles.
+func TestDiscussionKeepsReplies(t *testing.T) {
+	thread := extractFile(t, "forum").Content
+	for _, want := range []string{"REPLY-ONE", "REPLY-TWO", "REPLY-THREE", "Is this heat stress"} {
+		if !strings.Contains(thread, want) {
+			t.Errorf("forum thread lacks %s:\n%s", want, thread)
+		}
+	}
+	plain := extractFile(t, "forum-plain").Content
+	if strings.Contains(plain, "REPLY-") || !strings.Contains(plain, "Is this heat stress") {
+		t.Errorf("undeclared page kept its comments or lost its post:\n%s", plain)
+	}
+}
+
+func TestIsDiscussion(t *testing.T) {
+	for src, want := range map[string]bool{
+		`<script type="application/ld+json">{"@type":"QAPage"}</script>`:                                      true,
+		`<div itemscope itemtype="https://schema.org/DiscussionForumPosting"></div>`:                          true,
+		`<meta name="generator" content="Discourse 3.2.0">`:                                                   true,
+		`<meta name="generator" content="WordPress 6.5">`:                                                     false,
+		`<script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question"}]}</script>`: false,
+	} {
+		root, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := isDiscussion(root); got != want {
+			t.Errorf("isDiscussion(%s) = %v, want %v", src, got, want)
+		}
+	}
+}
