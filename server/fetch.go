@@ -215,7 +215,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 		at := doc.CachedAt.UTC()
 		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
-	out.Sizes.RawTokens = tokens.Count(string(resp.Body))
+	out.Sizes.RawTokens = rawTokens(resp)
 	out.Context = doc.Context
 
 	switch {
@@ -230,7 +230,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 			Message: "not_implemented: the pipeline has no extract stage"}
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
-		out.Sizes.CleanTokens = tokens.Count(out.Content)
+		out.Sizes.CleanTokens = cleanTokens(doc.Extraction)
 		switch {
 		case req.Mode == modeDigest && doc.Digest != "":
 			out.Content = doc.Digest
@@ -245,7 +245,10 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	if req.Grep != "" {
 		out.Content = grep(out.Content, regexp.MustCompile(req.Grep), 2)
 	}
-	out.Sizes.ReturnedTokens = tokens.Count(out.Content)
+	out.Sizes.ReturnedTokens = out.Sizes.CleanTokens
+	if doc.Extraction == nil || out.Content != doc.Extraction.Content {
+		out.Sizes.ReturnedTokens = tokens.Count(out.Content)
+	}
 	return out, nil
 }
 
@@ -285,4 +288,22 @@ func grep(content string, re *regexp.Regexp, ctx int) string {
 		out = append(out, lines[i])
 	}
 	return strings.Join(out, "\n")
+}
+
+// rawTokens is the fetched body's token count: counted at fetch and kept
+// in cache snapshots; counted here only for a snapshot from before that.
+func rawTokens(resp *stages.Response) int {
+	if resp.Tokens == 0 && len(resp.Body) > 0 {
+		resp.Tokens = tokens.Count(string(resp.Body))
+	}
+	return resp.Tokens
+}
+
+// cleanTokens is the clean content's token count, counted by the extract
+// stage, or here for an older snapshot.
+func cleanTokens(ex *stages.Extraction) int {
+	if ex.Tokens == 0 && ex.Content != "" {
+		ex.Tokens = tokens.Count(ex.Content)
+	}
+	return ex.Tokens
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/guard"
-	"github.com/siftd/sift/tokens"
 )
 
 // fetchResult is what one pass through the chain produced.
@@ -105,7 +104,7 @@ func (s *Server) logRequest(c *caller, host string, status int, doc *stages.Doc,
 		attrs = append(attrs, slog.Int("bytes", len(doc.Response.Body)))
 	}
 	if doc != nil && doc.Extraction != nil {
-		attrs = append(attrs, slog.Int("tokens", tokens.Count(doc.Extraction.Content)))
+		attrs = append(attrs, slog.Int("tokens", cleanTokens(doc.Extraction)))
 	}
 	if errText != "" {
 		attrs = append(attrs, slog.String("error", errText))

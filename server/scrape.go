@@ -150,7 +150,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: resp.ContentType,
 		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": tokens.Count(string(resp.Body))}},
+			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -168,7 +168,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 				md = doc.Extraction.Content
 			}
 			out.Markdown = &md
-			returned += tokens.Count(md)
+			if doc.Extraction != nil {
+				returned += cleanTokens(doc.Extraction)
+			}
 		case "summary":
 			summary := doc.Digest
 			if summary == "" && doc.Extraction != nil {
@@ -185,7 +187,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			} else {
 				out.RawHTML = &body
 			}
-			returned += tokens.Count(body)
+			returned += rawTokens(resp)
 		default:
 			if !knownFormats[f] {
 				unsupported = append(unsupported, string(f))

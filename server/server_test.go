@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -371,12 +372,18 @@ func TestCachedFetch(t *testing.T) {
 	}))
 	defer origin.Close()
 	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	var sizes []any
 	for i, want := range []bool{false, true} {
 		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/page"})
 		src := body["source"].(map[string]any)
 		if src["cached"] != want || body["content"] != "plain words" {
 			t.Fatalf("fetch %d: %v", i+1, body)
 		}
+		sizes = append(sizes, body["sizes"])
+	}
+	// The counts made at fetch and extraction travel in the snapshot.
+	if want := map[string]any{"raw_tokens": 2.0, "clean_tokens": 2.0, "returned_tokens": 2.0}; !reflect.DeepEqual(sizes[0], want) || !reflect.DeepEqual(sizes[1], want) {
+		t.Fatalf("sizes %v, want %v twice", sizes, want)
 	}
 	_, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
 	meta := body["data"].(map[string]any)["metadata"].(map[string]any)

@@ -59,6 +59,9 @@ type Response struct {
 	Header      http.Header
 	Body        []byte
 	ContentType string // the full Content-Type value, parameters included
+	// Tokens is the body's token count, counted once when it was fetched
+	// (and kept in cache snapshots), so answers never count it again.
+	Tokens int
 }
 
 // MediaType returns the response's media type, lower-cased and without
@@ -86,6 +89,8 @@ type Extraction struct {
 	Title     string
 	Metadata  map[string]string
 	Extractor string // the plugin that produced it
+	// Tokens is Content's token count, counted once by the extract stage.
+	Tokens int
 }
 
 // ContextHit is one thing the agent's team already knows.

@@ -12,6 +12,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/tokens"
 )
 
 // DefaultMaxOutput bounds the clean content of one document.
@@ -65,7 +66,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: res.Title,
-		Metadata: res.Metadata, Extractor: name,
+		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Count(res.Content),
 	}
 	for _, w := range res.Warnings {
 		doc.Warn(w)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/tokens"
 )
 
 // read takes the body under the caps: the bytes on the wire and the bytes
@@ -41,7 +42,8 @@ func (c *client) read(resp *http.Response, target *stages.Target, f *framing) (*
 	}
 	header := resp.Header.Clone()
 	header.Del("Set-Cookie")
-	return &stages.Response{FinalURL: target.URL, Status: resp.StatusCode, Header: header, Body: body, ContentType: contentType}, nil
+	return &stages.Response{FinalURL: target.URL, Status: resp.StatusCode, Header: header, Body: body, ContentType: contentType,
+		Tokens: tokens.Count(string(body))}, nil
 }
 
 func readError(ctx context.Context, err error) error {
