@@ -28,8 +28,8 @@ type Options struct {
 	// jobs other instances took and long-polls look for changes other
 	// instances made.
 	PollEvery time.Duration
-	Hooks         Hooks
-	Logger        *slog.Logger
+	Hooks     Hooks
+	Logger    *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -76,8 +76,6 @@ type Runner struct {
 	log   *slog.Logger
 	// instance names this runner's workers in their claims.
 	instance string
-
-	submitMu sync.Mutex // one submission at a time from this process
 
 	mu       sync.Mutex
 	live     []*liveJob // this process's live jobs, oldest first
@@ -203,8 +201,6 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 			rows[i].Options = []byte("{}")
 		}
 	}
-	r.submitMu.Lock()
-	defer r.submitMu.Unlock()
 	old, err := r.store.SubmitJob(ctx, job, rows, now.Add(-lim.TTL), store.Caps{PerCaller: lim.JobsPerCaller, Total: lim.JobsTotal})
 	switch {
 	case errors.Is(err, store.ErrCallerCap):
@@ -225,10 +221,7 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 // Job returns caller's job id and slides its lease; another caller's job
 // is ErrNotFound, never a refusal that would confirm it exists.
 func (r *Runner) Job(ctx context.Context, caller Caller, id string) (*store.BatchJob, error) {
-	job, err := r.store.Job(ctx, id)
-	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
-		return nil, ErrNotFound
-	}
+	job, err := r.owned(ctx, caller, id)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +229,16 @@ func (r *Runner) Job(ctx context.Context, caller Caller, id string) (*store.Batc
 		return nil, err
 	}
 	return job, nil
+}
+
+// owned reads caller's job id without touching it; another caller's job
+// is ErrNotFound.
+func (r *Runner) owned(ctx context.Context, caller Caller, id string) (*store.BatchJob, error) {
+	job, err := r.store.Job(ctx, id)
+	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
+		return nil, ErrNotFound
+	}
+	return job, err
 }
 
 // Targets returns the targets of caller's job id from offset, at most
@@ -326,14 +329,11 @@ func (r *Runner) Await(ctx context.Context, caller Caller, id string, d time.Dur
 
 // fingerprint sums up a live job's state; "" for a finished job.
 func (r *Runner) fingerprint(ctx context.Context, caller Caller, id string) (string, error) {
-	job, err := r.store.Job(ctx, id)
-	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
-		return "", ErrNotFound
-	}
+	job, err := r.owned(ctx, caller, id)
 	if err != nil {
 		return "", err
 	}
-	if job.Status != store.JobQueued && job.Status != store.JobRunning {
+	if !store.IsLive(job.Status) {
 		return "", nil
 	}
 	ts, err := r.store.Targets(ctx, id, false, 0, 0)

@@ -198,7 +198,7 @@ func (r *Runner) discover(ctx context.Context) {
 	if !r.store.Shared() {
 		return
 	}
-	jobs, err := r.store.LiveJobIDs(ctx)
+	jobs, err := r.store.LiveJobs(ctx)
 	if err != nil {
 		r.log.Error("batch discover", "error", err)
 		return

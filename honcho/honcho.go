@@ -55,9 +55,6 @@ func New(baseURL, key string, timeout time.Duration) (*Client, error) {
 	}}, nil
 }
 
-// Endpoint is the server's base URL, for health reports.
-func (c *Client) Endpoint() string { return c.base.String() }
-
 // StatusError is a non-200 answer; Detail is Honcho's `detail` when it
 // sent one.
 type StatusError struct {

@@ -286,8 +286,6 @@ func targetView(t *store.BatchTarget) batchTargetView {
 	return batchTargetView{Idx: t.Idx, URL: t.URL, Status: t.Status, Error: t.Error, Hint: t.Hint, Result: t.Result}
 }
 
-func isLive(status string) bool { return status == store.JobQueued || status == store.JobRunning }
-
 // parseWait reads `?wait=`: a Go duration ("25s") or seconds ("25"), at
 // most MaxWait.
 func parseWait(raw string) (time.Duration, *apiError) {

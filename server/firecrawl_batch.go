@@ -142,7 +142,7 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 	// A next page while documents remain beyond this one, or while the job
 	// still works on targets not yet counted; never past the last document
 	// of a finished job, so a client following `next` always stops.
-	if skip+len(page) < len(docs) || (isLive(job.Status) && skip+len(page) < job.TargetsTotal) {
+	if skip+len(page) < len(docs) || (store.IsLive(job.Status) && skip+len(page) < job.TargetsTotal) {
 		q := url.Values{"skip": {strconv.Itoa(skip + len(page))}}
 		if r.URL.Query().Has("limit") {
 			q.Set("limit", strconv.Itoa(limit))

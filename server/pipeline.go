@@ -26,9 +26,12 @@ type fetchResult struct {
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
 	start := s.now()
 	host := hostOf(req.URL)
-	logHost := host
+	// Batch log lines never carry a target's host (P6 §8). Pools share
+	// their slots out by caller; batch work has a share of its own, so a
+	// batch never takes the caller's interactive slot.
+	logHost, poolCaller := host, c.name
 	if fromBatch(ctx) {
-		logHost = "" // batch log lines never carry a target's host (P6 §8)
+		logHost, poolCaller = "", c.name+"/batch"
 	}
 	release, busy := s.gates.acquire(c.name, host)
 	if busy != nil {
@@ -37,12 +40,6 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	}
 	defer release()
 	req.Caller, req.Workspace = c.name, c.workspace
-	// Pools share their slots out by caller; batch work has a share of
-	// its own, so a batch never takes the caller's interactive slot.
-	poolCaller := c.name
-	if fromBatch(ctx) {
-		poolCaller += "/batch"
-	}
 	ctx = stages.WithCaller(ctx, poolCaller)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)

@@ -80,8 +80,6 @@ type Deps struct {
 	// Guard vets every URL fetch requests, redirect hops included, and
 	// dials only the addresses it vetted.
 	Guard URLGuard
-	// Resolver resolves the names the guard vets; nil means the system's.
-	Resolver *net.Resolver
 	// UserAgent is sent on every fetch: "sift/<version>".
 	UserAgent string
 	// Cache stores the snapshots of cache stages; nil when no store is

@@ -31,6 +31,10 @@ const (
 // liveStatuses are the statuses of a job that still has work to do.
 var liveStatuses = []string{JobQueued, JobRunning}
 
+// IsLive reports whether a job with status still has work to do (queued
+// or running).
+func IsLive(status string) bool { return status == JobQueued || status == JobRunning }
+
 // reusableStatuses are those a resubmission may be answered with: a job
 // that is working or has results. A failed or cancelled job never is.
 var reusableStatuses = []string{JobQueued, JobRunning, JobDone, JobPartial}
@@ -79,13 +83,6 @@ var ErrJobNotFound = errors.New("batch job not found")
 
 // ErrJobFinished is returned when cancelling a job that has finished.
 var ErrJobFinished = errors.New("batch job already finished")
-
-// CreateJob stores a job and its targets, all pending, without caps.
-func (s *Store) CreateJob(ctx context.Context, job *BatchJob, targets []BatchTarget) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return createJob(tx, job, targets)
-	})
-}
 
 func createJob(tx *gorm.DB, job *BatchJob, targets []BatchTarget) error {
 	job.TargetsTotal, job.TargetsDone, job.NBytes = len(targets), 0, 0
@@ -151,19 +148,6 @@ func (s *Store) SubmitJob(ctx context.Context, job *BatchJob, targets []BatchTar
 	return reused, err
 }
 
-// ReusableJob returns the caller's job for idemKey whose lease is newer
-// than since and which is working or has results, if there is one.
-func (s *Store) ReusableJob(ctx context.Context, caller, idemKey string, since time.Time) (*BatchJob, bool, error) {
-	job, err := reusable(s.db.WithContext(ctx), caller, idemKey, since)
-	switch {
-	case errors.Is(err, gorm.ErrRecordNotFound):
-		return nil, false, nil
-	case err != nil:
-		return nil, false, fmt.Errorf("find reusable batch job: %w", err)
-	}
-	return job, true, nil
-}
-
 func reusable(tx *gorm.DB, caller, idemKey string, since time.Time) (*BatchJob, error) {
 	var job BatchJob
 	err := tx.Where("caller = ? AND idem_key = ? AND lease > ? AND status IN ?", caller, idemKey, since, reusableStatuses).
@@ -172,12 +156,6 @@ func reusable(tx *gorm.DB, caller, idemKey string, since time.Time) (*BatchJob, 
 		return nil, err
 	}
 	return &job, nil
-}
-
-// LiveJobs counts the live (queued or running) jobs of caller and of all
-// callers.
-func (s *Store) LiveJobs(ctx context.Context, caller string) (ofCaller, total int64, err error) {
-	return liveJobs(s.db.WithContext(ctx), caller)
 }
 
 func liveJobs(tx *gorm.DB, caller string) (ofCaller, total int64, err error) {
@@ -199,8 +177,8 @@ func liveJobs(tx *gorm.DB, caller string) (ofCaller, total int64, err error) {
 	return ofCaller, total, nil
 }
 
-// LiveJobIDs returns the ids of live jobs, oldest first.
-func (s *Store) LiveJobIDs(ctx context.Context) ([]BatchJob, error) {
+// LiveJobs returns the live jobs, oldest first.
+func (s *Store) LiveJobs(ctx context.Context) ([]BatchJob, error) {
 	var jobs []BatchJob
 	if err := s.db.WithContext(ctx).Where("status IN ?", liveStatuses).Order("created_at, id").Find(&jobs).Error; err != nil {
 		return nil, fmt.Errorf("list live batch jobs: %w", err)
@@ -497,14 +475,6 @@ func (s *Store) CancelJob(ctx context.Context, id string) error {
 		return ErrJobFinished
 	}
 	return nil
-}
-
-// FailJob ends a live job as failed with reason, and every unfinished
-// target with it.
-func (s *Store) FailJob(ctx context.Context, id, reason string) error {
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return failJobs(tx, []string{id}, reason)
-	})
 }
 
 // MarkInFlightFailed fails every queued or running job, and their

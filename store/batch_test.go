@@ -281,7 +281,7 @@ func TestBatchLiveCounts(t *testing.T) {
 		newJob(t, s, "a2", "alice", "k2", 1, t0)
 		newJob(t, s, "b1", "bob", "k3", 1, t0)
 		runTarget(t, s, "a2", Outcome{Result: []byte("{}")}, t0)
-		mine, all, err := s.LiveJobs(ctx, "alice")
+		mine, all, err := s.LiveCounts(ctx, "alice")
 		if err != nil || mine != 1 || all != 2 {
 			t.Fatalf("live alice %d, all %d, err %v; want 1, 2", mine, all, err)
 		}

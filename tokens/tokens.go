@@ -55,9 +55,9 @@ func Count(s string) int {
 	return int(float64(sampled) * float64(len(s)) / float64(sampledBytes))
 }
 
-// Estimate is the rule of thumb of one token per four bytes, for callers
-// that must not spend any time counting.
-func Estimate(s string) int {
+// estimate is the rule of thumb of one token per four bytes, for text the
+// tokenizer refuses.
+func estimate(s string) int {
 	return (len(s) + 3) / 4
 }
 
@@ -66,7 +66,7 @@ func exact(s string) int {
 	// error; each bad byte costs about one token as a replacement rune.
 	n, err := codec().Count(strings.ToValidUTF8(s, "\uFFFD"))
 	if err != nil {
-		return Estimate(s)
+		return estimate(s)
 	}
 	return n
 }

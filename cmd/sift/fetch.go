@@ -32,19 +32,11 @@ func fetchCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				_, err = cmd.OutOrStdout().Write(raw)
-				return err
-			}
 			var answer struct {
-				Content  string   `json:"content"`
-				Warnings []string `json:"warnings"`
+				Content string `json:"content"`
 			}
-			if err := json.Unmarshal(raw, &answer); err != nil {
-				return fmt.Errorf("sift answered something that is not JSON: %w", err)
-			}
-			for _, w := range answer.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			if done, err := readAnswer(cmd, raw, asJSON, &answer); done || err != nil {
+				return err
 			}
 			_, err = io.WriteString(cmd.OutOrStdout(), strings.TrimRight(answer.Content, "\n")+"\n")
 			return err
@@ -54,6 +46,26 @@ func fetchCommand() *cobra.Command {
 	cmd.Flags().StringVar(&question, "question", "", "what you want from the page (focuses a digest)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print sift's whole JSON answer")
 	return cmd
+}
+
+// readAnswer prints sift's answer as it is when asJSON; otherwise it
+// prints the answer's warnings on stderr and decodes it into v. done says
+// the answer has been printed.
+func readAnswer(cmd *cobra.Command, raw []byte, asJSON bool, v any) (done bool, err error) {
+	if asJSON {
+		_, err = cmd.OutOrStdout().Write(raw)
+		return true, err
+	}
+	var w struct {
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return false, fmt.Errorf("sift answered something that is not JSON: %w", err)
+	}
+	for _, warning := range w.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", warning)
+	}
+	return false, json.Unmarshal(raw, v)
 }
 
 // callSift posts body to a running sift and returns the answer, or an

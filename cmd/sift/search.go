@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -25,21 +24,13 @@ func searchCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				_, err = cmd.OutOrStdout().Write(raw)
-				return err
-			}
 			var answer struct {
 				Results []struct {
 					URL, Title, Snippet string
 				} `json:"results"`
-				Warnings []string `json:"warnings"`
 			}
-			if err := json.Unmarshal(raw, &answer); err != nil {
-				return fmt.Errorf("sift answered something that is not JSON: %w", err)
-			}
-			for _, w := range answer.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+			if done, err := readAnswer(cmd, raw, asJSON, &answer); done || err != nil {
+				return err
 			}
 			for i, r := range answer.Results {
 				fmt.Fprintf(cmd.OutOrStdout(), "%d. %s\n   %s\n   %s\n", i+1, r.Title, r.URL, r.Snippet)

@@ -30,8 +30,6 @@ type App struct {
 	Host   *host.Host
 	Chain  *stages.Chain
 	Store  *store.Store // nil when neither a cache stage nor batch needs one
-	// Honcho is the context source; nil without a context block.
-	Honcho *honcho.Client
 }
 
 // Options tune Load.
@@ -87,13 +85,12 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Extractors: h,
 		Digesters:  h,
 		Guard:      guard.NewChecker(policy, resolverOr(opts.Resolver)),
-		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
 	if cfg.Context != nil {
 		// The URL was checked by config; New cannot fail on it.
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
-		a.Honcho, deps.Context = client, honcho.Source{Client: client, Limit: cfg.Context.Limit}
+		deps.Context = honcho.Source{Client: client, Limit: cfg.Context.Limit}
 	}
 	budget, cached := cacheBudget(cfg)
 	if cached || !cfg.Batch.Disabled {

@@ -41,17 +41,19 @@ func Kind() stages.Kind {
 
 // Stage checks each request's URL and records what it vetted.
 type Stage struct {
-	checker *Checker
+	checker stages.URLGuard
 }
 
-// New decodes and validates the guard block.
+// New decodes and validates the guard block. The stage vets with the
+// application's guard (deps.Guard: this block's policy, the configured
+// resolver), the one fetch re-checks redirects with; without one, it builds
+// its own on the system resolver.
 func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	cfg, diags := Decode(body)
-	resolver := deps.Resolver
-	if resolver == nil {
-		resolver = net.DefaultResolver
+	if deps.Guard != nil {
+		return &Stage{checker: deps.Guard}, diags
 	}
-	return &Stage{checker: NewChecker(cfg.Policy(), resolver)}, diags
+	return &Stage{checker: NewChecker(cfg.Policy(), net.DefaultResolver)}, diags
 }
 
 // Run refuses the request's URL or records it, canonical, with the
