@@ -373,10 +373,22 @@ func (r *Runner) notify(id string) {
 
 func (r *Runner) add(j *liveJob) {
 	r.mu.Lock()
-	r.live = append(r.live, j)
-	r.reportLocked()
+	r.addLocked(j)
 	r.mu.Unlock()
 	r.poke()
+}
+
+// addLocked puts a job in the ring unless it is there already: on a shared
+// store, discover may have found a job between its commit and Submit's add,
+// and a job in the ring twice would take two turns in a row.
+func (r *Runner) addLocked(j *liveJob) {
+	for _, known := range r.live {
+		if known.id == j.id {
+			return
+		}
+	}
+	r.live = append(r.live, j)
+	r.reportLocked()
 }
 
 func (r *Runner) poke() {

@@ -128,3 +128,25 @@ func TestSharedCapsAcrossInstances(t *testing.T) {
 		t.Fatalf("job %s after a cancel elsewhere", got.Status)
 	}
 }
+
+// TestDiscoverThenAddKeepsOneEntry: on a shared store, discover can find a
+// job between its commit and Submit's add; the job must still take one
+// turn at a time, so it stands in the ring once.
+func TestDiscoverThenAddKeepsOneEntry(t *testing.T) {
+	st, err := store.OpenPostgres(context.Background(), pgtest.DB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	r := New(st, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{Logger: quiet})
+	now := time.Now().UTC()
+	job := &store.BatchJob{ID: "j1", Caller: "alice", CallerClass: "open", IdemKey: "k", Status: store.JobQueued, CreatedAt: now, Lease: now}
+	if _, err := st.SubmitJob(context.Background(), job, []store.BatchTarget{{URL: "http://a/0", Options: []byte("{}")}}, now.Add(-time.Hour), store.Caps{PerCaller: 1, Total: 8}); err != nil {
+		t.Fatal(err)
+	}
+	r.discover(context.Background())
+	r.add(&liveJob{id: "j1", caller: alice, created: now})
+	if len(r.live) != 1 {
+		t.Fatalf("the job stands in the ring %d times", len(r.live))
+	}
+}

@@ -204,16 +204,9 @@ func (r *Runner) discover(ctx context.Context) {
 		return
 	}
 	r.mu.Lock()
-	known := make(map[string]bool, len(r.live))
-	for _, j := range r.live {
-		known[j.id] = true
-	}
 	for _, job := range jobs {
-		if !known[job.ID] {
-			r.live = append(r.live, &liveJob{id: job.ID, caller: Caller{Name: job.Caller, Class: job.CallerClass}, created: job.CreatedAt})
-		}
+		r.addLocked(&liveJob{id: job.ID, caller: Caller{Name: job.Caller, Class: job.CallerClass}, created: job.CreatedAt})
 	}
-	r.reportLocked()
 	r.mu.Unlock()
 }
 
