@@ -12,8 +12,9 @@ BENCH_DATA ?= ../shared/bench/extract
 
 .PHONY: build run test e2e bench fuzz proto tools clean
 
+# sift and sift-html, its HTML extractor, which it finds beside itself.
 build:
-	$(GO) build -o $(BIN) ./cmd/sift
+	$(GO) build -o bin/ ./cmd/sift ./cmd/sift-html
 
 run: build
 	./$(BIN) serve --config config.hcl

@@ -23,6 +23,8 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/plugins/html"
 )
 
 const testKey = "test-key"
@@ -90,7 +92,8 @@ extractor "pdf" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Resolver: opts.resolver})
+	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Resolver: opts.resolver,
+		Extractors: host.Builtins{"html": html.New}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

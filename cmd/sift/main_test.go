@@ -24,7 +24,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	siftBin = filepath.Join(dir, "sift")
-	if out, err := exec.Command("go", "build", "-o", siftBin, ".").CombinedOutput(); err != nil {
+	// sift-html goes beside sift, where sift looks for it.
+	if out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), ".", "../sift-html").CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build sift: %v\n%s", err, out)
 		os.Exit(1)
 	}

@@ -18,7 +18,7 @@ fi
 cp -r "$SSRF/dnsfake" "$SSRF/harness" "$WORK/"
 (cd "$WORK/dnsfake" && go build -o "$WORK/bin/dnsfake" .)
 (cd "$WORK/harness/origin" && go build -o "$WORK/bin/origin" .)
-go build -o "$WORK/bin/sift" ./cmd/sift
+go build -o "$WORK/bin/" ./cmd/sift ./cmd/sift-html
 go test -c -tags e2e -o "$WORK/bin/ssrf.test" ./e2e/ssrf/
 
 # netns-run.sh finds dns_cases.json beside its own folder.

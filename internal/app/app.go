@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 
 	"github.com/hashicorp/hcl/v2"
@@ -46,6 +47,9 @@ type Options struct {
 	// Resolver resolves the names the guard vets; the system's when nil.
 	// Tests give it a loopback DNS server.
 	Resolver *net.Resolver
+	// Extractors are compiled-in extractors beside sift's own; one named
+	// like a companion (html) replaces it, so tests can run it in-process.
+	Extractors host.Builtins
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -54,7 +58,7 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // Check runs every start-up check without keeping processes: the file, the
 // plugins' blocks and the stage chain. `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	specs, diags := plan(ctx, cfg)
+	specs, diags := plan(ctx, cfg, nil)
 	for i := range specs {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
@@ -68,7 +72,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	specs, diags := plan(ctx, cfg)
+	specs, diags := plan(ctx, cfg, opts.Extractors)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -174,11 +178,13 @@ func FetchConfig(cfg *config.Config) fetch.Config {
 
 // Plan returns the extractors cfg runs, with their content types.
 func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	return plan(ctx, cfg)
+	return plan(ctx, cfg, nil)
 }
 
-func plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	specs, diags := host.Plan(ctx, cfg.Extractors, builtin.Extractors(), maxMessage(cfg))
+func plan(ctx context.Context, cfg *config.Config, extra host.Builtins) ([]host.Spec, hcl.Diagnostics) {
+	builtins := builtin.Extractors()
+	maps.Copy(builtins, extra)
+	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(cfg))
 	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(cfg))
 	return append(specs, digesters...), append(diags, ds...)
 }

@@ -1,11 +1,12 @@
-// Package builtin lists the extractors compiled into sift. They still run
-// as subprocesses (`sift plugin NAME`) unless isolation = "none".
+// Package builtin lists the extractors that ship with sift: those compiled
+// into sift, which still run as subprocesses (`sift plugin NAME`) unless
+// isolation = "none", and the html extractor, which ships as its own
+// binary, sift-html (cmd/sift-html says why).
 package builtin
 
 import (
 	"github.com/siftd/sift/plugins/digest"
 	"github.com/siftd/sift/plugins/host"
-	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
@@ -15,11 +16,20 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"html": html.New,
 		"json": json.New,
 		"pdf":  pdf.New,
 		"text": text.New,
 	}
+}
+
+// HTMLContentTypes are the media types of the html extractor; a test holds
+// them equal to what the extractor itself announces.
+var HTMLContentTypes = []string{"text/html", "application/xhtml+xml"}
+
+// Companions returns the built-in extractors that ship as binaries of
+// their own.
+func Companions() host.Companions {
+	return host.Companions{"html": {Binary: "sift-html", ContentTypes: HTMLContentTypes}}
 }
 
 // Digesters returns the built-in digesters by name.

@@ -3,7 +3,8 @@
 //
 // Built-in plugins are started by re-executing sift's own binary as
 // `sift plugin NAME`, through exactly the client code that third-party
-// plugins use; only the command differs.
+// plugins use; only the command differs. Companions (the html extractor)
+// are built-ins that ship as binaries of their own beside sift's.
 package host
 
 import (
@@ -12,8 +13,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"time"
@@ -26,6 +31,18 @@ import (
 
 // Builtins maps the name of each built-in extractor to its constructor.
 type Builtins map[string]func() sdk.Extractor
+
+// Companion is a built-in extractor that ships as a binary of its own beside
+// sift's, because linking its code into sift would cost every other sift
+// process (the CLI, every other plugin) its start-up time and memory.
+type Companion struct {
+	// Binary is the file name, looked for beside sift's binary, then on PATH.
+	Binary       string
+	ContentTypes []string
+}
+
+// Companions maps the name of each companion extractor to how it ships.
+type Companions map[string]Companion
 
 // Spec says how to run one extractor.
 type Spec struct {
@@ -49,6 +66,9 @@ type Spec struct {
 	Builtin described
 	// Digester marks a digester; the zero value is an extractor.
 	Digester bool
+	// Companion marks a built-in that runs from its own binary (Command);
+	// its SHA-256 is taken from that binary when it is first started.
+	Companion bool
 	// Body and DefRange are the operator's block, decoded against the
 	// plugin's schema.
 	Body     hcl.Body
@@ -75,13 +95,51 @@ func (s *Spec) External() bool { return len(s.Command) > 0 }
 // Plan merges the built-in extractors with the configured `extractor`
 // blocks: a block named like a built-in tunes it, a block with a command
 // adds an external plugin. maxMessage bounds each plugin's gRPC messages.
-func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMessage int) ([]Spec, hcl.Diagnostics) {
+//
+// Companions are built-ins too; a compiled-in built-in of the same name wins
+// (tests run the html extractor in-process that way).
+func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, companions Companions, maxMessage int) ([]Spec, hcl.Diagnostics) {
 	var diags hcl.Diagnostics
 	byName := map[string]config.Plugin{}
 	for _, b := range blocks {
 		byName[b.Name] = b
 	}
+	builtinBlock := func(name string) (config.Plugin, bool) {
+		b, ok := byName[name]
+		if !ok {
+			return config.Plugin{Name: name, Pool: config.DefaultPool, Timeout: config.DefaultCallTimeout,
+				Memory: config.DefaultMemory, Isolation: config.IsolationSubprocess, Body: hcl.EmptyBody()}, true
+		}
+		if len(b.Command) > 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Built-in extractor name taken",
+				Detail: fmt.Sprintf("%q is a built-in extractor; give the external plugin another name.", name), Subject: b.DefRange.Ptr()})
+			return b, false
+		}
+		return b, true
+	}
 	var specs []Spec
+	for _, name := range sortedNames(companions) {
+		if _, compiledIn := builtins[name]; compiledIn {
+			continue
+		}
+		b, ok := builtinBlock(name)
+		if !ok {
+			continue
+		}
+		if b.Isolation == config.IsolationNone {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid isolation",
+				Detail: fmt.Sprintf("extractor %q runs from its own binary, %s, so it cannot run in-process.", name, companions[name].Binary),
+				Subject: b.DefRange.Ptr()})
+			continue
+		}
+		s := specFrom(b, maxMessage)
+		s.Command, s.Companion = []string{companionPath(companions[name].Binary)}, true
+		s.ContentTypes = companions[name].ContentTypes
+		if len(b.ContentTypes) > 0 {
+			s.ContentTypes = b.ContentTypes
+		}
+		specs = append(specs, s)
+	}
 	for _, name := range sortedNames(builtins) {
 		impl := builtins[name]()
 		info, err := impl.Info(ctx)
@@ -90,14 +148,8 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMes
 				Detail: fmt.Sprintf("extractor %q: %v", name, err)})
 			continue
 		}
-		b, ok := byName[name]
+		b, ok := builtinBlock(name)
 		if !ok {
-			b = config.Plugin{Name: name, Pool: config.DefaultPool, Timeout: config.DefaultCallTimeout,
-				Memory: config.DefaultMemory, Isolation: config.IsolationSubprocess, Body: hcl.EmptyBody()}
-		}
-		if ok && len(b.Command) > 0 {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Built-in extractor name taken",
-				Detail: fmt.Sprintf("%q is a built-in extractor; give the external plugin another name.", name), Subject: b.DefRange.Ptr()})
 			continue
 		}
 		s := specFrom(b, maxMessage)
@@ -111,13 +163,14 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, maxMes
 		specs = append(specs, s)
 	}
 	for _, b := range blocks {
-		if _, isBuiltin := builtins[b.Name]; isBuiltin {
+		_, isBuiltin := builtins[b.Name]
+		if _, isCompanion := companions[b.Name]; isBuiltin || isCompanion {
 			continue
 		}
 		if len(b.Command) == 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown extractor",
 				Detail: fmt.Sprintf("%q is not a built-in extractor (%v); an external one needs command and sha256.",
-					b.Name, sortedNames(builtins)), Subject: b.DefRange.Ptr()})
+					b.Name, slices.Sorted(slices.Values(append(sortedNames(builtins), sortedNames(companions)...)))), Subject: b.DefRange.Ptr()})
 			continue
 		}
 		specs = append(specs, specFrom(b, maxMessage))
@@ -133,20 +186,41 @@ func specFrom(b config.Plugin, maxMessage int) Spec {
 	}
 }
 
-func sortedNames(b Builtins) []string {
-	names := make([]string, 0, len(b))
-	for n := range b {
+func sortedNames[T any](m map[string]T) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	return names
 }
 
+// companionPath finds a companion binary beside sift's own, then on PATH;
+// when it is in neither, the path beside sift's is returned so that
+// starting it fails naming where it was looked for.
+func companionPath(binary string) string {
+	beside := binary
+	if self, err := os.Executable(); err == nil {
+		beside = filepath.Join(filepath.Dir(self), binary)
+	}
+	if _, err := os.Stat(beside); err == nil {
+		return beside
+	}
+	if onPath, err := exec.LookPath(binary); err == nil {
+		return onPath
+	}
+	return beside
+}
+
 // checkBinary refuses an external plugin whose binary is missing or whose
-// SHA-256 differs from the configured one.
+// SHA-256 differs from the configured one. A companion's hash is taken from
+// its binary here, and go-plugin checks it again at every start.
 func checkBinary(s *Spec) error {
 	f, err := os.Open(s.Command[0])
 	if err != nil {
+		if s.Companion && errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("extractor %q runs as %s, which is neither beside sift's binary nor on PATH: build both with `make build`", s.Name, filepath.Base(s.Command[0]))
+		}
 		return fmt.Errorf("extractor %q: %w", s.Name, err)
 	}
 	defer f.Close()
@@ -154,7 +228,11 @@ func checkBinary(s *Spec) error {
 	if _, err := io.Copy(h, f); err != nil {
 		return fmt.Errorf("extractor %q: read %s: %w", s.Name, s.Command[0], err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != s.SHA256 {
+	got := hex.EncodeToString(h.Sum(nil))
+	if s.Companion && s.SHA256 == "" {
+		s.SHA256 = got
+	}
+	if got != s.SHA256 {
 		return fmt.Errorf("extractor %q: binary %s has SHA-256 %s but the configuration says %s; refusing to run it",
 			s.Name, s.Command[0], got, s.SHA256)
 	}
