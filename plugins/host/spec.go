@@ -12,8 +12,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -128,7 +128,7 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 		}
 		if b.Isolation == config.IsolationNone {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid isolation",
-				Detail: fmt.Sprintf("extractor %q runs from its own binary, %s, so it cannot run in-process.", name, companions[name].Binary),
+				Detail:  fmt.Sprintf("extractor %q runs from its own binary, %s, so it cannot run in-process.", name, companions[name].Binary),
 				Subject: b.DefRange.Ptr()})
 			continue
 		}

@@ -105,4 +105,3 @@ func TestCompanionPlanErrors(t *testing.T) {
 		})
 	}
 }
-
