@@ -17,11 +17,19 @@ import (
 
 // engine is PDFium compiled to WebAssembly, run by wazero inside this
 // process: pure Go, no system library, and PDFium's own faults become
-// errors of the wasm sandbox instead of crashes. One instance serves the
-// process (a plugin process handles one document at a time).
+// errors of the wasm sandbox instead of crashes. A plugin process handles
+// one document at a time, with one instance, or two for a long document
+// (see Extract).
 type engine struct {
 	once sync.Once
 	pool pdfium.Pool
+	err  error
+
+	first, second lazyInstance
+}
+
+type lazyInstance struct {
+	once sync.Once
 	inst pdfium.Pdfium
 	err  error
 }
@@ -29,22 +37,32 @@ type engine struct {
 // instance starts PDFium on first use: compiling the module costs about
 // 4 s, loading it from the on-disk compilation cache about 0.1 s, so warm
 // plugin processes pay it once.
-func (e *engine) instance() (pdfium.Pdfium, error) {
+func (e *engine) instance() (pdfium.Pdfium, error) { return e.get(&e.first) }
+
+// helper is a second instance, started on first use, for reading half of
+// a long document in parallel.
+func (e *engine) helper() (pdfium.Pdfium, error) { return e.get(&e.second) }
+
+func (e *engine) get(l *lazyInstance) (pdfium.Pdfium, error) {
 	e.once.Do(func() {
 		cfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling)
 		if cache := compilationCache(); cache != nil {
 			cfg = cfg.WithCompilationCache(cache)
 		}
-		e.pool, e.err = webassembly.Init(webassembly.Config{Context: context.Background(), MinIdle: 1, MaxIdle: 1, MaxTotal: 1, RuntimeConfig: cfg})
+		e.pool, e.err = webassembly.Init(webassembly.Config{Context: context.Background(), MinIdle: 1, MaxIdle: 2, MaxTotal: 2, RuntimeConfig: cfg})
 		if e.err != nil {
-			e.err = fmt.Errorf("start PDFium: %w", e.err)
-			return
-		}
-		if e.inst, e.err = e.pool.GetInstance(time.Minute); e.err != nil {
 			e.err = fmt.Errorf("start PDFium: %w", e.err)
 		}
 	})
-	return e.inst, e.err
+	if e.err != nil {
+		return nil, e.err
+	}
+	l.once.Do(func() {
+		if l.inst, l.err = e.pool.GetInstance(time.Minute); l.err != nil {
+			l.err = fmt.Errorf("start PDFium: %w", l.err)
+		}
+	})
+	return l.inst, l.err
 }
 
 // compilationCache keeps wazero's compiled PDFium under the user's cache

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/klippa-app/go-pdfium"
+	"github.com/klippa-app/go-pdfium/references"
+	"github.com/klippa-app/go-pdfium/requests"
+
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -90,5 +94,62 @@ func TestPDFDate(t *testing.T) {
 		if got := pdfDate(in); got != want {
 			t.Errorf("pdfDate(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// openCorpus opens a corpus file in the extractor's first instance.
+func openCorpus(t *testing.T, e *Extractor, file string) (pdfium.Pdfium, references.FPDF_DOCUMENT, []byte) {
+	t.Helper()
+	body, err := os.ReadFile(filepath.Join(corpus, file))
+	if err != nil {
+		t.Fatalf("the PDF corpus is required: %v", err)
+	}
+	inst, err := e.engine.instance()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened, err := inst.OpenDocument(&requests.OpenDocument{File: &body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = inst.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: opened.Document}) })
+	return inst, opened.Document, body
+}
+
+// Form fields are flattened into the page, so their values are read; a
+// page whose only annotation is a link is left alone.
+func TestFormsFlattenedLinksNot(t *testing.T) {
+	e := New().(*Extractor)
+	inst, doc, _ := openCorpus(t, e, "qpdf-sample-form.pdf")
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: 0}}
+	if !hasDrawnAnnots(inst, page) {
+		t.Fatal("a page of form fields was not taken for flattening")
+	}
+	if text, _ := pageTexts(inst, doc, []int{0}); !strings.Contains(text, "ABC DEF Man Blue") {
+		t.Fatalf("the filled-in values are missing: %q", text)
+	}
+	inst, doc, _ = openCorpus(t, e, "pdfjs-TAMReview.pdf")
+	for i := range 23 {
+		if hasDrawnAnnots(inst, requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: i}}) {
+			t.Fatalf("page %d, with links only, was taken for flattening", i+1)
+		}
+	}
+}
+
+// A long document read by two instances reads exactly as by one.
+func TestParallelReadEqualsSerial(t *testing.T) {
+	e := New().(*Extractor)
+	inst, doc, body := openCorpus(t, e, "pdfjs-TAMReview.pdf")
+	pages := make([]int, 23)
+	for i := range pages {
+		pages[i] = i
+	}
+	serial, _ := pageTexts(inst, doc, pages)
+	parallel, hasText := e.readPages(inst, doc, body, pages)
+	if !hasText || parallel != serial {
+		t.Fatalf("parallel read differs from serial: %d vs %d bytes", len(parallel), len(serial))
+	}
+	if _, err := e.engine.helper(); err != nil {
+		t.Fatalf("no helper instance: %v", err)
 	}
 }
