@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -12,11 +13,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/warm"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -33,6 +36,7 @@ type extractFlags struct {
 	batch   bool
 	format  string
 	options []string
+	warm    time.Duration
 }
 
 func extractCommand() *cobra.Command {
@@ -60,6 +64,8 @@ the output, for as long as stdin stays open.`,
 	cmd.Flags().BoolVar(&f.json, "json", false, "print a JSON envelope with metadata and warnings")
 	cmd.Flags().StringVar(&f.format, "format", "markdown", "markdown, or text: plain text with a PDF's pages separated by form feeds, as pdftotext prints")
 	cmd.Flags().BoolVar(&f.batch, "batch", false, "speak the benchmark batch protocol on stdin/stdout")
+	cmd.Flags().DurationVar(&f.warm, "warm", warmDefault(),
+		"keep the extractor warm this long for the next sift extract in this directory (0: start one for this call only; default from $SIFT_EXTRACT_WARM)")
 	cmd.Flags().StringArrayVarP(&f.options, "option", "o", nil, "extractor option KEY=VALUE (json_path, jq, …); repeatable")
 	return cmd
 }
@@ -80,12 +86,7 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	if f.format != "markdown" && f.format != "text" {
 		return fmt.Errorf("--format %q: want markdown or text", f.format)
 	}
-	ex, closeFn, err := startExtractor(cmd, f.config, mediaType)
-	if err != nil {
-		return err
-	}
-	defer closeFn()
-	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{
+	res, err := extractOne(cmd, f, &sdk.ExtractRequest{
 		Body: body, ContentType: mediaType, URL: f.url, Options: opts,
 	})
 	if err != nil {
@@ -107,6 +108,30 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(envelope{ContentType: mediaType, Format: string(res.Format), Title: res.Title,
 		Metadata: res.Metadata, Warnings: res.Warnings, Content: res.Content})
+}
+
+// extractOne runs req through the warm extractor when --warm allows one and
+// it can be reached, and through an extractor started for this call
+// otherwise.
+func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if f.warm > 0 {
+		// The configuration is checked here so its errors print with
+		// their source lines, as an inline run prints them.
+		cfg, diags := loadConfig(cmd, f.config)
+		if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+			return nil, err
+		}
+		res, err := extractWarm(cmd, f, f.warm, req)
+		if !errors.Is(err, warm.ErrUnreachable) {
+			return res, err
+		}
+	}
+	ex, closeFn, err := startExtractor(cmd, f.config, req.ContentType)
+	if err != nil {
+		return nil, err
+	}
+	defer closeFn()
+	return ex.Extract(cmd.Context(), req)
 }
 
 // pageMarker matches the page markers of the pdf extractor.

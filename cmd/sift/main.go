@@ -60,6 +60,7 @@ func rootCommand() *cobra.Command {
 		keyCommand(),
 		versionCommand(),
 		pluginCommand(),
+		warmCommand(),
 	)
 	return root
 }

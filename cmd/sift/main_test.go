@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "build sift: %v\n%s", err, out)
 		os.Exit(1)
 	}
+	// Tests run `sift extract` inline unless they test warm extractors,
+	// which would otherwise outlive them.
+	os.Setenv("SIFT_EXTRACT_WARM", "0")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/warm"
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// defaultWarm is how long a warm extractor waits for the next call.
+const defaultWarm = time.Minute
+
+// warmDefault is --warm's default: $SIFT_EXTRACT_WARM when it holds a
+// duration ("0" turns warm extractors off), else a minute.
+func warmDefault() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("SIFT_EXTRACT_WARM")); err == nil && d >= 0 {
+		return d
+	}
+	return defaultWarm
+}
+
+// warmCommand is the hidden `sift warm`, which `sift extract` starts in the
+// background: it serves the extractors of one configuration on a socket
+// until it has been idle for --idle.
+func warmCommand() *cobra.Command {
+	var socket, cfgPath string
+	var idle time.Duration
+	cmd := &cobra.Command{
+		Use:    "warm",
+		Short:  "Serve warm extractors to sift extract (started by sift extract)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, diags := loadConfig(cmd, cfgPath)
+			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+				return err
+			}
+			ln, release, err := warm.Listen(socket)
+			if errors.Is(err, warm.ErrRunning) {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+			defer release()
+			ex := newWarmExtractors(cmd.Context(), cfg)
+			defer ex.close()
+			return warm.Serve(cmd.Context(), ln, ex.extract, idle)
+		},
+	}
+	cmd.Flags().StringVar(&socket, "socket", "", "the Unix socket to serve")
+	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file")
+	cmd.Flags().DurationVar(&idle, "idle", defaultWarm, "exit after this long without a call")
+	_ = cmd.MarkFlagRequired("socket")
+	return cmd
+}
+
+// warmExtractors starts each extractor on its first document and keeps it.
+type warmExtractors struct {
+	ctx   context.Context
+	cfg   *config.Config
+	calls atomic.Int64
+
+	mu   sync.Mutex
+	apps map[string]*app.App
+}
+
+func newWarmExtractors(ctx context.Context, cfg *config.Config) *warmExtractors {
+	return &warmExtractors{ctx: ctx, cfg: cfg, apps: map[string]*app.App{}}
+}
+
+// extract runs one document. Every call is its own caller, so the pools'
+// per-caller shares do not serialise independent `sift extract` runs; a
+// pool with no free process is waited for, as an inline run would wait
+// for a process to start.
+func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	ex, err := w.extractor(req.ContentType)
+	if err != nil {
+		return nil, err
+	}
+	ctx = stages.WithCaller(ctx, fmt.Sprintf("extract/%d", w.calls.Add(1)))
+	for {
+		res, err := ex.Extract(ctx, req)
+		if !errors.Is(err, stages.ErrBusy) {
+			return res, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	specs, diags := app.Plan(w.ctx, w.cfg)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	if !ok {
+		return nil, fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
+	}
+	a, ok := w.apps[name]
+	if !ok {
+		a, diags = app.Load(w.ctx, w.cfg, app.Options{Only: []string{name}, PluginStderr: io.Discard})
+		if diags.HasErrors() {
+			return nil, diags
+		}
+		w.apps[name] = a
+	}
+	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	return ex, nil
+}
+
+func (w *warmExtractors) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, a := range w.apps {
+		_ = a.Close(context.WithoutCancel(w.ctx))
+	}
+}
+
+// extractWarm hands req to the warm extractor for this binary, directory
+// and configuration, starting one when none answers. An error wrapping
+// warm.ErrUnreachable means the caller should extract inline instead.
+func extractWarm(cmd *cobra.Command, f extractFlags, idle time.Duration, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	socket, err := warmSocket(cmd, f.config)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
+	}
+	conn, err := net.Dial("unix", socket)
+	if err != nil {
+		if conn, err = startWarm(cmd, f, idle, socket); err != nil {
+			return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
+		}
+	}
+	return warm.Call(cmd.Context(), conn, req)
+}
+
+// warmSocket names the socket of the warm extractor that serves exactly
+// this binary, working directory and configuration: a rebuilt sift or an
+// edited config.hcl gets a new one, and the old one idles out.
+func warmSocket(cmd *cobra.Command, cfgPath string) (string, error) {
+	dir, err := warm.Dir()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(self)
+	if err != nil {
+		return "", err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%s\x00%t\x00", self, fi.Size(), fi.ModTime().UnixNano(), cwd, cfgPath, cmd.Flags().Changed("config"))
+	if src, err := os.ReadFile(cfgPath); err == nil {
+		h.Write(src)
+	}
+	return filepath.Join(dir, "extract-"+hex.EncodeToString(h.Sum(nil))[:16]+".sock"), nil
+}
+
+// startWarm starts `sift warm` in a session of its own, with no terminal
+// and no inherited output, then waits for its socket.
+func startWarm(cmd *cobra.Command, f extractFlags, idle time.Duration, socket string) (net.Conn, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	args := []string{"warm", "--socket", socket, "--idle", idle.String()}
+	if cmd.Flags().Changed("config") {
+		args = append(args, "--config", f.config)
+	}
+	srv := exec.Command(self, args...)
+	detach(srv)
+	if err := srv.Start(); err != nil {
+		return nil, fmt.Errorf("start warm extractor: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- srv.Wait() }()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		conn, err := net.Dial("unix", socket)
+		if err == nil {
+			return conn, nil
+		}
+		select {
+		case err := <-exited:
+			if err != nil {
+				return nil, fmt.Errorf("warm extractor exited: %w", err)
+			}
+			// It found another warm extractor holding the socket, which
+			// is about to listen if it does not already.
+			exited = nil
+		case <-cmd.Context().Done():
+			return nil, cmd.Context().Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return nil, errors.New("warm extractor did not listen within 5s")
+		}
+	}
+}

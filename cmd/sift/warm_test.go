@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// warmProcs counts the `sift warm` processes serving sockets under dir.
+func warmProcs(t *testing.T, dir string) int {
+	t.Helper()
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	n := 0
+	for _, f := range cmdlines {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		args := strings.Split(string(b), "\x00")
+		if len(args) > 3 && args[1] == "warm" && strings.HasPrefix(args[3], dir) {
+			n++
+		}
+	}
+	return n
+}
+
+// runWarm runs sift extract with warm extractors under runtimeDir.
+func runWarm(t *testing.T, runtimeDir, warm string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	cmd := exec.Command(siftBin, append([]string{"extract"}, args...)...)
+	cmd.Dir = runtimeDir // the same directory, so the same warm extractor
+	cmd.Env = append(os.Environ(), "SIFT_EXTRACT_WARM="+warm, "XDG_RUNTIME_DIR="+runtimeDir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestExtractWarm: `sift extract` leaves one warm extractor behind, which
+// answers the next calls exactly as an inline run does, errors included,
+// and exits when idle.
+func TestExtractWarm(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "bench", "pdf", "pdf")
+	file, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
+	scan, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-issue12213.pdf"))
+	dir := t.TempDir()
+	inline, _, code := runWarm(t, dir, "0", "--format", "text", file)
+	if code != 0 || warmProcs(t, dir) != 0 {
+		t.Fatalf("inline run: exit %d, %d warm extractors", code, warmProcs(t, dir))
+	}
+	_, inlineErr, inlineCode := runWarm(t, dir, "0", scan)
+
+	// Four calls at once start one warm extractor between them.
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	for i := range outs {
+		wg.Go(func() {
+			var stderr string
+			outs[i], stderr, code = runWarm(t, dir, "3s", "--format", "text", file)
+			if code != 0 {
+				t.Errorf("warm call %d: exit %d: %s", i, code, stderr)
+			}
+		})
+	}
+	wg.Wait()
+	for i, out := range outs {
+		if out != inline {
+			t.Fatalf("warm call %d printed %d bytes, inline %d", i, len(out), len(inline))
+		}
+	}
+	if n := warmProcs(t, dir); n != 1 {
+		t.Fatalf("%d warm extractors after four calls, want 1", n)
+	}
+	socks, _ := filepath.Glob(filepath.Join(dir, "sift-*", "extract-*.sock"))
+	if len(socks) != 1 {
+		t.Fatalf("sockets: %v", socks)
+	}
+	_, warmErr, warmCode := runWarm(t, dir, "3s", scan)
+	if warmCode != inlineCode || warmErr != inlineErr {
+		t.Fatalf("a scan: warm exit %d %q, inline exit %d %q", warmCode, warmErr, inlineCode, inlineErr)
+	}
+
+	deadline := time.Now().Add(20 * time.Second)
+	for warmProcs(t, dir) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the warm extractor outlived its idle time")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if socks, _ := filepath.Glob(filepath.Join(dir, "sift-*", "extract-*.sock")); len(socks) != 0 {
+		t.Fatalf("sockets left behind: %v", socks)
+	}
+}
+
+// TestExtractWarmFallsBackInline: when the socket directory is not private,
+// sift extract runs inline and starts nothing.
+func TestExtractWarmFallsBackInline(t *testing.T) {
+	dir := t.TempDir()
+	shared := filepath.Join(dir, "sift-"+strconv.Itoa(os.Getuid()))
+	if err := os.Mkdir(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	note := filepath.Join(dir, "note.txt")
+	if err := os.WriteFile(note, []byte("hello from a note\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runWarm(t, dir, "3s", note)
+	if code != 0 || !strings.Contains(stdout, "hello from a note") || warmProcs(t, dir) != 0 {
+		t.Fatalf("exit %d (%s), %q, %d warm extractors", code, stderr, stdout, warmProcs(t, dir))
+	}
+	if socks, _ := filepath.Glob(filepath.Join(shared, "*")); len(socks) != 0 {
+		t.Fatalf("files put in a shared directory: %v", socks)
+	}
+}

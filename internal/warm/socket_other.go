@@ -1,0 +1,19 @@
+//go:build !unix
+
+package warm
+
+import (
+	"errors"
+	"net"
+)
+
+// ErrRunning means another warm server already holds the socket.
+var ErrRunning = errors.New("a warm extractor already serves this socket")
+
+var errUnsupported = errors.New("warm extractors need Unix sockets")
+
+// Dir reports that warm extractors are not available here.
+func Dir() (string, error) { return "", errUnsupported }
+
+// Listen reports that warm extractors are not available here.
+func Listen(string) (net.Listener, func(), error) { return nil, nil, errUnsupported }
