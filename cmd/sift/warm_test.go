@@ -66,8 +66,8 @@ func TestExtractWarm(t *testing.T) {
 	outs := make([]string, 4)
 	for i := range outs {
 		wg.Go(func() {
-			var stderr string
-			outs[i], stderr, code = runWarm(t, dir, "3s", "--format", "text", file)
+			out, stderr, code := runWarm(t, dir, "3s", "--format", "text", file)
+			outs[i] = out
 			if code != 0 {
 				t.Errorf("warm call %d: exit %d: %s", i, code, stderr)
 			}
