@@ -42,6 +42,12 @@ func runSift(t *testing.T, stdin []byte, args ...string) (stdout, stderr string,
 	cmd := exec.Command(siftBin, args...)
 	cmd.Dir = t.TempDir() // no ./config.hcl: the embedded default applies
 	cmd.Stdin = bytes.NewReader(stdin)
+	return runCmd(t, cmd)
+}
+
+// runCmd runs cmd and returns its output and exit code.
+func runCmd(t *testing.T, cmd *exec.Cmd) (stdout, stderr string, code int) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

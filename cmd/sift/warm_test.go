@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,15 +35,7 @@ func runWarm(t *testing.T, runtimeDir, warm string, args ...string) (stdout, std
 	cmd := exec.Command(siftBin, append([]string{"extract"}, args...)...)
 	cmd.Dir = runtimeDir // the same directory, so the same warm extractor
 	cmd.Env = append(os.Environ(), "SIFT_EXTRACT_WARM="+warm, "XDG_RUNTIME_DIR="+runtimeDir)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return out.String(), errb.String(), code
+	return runCmd(t, cmd)
 }
 
 // TestExtractWarm: `sift extract` leaves one warm extractor behind, which
