@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
@@ -61,7 +62,10 @@ func warmCommand() *cobra.Command {
 				return err
 			}
 			defer release()
-			ex := newWarmExtractors(cmd.Context(), cfg)
+			ex, err := newWarmExtractors(cmd.Context(), cfg)
+			if err != nil {
+				return err
+			}
 			defer ex.close()
 			return warm.Serve(cmd.Context(), ln, ex.extract, idle)
 		},
@@ -77,14 +81,19 @@ func warmCommand() *cobra.Command {
 type warmExtractors struct {
 	ctx   context.Context
 	cfg   *config.Config
+	specs []host.Spec
 	calls atomic.Int64
 
 	mu   sync.Mutex
 	apps map[string]*app.App
 }
 
-func newWarmExtractors(ctx context.Context, cfg *config.Config) *warmExtractors {
-	return &warmExtractors{ctx: ctx, cfg: cfg, apps: map[string]*app.App{}}
+func newWarmExtractors(ctx context.Context, cfg *config.Config) (*warmExtractors, error) {
+	specs, diags := app.Plan(ctx, cfg)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &warmExtractors{ctx: ctx, cfg: cfg, specs: specs, apps: map[string]*app.App{}}, nil
 }
 
 // extract runs one document. Every call is its own caller, so the pools'
@@ -111,18 +120,15 @@ func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (
 }
 
 func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	specs, diags := app.Plan(w.ctx, w.cfg)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	name, ok := host.RouteSpec(w.specs, stages.MediaType(mediaType))
 	if !ok {
 		return nil, fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
 	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	a, ok := w.apps[name]
 	if !ok {
+		var diags hcl.Diagnostics
 		a, diags = app.Load(w.ctx, w.cfg, app.Options{Only: []string{name}, PluginStderr: io.Discard})
 		if diags.HasErrors() {
 			return nil, diags
