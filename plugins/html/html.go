@@ -69,6 +69,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
+	revealStreamed(root)
 	removeHidden(root)
 	markSpaces(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}

@@ -225,3 +225,23 @@ func TestIsDiscussion(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedSegmentsRevealed: React's late segments are read where their
+// placeholders stand, nested ones too, and their loading fallbacks go; a
+// hidden segment with no placeholder is never shown, so it stays out.
+func TestStreamedSegmentsRevealed(t *testing.T) {
+	md := extractFile(t, "streamed").Content
+	for _, want := range []string{"STREAMED-ARTICLE", "STREAMED-TIP"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("streamed content %s missing:\n%s", want, md)
+		}
+	}
+	for _, gone := range []string{"Loading", "TRAP"} {
+		if strings.Contains(md, gone) {
+			t.Errorf("%s kept:\n%s", gone, md)
+		}
+	}
+	if strings.Index(md, "STREAMED-ARTICLE") > strings.Index(md, "STREAMED-TIP") {
+		t.Errorf("segments out of order:\n%s", md)
+	}
+}
