@@ -131,6 +131,10 @@ func TestExtractTypes(t *testing.T) {
 			if code != 0 || stdout != tc.want {
 				t.Fatalf("exit %d, stdout %q, want %q\n%s", code, stdout, tc.want, stderr)
 			}
+			// Plugins started and stopped in good order log nothing.
+			if strings.Contains(stderr, "ERROR") {
+				t.Fatalf("a clean run logged an error:\n%s", stderr)
+			}
 		})
 	}
 }

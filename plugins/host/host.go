@@ -129,7 +129,7 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 		if err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
-		defer pr.kill()
+		defer pr.close() // healthy: asked to exit, so nothing logs its end as a crash
 		impl = pr.ex
 		if s.Digester {
 			impl = pr.dg
