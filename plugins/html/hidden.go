@@ -33,16 +33,57 @@ var hiddenClasses = map[string]bool{
 	"visuallyhidden": true, "screen-reader-text": true, "invisible": true,
 }
 
-func removeHidden(n *html.Node) {
+func removeHidden(root *html.Node) {
+	dropHidden(root, words(root))
+}
+
+func dropHidden(n *html.Node, pageWords int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if c.Type == html.ElementNode && isHidden(c) {
+		if c.Type == html.ElementNode && isHidden(c) && !isCloak(c, pageWords) {
 			n.RemoveChild(c)
 		} else {
-			removeHidden(c)
+			dropHidden(c, pageWords)
 		}
 		c = next
 	}
+}
+
+// A cloak is an element hidden with visibility:hidden around (nearly) the
+// whole page, which a script or stylesheet shows once the page has loaded,
+// so that readers never see it half styled. Hidden text is dangerous as a
+// part of a page that readers do not see beside the part they do; a cloak
+// has no such other part, so it is opened. (WCXB page 4020, a whole tutorial, was
+// lost to one; README.)
+const cloakShare = 0.9
+
+func isCloak(n *html.Node, pageWords int) bool {
+	style := normalizeCSS(attr(n, "style"))
+	others := strings.ReplaceAll(style, "visibility:hidden", "")
+	if others == style || hiddenStyle.MatchString(others) || hasAttr(n, "hidden") {
+		return false
+	}
+	return pageWords > 0 && float64(words(n)) >= cloakShare*float64(pageWords)
+}
+
+// words counts the words of n's text that a reader could see, leaving out
+// scripts, styles and templates.
+func words(n *html.Node) int {
+	count := 0
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case n.Type == html.TextNode:
+			count += len(strings.Fields(n.Data))
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return count
 }
 
 func isHidden(n *html.Node) bool {

@@ -2,14 +2,18 @@ package html
 
 import (
 	"regexp"
+	"strings"
 
 	"golang.org/x/net/html"
 )
 
 // React streams server-rendered parts that finish late as hidden segments,
 // <div hidden id="S:3">, after the rest of the page, and a small script
-// moves each into its placeholder, <template id="B:3">, as it arrives,
-// dropping the fallback (a spinner, a skeleton) that stood there. A reader
+// moves each into its placeholder as it arrives: a Suspense boundary's
+// <template id="B:3">, dropping the fallback (a spinner, a skeleton) that
+// stood there, or a pending segment's <template id="P:3">. (The numbers
+// pair up: on every WCXB page with the scripts, all 208 calls join equal
+// numbers, $RC("B:n","S:n") and $RS("S:n","P:n").) A reader
 // sees the segment where the placeholder stood; without this move the
 // hidden-element rules dropped it, and with it the whole article of 33 WCXB
 // pages (README).
@@ -19,7 +23,7 @@ import (
 
 var (
 	segmentID     = regexp.MustCompile(`^S:(\d+)$`)
-	placeholderID = regexp.MustCompile(`^B:(\d+)$`)
+	placeholderID = regexp.MustCompile(`^([BP]):(\d+)$`)
 )
 
 // revealStreamed moves every streamed segment into its placeholder.
@@ -31,7 +35,7 @@ func revealStreamed(root *html.Node) {
 		if n.Type == html.ElementNode {
 			id := attr(n, "id")
 			if m := placeholderID.FindStringSubmatch(id); m != nil && n.Data == "template" {
-				placeholders[m[1]] = n
+				placeholders[m[2]] = n
 			}
 			if m := segmentID.FindStringSubmatch(id); m != nil && hasAttr(n, "hidden") {
 				segments = append(segments, n)
@@ -51,11 +55,12 @@ func revealStreamed(root *html.Node) {
 }
 
 // moveSegment puts seg's children where tmpl stands, as React's script
-// does: the fallback between the placeholder and its boundary's end
-// comment (<!--/$-->) goes, then the placeholder and the empty segment.
+// does: for a boundary, the fallback between the placeholder and the
+// boundary's end comment (<!--/$-->) goes first; then the placeholder and
+// the empty segment go.
 func moveSegment(seg, tmpl *html.Node) {
 	parent := tmpl.Parent
-	if end := boundaryEnd(tmpl); end != nil {
+	if end := boundaryEnd(tmpl); end != nil && strings.HasPrefix(attr(tmpl, "id"), "B:") {
 		for n := tmpl.NextSibling; n != end; {
 			next := n.NextSibling
 			parent.RemoveChild(n)
