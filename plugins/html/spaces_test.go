@@ -1,6 +1,11 @@
 package html
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
 
 func TestRestoreSpaces(t *testing.T) {
 	const m = "\uE000"
@@ -17,6 +22,38 @@ func TestRestoreSpaces(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := restoreSpaces(tc.in); got != tc.want {
 				t.Errorf("restoreSpaces(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMarkSpaces: only whitespace beside inline elements, where it keeps
+// words apart, is marked; whitespace between blocks is left as it is.
+func TestMarkSpaces(t *testing.T) {
+	const m = "\uE000"
+	tests := []struct{ name, in, want string }{
+		{"inline link", `<p>Buy <a>Akko</a> switches</p>`, `<p>Buy ` + m + `<a>Akko</a>` + m + ` switches</p>`},
+		{"between inline elements", `<p><b>one</b> <i>two</i></p>`, `<p><b>one</b>` + m + `<i>two</i></p>`},
+		{"between list items", "<ul>\n <li>one</li>\n <li>two</li>\n</ul>", "<ul>\n <li>one</li>\n <li>two</li>\n</ul>"},
+		{"text beside a block", "<div>Intro <p>para</p> tail</div>", "<div>Intro <p>para</p> tail</div>"},
+		{"preformatted untouched", "<pre>a <b>b</b> c</pre>", "<pre>a <b>b</b> c</pre>"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader("<html><body>" + tc.in + "</body></html>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			markSpaces(root)
+			var b strings.Builder
+			body := root.FirstChild.LastChild
+			for c := body.FirstChild; c != nil; c = c.NextSibling {
+				if err := html.Render(&b, c); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := b.String(); got != tc.want {
+				t.Errorf("marked %q, want %q", got, tc.want)
 			}
 		})
 	}
