@@ -8,8 +8,8 @@ import (
 )
 
 // Pages hide instructions for agents where a human reader cannot see them.
-// removeHidden drops every element a reader cannot see: the hidden
-// attribute, aria-hidden="true", <template>, hidden inputs, utility classes
+// removeHidden drops every element a reader cannot see, and comments: the
+// hidden attribute, aria-hidden="true", <template>, hidden inputs, utility classes
 // that hide by convention, and inline styles that hide an element or move it
 // off-screen.
 //
@@ -40,7 +40,8 @@ func removeHidden(root *html.Node) {
 func dropHidden(n *html.Node, pageWords int) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if c.Type == html.ElementNode && isHidden(c) && !isCloak(c, pageWords) {
+		// Comments are hidden text too.
+		if c.Type == html.CommentNode || c.Type == html.ElementNode && isHidden(c) && !isCloak(c, pageWords) {
 			n.RemoveChild(c)
 		} else {
 			dropHidden(c, pageWords)
