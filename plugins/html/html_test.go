@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"github.com/PuerkitoBio/goquery"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -276,5 +277,21 @@ func TestCloakOpened(t *testing.T) {
 	}
 	if got := extract(wrap("visibility:hidden;position:absolute;left:-9999px", "")); strings.Contains(got, "irrigation") {
 		t.Errorf("an off-screen cloak was read:\n%s", got)
+	}
+}
+
+// TestRemovedNodesLeaveOneText: when a comment or hidden element between two
+// texts goes, the texts become one node again.
+func TestRemovedNodesLeaveOneText(t *testing.T) {
+	for _, src := range []string{`<p>Hello <!-- -->world</p>`, `<p>Hello <span hidden>x</span>world</p>`} {
+		root, err := parse([]byte("<html><body>"+src+"</body></html>"), "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		removeHidden(root)
+		p := goquery.NewDocumentFromNode(root).Find("p").Nodes[0]
+		if p.FirstChild == nil || p.FirstChild != p.LastChild || p.FirstChild.Data != "Hello world" {
+			t.Errorf("%s: children of <p> are not one text %q", src, "Hello world")
+		}
 	}
 }
