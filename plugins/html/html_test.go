@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"github.com/PuerkitoBio/goquery"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
