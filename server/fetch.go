@@ -26,6 +26,8 @@ type fetchRequest struct {
 	Grep     string `json:"grep"`
 	Pages    string `json:"pages"`
 	Recover  bool   `json:"recover"`
+	// Links false renders a page's links as their text.
+	Links *bool `json:"links"`
 }
 
 // fetchResponse is sift's native answer (PLAN §4.2).
@@ -199,6 +201,9 @@ func (f *fetchRequest) options() map[string]string {
 		if v != "" {
 			opts[k] = v
 		}
+	}
+	if f.Links != nil && !*f.Links {
+		opts["links"] = "false"
 	}
 	return opts
 }

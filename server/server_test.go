@@ -126,7 +126,7 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<html lang="en"><head><title>Irrigation</title><meta name="description" content="Drip tips"></head>
 <body><article><h1>Irrigation</h1>`+strings.Repeat("<p>Water the beds early in the morning so the roots drink before the sun. </p>", 12)+
-			`<p>Check the soil with a trowel.</p></article></body></html>`)
+			`<p>See the <a href="/guide">drip guide</a> for more.</p><p>Check the soil with a trowel.</p></article></body></html>`)
 	})
 	mux.HandleFunc("/data.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -226,6 +226,8 @@ func TestFetchOptions(t *testing.T) {
 		{"grep", map[string]any{"url": origin.URL + "/article", "grep": "trowel"}, "", "", ""},
 		{"digest not configured", map[string]any{"url": origin.URL + "/data.json", "mode": "digest"}, "", "digest not configured", ""},
 		{"javascript shell", map[string]any{"url": origin.URL + "/shell"}, "", "nearly empty without JavaScript", "browser"},
+		{"links", map[string]any{"url": origin.URL + "/article"}, "", "", ""},
+		{"no links", map[string]any{"url": origin.URL + "/article", "links": false}, "", "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -239,6 +241,10 @@ func TestFetchOptions(t *testing.T) {
 			}
 			if tc.name == "grep" && (!strings.Contains(content, "trowel") || strings.Contains(content, "# Irrigation")) {
 				t.Errorf("grep kept %q", content)
+			}
+			if tc.name == "links" && !strings.Contains(content, "[drip guide]("+origin.URL+"/guide)") ||
+				tc.name == "no links" && (!strings.Contains(content, "See the drip guide for more.") || strings.Contains(content, "](")) {
+				t.Errorf("%s: %q", tc.name, content)
 			}
 			warnings, _ := json.Marshal(body["warnings"])
 			if tc.warning != "" && !strings.Contains(string(warnings), tc.warning) {

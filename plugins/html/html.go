@@ -65,6 +65,10 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 // the main content is too thin to trust, the page's body without its chrome
 // is returned instead (thin.go).
 func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	keepLinks, err := linksOption(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
@@ -97,6 +101,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
+	tidy(content, keepLinks)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
@@ -106,6 +111,19 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Warnings = append(out.Warnings, warning)
 	}
 	return out, nil
+}
+
+// linksOption reads the "links" option: "false" renders every link as its
+// text, for pages where links would take most of the tokens.
+func linksOption(opts map[string]string) (bool, error) {
+	switch v, ok := opts["links"]; {
+	case !ok || v == "true":
+		return true, nil
+	case v == "false":
+		return false, nil
+	default:
+		return false, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf(`links %q: want "true" or "false"`, v)}
+	}
 }
 
 func extractOptions(pageURL string) trafilatura.Options {

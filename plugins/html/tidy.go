@@ -1,0 +1,71 @@
+package html
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// tidy removes from the content what an agent pays tokens for and cannot
+// use: images inlined as data: URIs (their alt text stays), links with no
+// text, and links that lead nowhere outside the page (javascript:, a bare
+// fragment), whose text stays. With keepLinks false every link becomes its
+// text, for pages where links would dominate the tokens.
+func tidy(n *html.Node, keepLinks bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		tidy(c, keepLinks)
+		if c.Type == html.ElementNode {
+			switch c.Data {
+			case "img":
+				if strings.HasPrefix(strings.ToLower(strings.TrimSpace(attr(c, "src"))), "data:") {
+					replaceWithText(c, attr(c, "alt"))
+				}
+			case "a":
+				switch {
+				case strings.TrimFunc(textOf(c), isBlank) == "" && !hasElement(c, "img"):
+					n.RemoveChild(c)
+				case !keepLinks || leadsNowhere(attr(c, "href")):
+					unwrap(c)
+				}
+			}
+		}
+		c = next
+	}
+}
+
+// leadsNowhere reports whether href points at nothing an agent could
+// fetch: a script, or a place on this same page.
+func leadsNowhere(href string) bool {
+	h := strings.ToLower(strings.TrimSpace(href))
+	return h == "" || strings.HasPrefix(h, "#") || strings.HasPrefix(h, "javascript:")
+}
+
+// unwrap replaces n by its children.
+func unwrap(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		n.RemoveChild(c)
+		n.Parent.InsertBefore(c, n)
+		c = next
+	}
+	n.Parent.RemoveChild(n)
+}
+
+// replaceWithText replaces n by a text node holding text, or removes it.
+func replaceWithText(n *html.Node, text string) {
+	if text = strings.TrimSpace(text); text != "" {
+		n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: text}, n)
+	}
+	n.Parent.RemoveChild(n)
+}
+
+// hasElement reports whether an element named tag is under n.
+func hasElement(n *html.Node, tag string) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == tag || hasElement(c, tag) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,48 @@
+package html
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/plugins/sdk/sdktest"
+)
+
+// TestTidy: what an agent cannot use leaves the markdown, and links go
+// when asked.
+func TestTidy(t *testing.T) {
+	page := `<html><body><p>Short page <a href="/x"></a> with <a href="/y"><img src="data:image/png;base64,AAAA" alt=""></a>` +
+		` an image <img src="DATA:image/png;base64,BBBB" alt="chart"> and <a href="javascript:void(0)">click</a>` +
+		` and <a href="/z"> </a> <a href="#top">top</a> <a href="/real">real link</a> <a href="/logo"><img src="/logo.png" alt="logo"></a>.</p></body></html>`
+	tests := []struct {
+		name    string
+		options map[string]string
+		want    string
+	}{
+		{"default", nil, "Short page with an image chart and click and top [real link](https://ex.example/real) [![logo](https://ex.example/logo.png)](https://ex.example/logo)."},
+		{"links false", map[string]string{"links": "false"}, "Short page with an image chart and click and top real link ![logo](https://ex.example/logo.png)."},
+	}
+	ex := sdktest.Extractor(t, New())
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html",
+				URL: "https://ex.example/a", Options: tc.options})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Content != tc.want {
+				t.Errorf("got  %q\nwant %q", res.Content, tc.want)
+			}
+			if strings.Contains(res.Content, "data:") || strings.Contains(res.Content, "[](") {
+				t.Errorf("data URI or empty link kept: %q", res.Content)
+			}
+		})
+	}
+	_, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html",
+		Options: map[string]string{"links": "maybe"}})
+	if de, ok := errors.AsType[*sdk.DocError](err); !ok || de.Class != sdk.ClassBadOption {
+		t.Fatalf("links=maybe: %v", err)
+	}
+}
