@@ -34,14 +34,34 @@ var hiddenClasses = map[string]bool{
 }
 
 func removeHidden(root *html.Node) {
-	dropHidden(root, words(root))
+	h := hiding{pageWords: words(root), panels: panels(root)}
+	h.drop(root)
 }
 
-func dropHidden(n *html.Node, pageWords int) {
+// hiding is what removeHidden knows of the page.
+type hiding struct {
+	pageWords int
+	panels    map[string]bool
+}
+
+// hidden reports whether c is hidden from readers for good: not a cloak,
+// and not a panel that a visible control opens (which it opens).
+func (h hiding) hidden(c *html.Node) bool {
+	if !isHidden(c) || isCloak(c, h.pageWords) {
+		return false
+	}
+	if id := attr(c, "id"); id != "" && h.panels[id] && !isOverlay(c) {
+		openPanel(c)
+		return false
+	}
+	return true
+}
+
+func (h hiding) drop(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		// Comments are hidden text too.
-		if c.Type == html.CommentNode || c.Type == html.ElementNode && isHidden(c) && !isCloak(c, pageWords) {
+		if c.Type == html.CommentNode || c.Type == html.ElementNode && h.hidden(c) {
 			prev := c.PrevSibling
 			n.RemoveChild(c)
 			// The text on both sides is one text node again, as it was before
@@ -56,10 +76,72 @@ func dropHidden(n *html.Node, pageWords int) {
 				next = after
 			}
 		} else {
-			dropHidden(c, pageWords)
+			h.drop(c)
 		}
 		c = next
 	}
+}
+
+// panels returns the ids of the elements that a visible control opens:
+// tabs, accordions and disclosure buttons name their panel in
+// aria-controls, data-target or data-bs-target. A reader opens such a
+// panel with a click, so its text is content, hidden or not.
+func panels(root *html.Node) map[string]bool {
+	ids := map[string]bool{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			if isHidden(n) {
+				return // a control nobody sees opens nothing
+			}
+			for _, key := range []string{"aria-controls", "data-target", "data-bs-target"} {
+				for _, id := range strings.Fields(attr(n, key)) {
+					ids[strings.TrimPrefix(id, "#")] = true
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return ids
+}
+
+// overlayWords name overlays: a control opens them over the page, not
+// into it, so they are not the page's content even when opened.
+var overlayWords = regexp.MustCompile(`(?i)modal|popup|popover|dropdown|menu|tooltip|drawer|offcanvas|dialog`)
+
+// isOverlay reports whether a panel is a dialog, menu or other overlay.
+func isOverlay(n *html.Node) bool {
+	switch strings.ToLower(attr(n, "role")) {
+	case "dialog", "alertdialog", "menu", "listbox", "tooltip":
+		return true
+	}
+	return strings.EqualFold(attr(n, "aria-modal"), "true") || overlayWords.MatchString(attr(n, "class")+" "+attr(n, "id"))
+}
+
+// openPanel shows a panel as a click on its control would: without the
+// attributes, classes and inline style that hid it (go-trafilatura drops
+// display:none itself).
+func openPanel(n *html.Node) {
+	kept := n.Attr[:0]
+	for _, a := range n.Attr {
+		switch strings.ToLower(a.Key) {
+		case "hidden", "aria-hidden", "style":
+			continue
+		case "class":
+			var classes []string
+			for _, c := range strings.Fields(a.Val) {
+				if !hiddenClasses[strings.ToLower(c)] {
+					classes = append(classes, c)
+				}
+			}
+			a.Val = strings.Join(classes, " ")
+		}
+		kept = append(kept, a)
+	}
+	n.Attr = kept
 }
 
 // A cloak is an element hidden with visibility:hidden around (nearly) the
@@ -100,12 +182,14 @@ func words(n *html.Node) int {
 }
 
 func isHidden(n *html.Node) bool {
-	if n.Data == "template" {
+	// Browsers show neither a <dialog> until it is opened nor a popover
+	// until it pops up.
+	if n.Data == "template" || n.Data == "dialog" && !hasAttr(n, "open") {
 		return true
 	}
 	for _, a := range n.Attr {
 		switch strings.ToLower(a.Key) {
-		case "hidden":
+		case "hidden", "popover":
 			return true
 		case "aria-hidden":
 			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
