@@ -76,6 +76,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	revealStreamed(root)
 	removeHidden(root)
 	markSpaces(root)
+	hrefs := markLinks(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
 	var content *html.Node
 	// trafilatura works on its own copy of the tree.
@@ -92,12 +93,12 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		}
 		restoreCodeBlocks(content)
 		if tooThin(res.ContentText) {
-			content = orNonEmpty(withoutChrome(root), content)
+			content = orNonEmpty(pageBody(root), content)
 		}
-		out.Title, out.Metadata = restoreSpaces(res.Metadata.Title), metadata(res.Metadata)
+		out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 		setLanguage(out.Metadata, root, res)
 	default:
-		content = withoutChrome(root)
+		content = pageBody(root)
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
@@ -106,6 +107,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	md = linkMarkdown(md, hrefs, req.URL, keepLinks)
 	var warning string
 	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
 		out.Warnings = append(out.Warnings, warning)
@@ -126,11 +128,18 @@ func linksOption(opts map[string]string) (bool, error) {
 	}
 }
 
+// pageBody is the page's body without its chrome, links as they are.
+func pageBody(root *html.Node) *html.Node {
+	body := withoutChrome(root)
+	stripLinkMarksIn(body)
+	return body
+}
+
 func extractOptions(pageURL string) trafilatura.Options {
 	opts := trafilatura.Options{
 		EnableFallback:  true, // also try readability and DOM Distiller, as the field figures were measured
 		ExcludeComments: true, // comments cost precision on articles and did not help forums
-		IncludeLinks:    true,
+		IncludeLinks:    false, // links are marked and put back afterwards (links.go)
 		HtmlDateMode:    trafilatura.Fast, // dates from markup only; the extensive parser is slow
 	}
 	if u, err := url.Parse(pageURL); err == nil && u.IsAbs() {
@@ -187,7 +196,7 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, pageURL string) 
 func metadata(m trafilatura.Metadata) map[string]string {
 	out := map[string]string{}
 	set := func(k, v string) {
-		if v = strings.TrimSpace(restoreSpaces(v)); v != "" {
+		if v = strings.TrimSpace(stripLinkMarks(restoreSpaces(v))); v != "" {
 			out[k] = v
 		}
 	}

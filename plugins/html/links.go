@@ -1,0 +1,132 @@
+package html
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// go-trafilatura extracts more of a page with its links off: with them on
+// it drops lists whose items hold links (WCXB documentation 0.910 → 0.918
+// with them off; README). But agents follow links. So the links are taken
+// out of go-trafilatura's sight and put back afterwards: markLinks wraps
+// each link's text in private-use markers that carry the link's number,
+// go-trafilatura runs with links off (it keeps the text, markers and all),
+// and linkMarkdown turns each marked text in the markdown back into a link.
+
+const (
+	linkOpen  = '\uE001'
+	linkClose = '\uE002'
+	// linkBase numbers links in Supplementary Private Use Area-A.
+	linkBase = 0xF0000
+	maxLinks = 0xFFFD
+)
+
+// markLinks marks the text of every link under root that has some, and
+// returns their hrefs by number.
+func markLinks(root *html.Node) []string {
+	var hrefs []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "pre", "code", "textarea", "script", "style":
+				return // text shown as it is: a link there stays its text
+			}
+		}
+		if n.Type == html.ElementNode && n.Data == "a" && len(hrefs) < maxLinks {
+			if href := strings.TrimSpace(attr(n, "href")); href != "" && strings.TrimFunc(textOf(n), isBlank) != "" {
+				prependText(n, string(linkOpen)+string(rune(linkBase+len(hrefs))))
+				appendText(n, string(linkClose))
+				hrefs = append(hrefs, href)
+			}
+			return // a link inside a link is not one
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return hrefs
+}
+
+// prependText puts s at the start of n's first text, or before its first
+// child: a text node of its own beside another would be read differently.
+func prependText(n *html.Node, s string) {
+	if c := n.FirstChild; c != nil && c.Type == html.TextNode {
+		c.Data = s + c.Data
+		return
+	}
+	n.InsertBefore(&html.Node{Type: html.TextNode, Data: s}, n.FirstChild)
+}
+
+func appendText(n *html.Node, s string) {
+	if c := n.LastChild; c != nil && c.Type == html.TextNode {
+		c.Data += s
+		return
+	}
+	n.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+}
+
+// markedLink matches a marked link text on one line.
+var markedLink = regexp.MustCompile("\uE001([\U000F0000-\U000FFFFD])([^\uE001\uE002\n]*)\uE002")
+
+// linkMarkdown turns marked link texts into markdown links, resolved
+// against pageURL, or into plain text when keep is false or the link leads
+// nowhere; markers left over (a link cut by a line break) are dropped.
+func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
+	if len(hrefs) == 0 {
+		return md
+	}
+	base, _ := url.Parse(pageURL)
+	md = markedLink.ReplaceAllStringFunc(md, func(m string) string {
+		sub := markedLink.FindStringSubmatch(m)
+		idx := int([]rune(sub[1])[0]) - linkBase
+		text := sub[2]
+		trimmed := strings.TrimFunc(text, unicode.IsSpace)
+		if !keep || idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
+			return text
+		}
+		lead := text[:strings.Index(text, trimmed)]
+		tail := text[len(lead)+len(trimmed):]
+		return lead + "[" + trimmed + "](" + linkTarget(base, hrefs[idx]) + ")" + tail
+	})
+	return stripLinkMarks(md)
+}
+
+// linkTarget resolves href against base and escapes what would end a
+// markdown link early.
+func linkTarget(base *url.URL, href string) string {
+	target := href
+	if u, err := url.Parse(href); err == nil {
+		if base != nil && base.IsAbs() {
+			u = base.ResolveReference(u)
+		}
+		target = u.String()
+	}
+	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(target)
+}
+
+// stripLinkMarks removes link markers from s.
+func stripLinkMarks(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == linkOpen || r == linkClose || r >= linkBase && r <= linkBase+maxLinks {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// stripLinkMarksIn removes link markers from the text under n, for content
+// that still has its links (the page body of a thin extraction).
+func stripLinkMarksIn(n *html.Node) {
+	if n.Type == html.TextNode {
+		n.Data = stripLinkMarks(n.Data)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		stripLinkMarksIn(c)
+	}
+}

@@ -1,0 +1,56 @@
+package html
+
+import (
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func marked(idx int, text string) string {
+	return string(linkOpen) + string(rune(linkBase+idx)) + text + string(linkClose)
+}
+
+func TestLinkMarkdown(t *testing.T) {
+	hrefs := []string{"/guides/soil", "https://other.example/a b(c)", "#top", "javascript:void(0)"}
+	tests := []struct {
+		name, in string
+		keep     bool
+		want     string
+	}{
+		{"relative link", "See the " + marked(0, "soil guide") + ".", true, "See the [soil guide](https://garden.example/guides/soil)."},
+		{"escaped target", marked(1, "**other**"), true, "[**other**](https://other.example/a%20b%28c%29)"},
+		{"spaces stay outside", "a" + marked(0, " soil ") + "b", true, "a [soil](https://garden.example/guides/soil) b"},
+		{"fragment", marked(2, "top"), true, "top"},
+		{"script", marked(3, "click"), true, "click"},
+		{"links off", marked(0, "soil guide"), false, "soil guide"},
+		{"cut by a line break", string(linkOpen) + string(rune(linkBase)) + "soil\nguide" + string(linkClose), true, "soil\nguide"},
+		{"unknown number", marked(9, "lost"), true, "lost"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := linkMarkdown(tc.in, hrefs, pageURL, tc.keep); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMarkLinks(t *testing.T) {
+	root, err := html.Parse(strings.NewReader(`<p><a href="/a">one</a> <a href="/b"><img src="x.png"></a>` +
+		`<a href="/c"><b>bold</b> two</a></p><pre><a href="/d">code</a></pre>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hrefs := markLinks(root)
+	if strings.Join(hrefs, " ") != "/a /c" {
+		t.Fatalf("marked %v, want /a and /c (no text: /b; in code: /d)", hrefs)
+	}
+	text := textOf(root)
+	if !strings.Contains(text, marked(0, "one")) || !strings.Contains(text, marked(1, "bold two")) || !strings.Contains(text, "code") {
+		t.Fatalf("marked text %q", text)
+	}
+	if stripLinkMarks(text) != "one bold twocode" {
+		t.Fatalf("stripped %q", stripLinkMarks(text))
+	}
+}
