@@ -137,9 +137,9 @@ func pageBody(root *html.Node) *html.Node {
 
 func extractOptions(pageURL string) trafilatura.Options {
 	opts := trafilatura.Options{
-		EnableFallback:  true, // also try readability and DOM Distiller, as the field figures were measured
-		ExcludeComments: true, // comments cost precision on articles and did not help forums
-		IncludeLinks:    false, // links are marked and put back afterwards (links.go)
+		EnableFallback:  true,             // also try readability and DOM Distiller, as the field figures were measured
+		ExcludeComments: true,             // comments cost precision on articles and did not help forums
+		IncludeLinks:    false,            // links are marked and put back afterwards (links.go)
 		HtmlDateMode:    trafilatura.Fast, // dates from markup only; the extensive parser is slow
 	}
 	if u, err := url.Parse(pageURL); err == nil && u.IsAbs() {
