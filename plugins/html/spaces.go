@@ -17,18 +17,29 @@ import (
 const spaceMark = '\uE000'
 
 // markSpaces marks boundary whitespace in the text nodes under n, leaving
-// preformatted and non-text elements alone.
-func markSpaces(n *html.Node) {
+// non-text elements alone.
+func markSpaces(n *html.Node) { markSpacesIn(n, false) }
+
+// markSpacesIn marks the text nodes under n. In preformatted text
+// (literal) a node of whitespace alone is left as it is, since it may be
+// indentation; the words beside tags are still kept apart, which
+// go-trafilatura ran together in man pages ("the behavior of<b>grep</b>is").
+func markSpacesIn(n *html.Node, literal bool) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		switch c.Type {
 		case html.TextNode:
-			markText(c)
+			if !literal || strings.TrimSpace(c.Data) != "" {
+				markText(c)
+			}
 		case html.ElementNode:
 			switch c.Data {
-			case "pre", "code", "textarea", "script", "style", "head":
+			case "textarea", "script", "style", "head":
+				continue
+			case "pre", "code":
+				markSpacesIn(c, true)
 				continue
 			}
-			markSpaces(c)
+			markSpacesIn(c, literal)
 		}
 	}
 }

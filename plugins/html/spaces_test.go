@@ -36,7 +36,8 @@ func TestMarkSpaces(t *testing.T) {
 		{"between inline elements", `<p><b>one</b> <i>two</i></p>`, `<p><b>one</b>` + m + `<i>two</i></p>`},
 		{"between list items", "<ul>\n <li>one</li>\n <li>two</li>\n</ul>", "<ul>\n <li>one</li>\n <li>two</li>\n</ul>"},
 		{"text beside a block", "<div>Intro <p>para</p> tail</div>", "<div>Intro <p>para</p> tail</div>"},
-		{"preformatted untouched", "<pre>a <b>b</b> c</pre>", "<pre>a <b>b</b> c</pre>"},
+		{"words beside tags in preformatted text", "<pre>a <b>b</b> c</pre>", "<pre>a " + m + "<b>b</b>" + m + " c</pre>"},
+		{"indentation in preformatted text", "<pre><b>x</b>\n    <i>y</i></pre>", "<pre><b>x</b>\n    <i>y</i></pre>"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
