@@ -64,6 +64,7 @@ func warmCommand() *cobra.Command {
 			defer release()
 			ex, err := newWarmExtractors(cmd.Context(), cfg)
 			if err != nil {
+				_ = ln.Close()
 				return err
 			}
 			defer ex.close()
