@@ -103,6 +103,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
 	tidy(content, keepLinks)
+	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
@@ -189,7 +190,7 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, pageURL string) 
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	md := strings.TrimSpace(restoreSpaces(string(b)))
+	md := strings.TrimSpace(unmarkAngles(restoreSpaces(string(b))))
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 

@@ -46,3 +46,21 @@ func TestTidy(t *testing.T) {
 		t.Fatalf("links=maybe: %v", err)
 	}
 }
+
+// TestAngleBrackets: the page's < and > read as they do on the page,
+// escaped for markdown with a backslash, not as HTML entities; code keeps
+// its own text, and text that shows "&lt;" still does.
+func TestAngleBrackets(t *testing.T) {
+	page := `<html><body><p>Use <code>a &lt; b</code> and write <i>&lt;token&gt;</i> here; the entity is &amp;lt;.</p>` +
+		`<pre><code>if a &lt; b {
+}</code></pre><p>A <a href="/x">&lt;link&gt;</a>.</p></body></html>`
+	ex := sdktest.Extractor(t, New())
+	res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html", URL: "https://ex.example/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "Use `a < b` and write *\\<token\\>* here; the entity is &lt;.\n\n```\nif a < b {\n}\n```\n\nA [\\<link\\>](https://ex.example/x)."
+	if res.Content != want {
+		t.Errorf("got  %q\nwant %q", res.Content, want)
+	}
+}
