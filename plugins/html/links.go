@@ -87,6 +87,9 @@ func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
 		idx := int([]rune(sub[1])[0]) - linkBase
 		text := sub[2]
 		trimmed := strings.TrimFunc(text, unicode.IsSpace)
+		if idx < len(hrefs) && isPermalink(hrefs[idx], trimmed) {
+			return ""
+		}
 		if !keep || idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
 			return text
 		}

@@ -26,6 +26,7 @@ func TestLinkMarkdown(t *testing.T) {
 		{"links off", marked(0, "soil guide"), false, "soil guide"},
 		{"cut by a line break", string(linkOpen) + string(rune(linkBase)) + "soil\nguide" + string(linkClose), true, "soil\nguide"},
 		{"unknown number", marked(9, "lost"), true, "lost"},
+		{"permalink", "## Care" + marked(2, "¶"), true, "## Care"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

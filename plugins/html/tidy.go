@@ -2,14 +2,15 @@ package html
 
 import (
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 )
 
 // tidy removes from the content what an agent pays tokens for and cannot
 // use: images inlined as data: URIs (their alt text stays), links with no
-// text, and links that lead nowhere outside the page (javascript:, a bare
-// fragment), whose text stays. With keepLinks false every link becomes its
+// text, headings' permalinks (¶), and links that lead nowhere outside the
+// page (javascript:, a bare fragment), whose text stays. With keepLinks false every link becomes its
 // text, for pages where links would dominate the tokens.
 func tidy(n *html.Node, keepLinks bool) {
 	for c := n.FirstChild; c != nil; {
@@ -23,7 +24,8 @@ func tidy(n *html.Node, keepLinks bool) {
 				}
 			case "a":
 				switch {
-				case strings.TrimFunc(textOf(c), isBlank) == "" && !hasElement(c, "img"):
+				case strings.TrimFunc(textOf(c), isBlank) == "" && !hasElement(c, "img"),
+					isPermalink(attr(c, "href"), textOf(c)):
 					n.RemoveChild(c)
 				case !keepLinks || leadsNowhere(attr(c, "href")):
 					unwrap(c)
@@ -39,6 +41,14 @@ func tidy(n *html.Node, keepLinks bool) {
 func leadsNowhere(href string) bool {
 	h := strings.ToLower(strings.TrimSpace(href))
 	return h == "" || strings.HasPrefix(h, "#") || strings.HasPrefix(h, "javascript:")
+}
+
+// isPermalink reports whether a link is a heading's permalink: a link to a
+// place on the page whose text is a symbol (¶, #, §, 🔗), which means
+// nothing without the page around it.
+func isPermalink(href, text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(href), "#") &&
+		strings.IndexFunc(stripLinkMarks(text), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0
 }
 
 // unwrap replaces n by its children.
