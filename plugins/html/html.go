@@ -81,9 +81,12 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	var content *html.Node
 	// trafilatura works on its own copy of the tree.
 	opts := extractOptions(req.URL)
-	// On a forum thread or Q&A page the replies are the content: +0.005 F1
-	// on WCXB forums (0.566 → 0.571), nothing else moved (README).
-	opts.ExcludeComments = !isDiscussion(root)
+	// What the page declares itself to be steers go-trafilatura (pagetype.go).
+	page := pageTypeOf(root)
+	opts.ExcludeComments = !page.discussion()
+	if page.items() {
+		opts.Focus = trafilatura.FavorRecall
+	}
 	res, err := trafilatura.ExtractDocument(root, opts)
 	switch {
 	case err == nil:

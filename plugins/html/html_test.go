@@ -210,7 +210,7 @@ func TestDiscussionKeepsReplies(t *testing.T) {
 	}
 }
 
-func TestIsDiscussion(t *testing.T) {
+func TestDiscussion(t *testing.T) {
 	for src, want := range map[string]bool{
 		`<script type="application/ld+json">{"@type":"QAPage"}</script>`:                                      true,
 		`<div itemscope itemtype="https://schema.org/DiscussionForumPosting"></div>`:                          true,
@@ -222,8 +222,8 @@ func TestIsDiscussion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := isDiscussion(root); got != want {
-			t.Errorf("isDiscussion(%s) = %v, want %v", src, got, want)
+		if got := pageTypeOf(root).discussion(); got != want {
+			t.Errorf("discussion(%s) = %v, want %v", src, got, want)
 		}
 	}
 }
@@ -324,5 +324,25 @@ func TestPanelsOpenedByVisibleControls(t *testing.T) {
 	}
 	if strings.Contains(res.Content, "HIDDEN-") {
 		t.Errorf("a panel nobody can open was read:\n%s", res.Content)
+	}
+}
+
+func TestItems(t *testing.T) {
+	for src, want := range map[string]bool{
+		`<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Drip kit"}</script>`:                   true,
+		`<script type="application/ld+json">{"@type":["ItemList"],"itemListElement":[]}</script>`:                                             true,
+		`<div itemscope itemtype="http://schema.org/CollectionPage"></div>`:                                                                   true,
+		`<meta property="og:type" content="product.item">`:                                                                                    true,
+		`<meta property="og:type" content="article">`:                                                                                         false,
+		`<script type="application/ld+json">{"@type":"Article","about":"Product design"}</script>`:                                            false,
+		`<script type="application/ld+json">{"@type":"NewsArticle"}</script><script type="application/ld+json">{"@type":"ItemList"}</script>`: false,
+	} {
+		root, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pageTypeOf(root).items(); got != want {
+			t.Errorf("items(%s) = %v, want %v", src, got, want)
+		}
 	}
 }
