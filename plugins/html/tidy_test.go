@@ -15,15 +15,16 @@ import (
 func TestTidy(t *testing.T) {
 	page := `<html><body><p>Short page <a href="/x"></a> with <a href="/y"><img src="data:image/png;base64,AAAA" alt=""></a>` +
 		` an image <img src="DATA:image/png;base64,BBBB" alt="chart"> and <a href="javascript:void(0)">click</a>` +
-		` and <a href="/z"> </a> <a href="#top">top</a> <a href="/real">real link</a> <a href="/logo"><img src="/logo.png" alt="logo"></a>.</p>` +
+		` and <a href="/z"> </a> <a href="#top">top</a> <a href="/real">real link</a> <a href="/logo"><img src="/logo.png" alt="logo"></a>` +
+		` <a href="/lazy"><img data-src="/l.png"></a> <a href="/shot"><img nitro-lazy-src="/s.png" alt="Wood stain"></a>.</p>` +
 		`<h2 id="care">Care<a class="headerlink" href="#care">¶</a></h2></body></html>`
 	tests := []struct {
 		name    string
 		options map[string]string
 		want    string
 	}{
-		{"default", nil, "Short page with an image chart and click and top [real link](https://ex.example/real) [![logo](https://ex.example/logo.png)](https://ex.example/logo).\n\n## Care"},
-		{"links false", map[string]string{"links": "false"}, "Short page with an image chart and click and top real link ![logo](https://ex.example/logo.png).\n\n## Care"},
+		{"default", nil, "Short page with an image chart and click and top [real link](https://ex.example/real) [![logo](https://ex.example/logo.png)](https://ex.example/logo) .\n\n## Care"},
+		{"links false", map[string]string{"links": "false"}, "Short page with an image chart and click and top real link ![logo](https://ex.example/logo.png) .\n\n## Care"},
 	}
 	ex := sdktest.Extractor(t, New())
 	for _, tc := range tests {
