@@ -12,8 +12,8 @@ import (
 // go-trafilatura extracts more of a page with its links off: with them on
 // it drops lists whose items hold links (WCXB documentation 0.910 → 0.918
 // with them off; README). But agents follow links. So the links are taken
-// out of go-trafilatura's sight and put back afterwards: markLinks wraps
-// each link's text in private-use markers that carry the link's number,
+// out of go-trafilatura's sight and put back afterwards: markLinks puts
+// private-use markers around each link, carrying the link's number,
 // go-trafilatura runs with links off (it keeps the text, markers and all),
 // and linkMarkdown turns each marked text in the markdown back into a link.
 
@@ -39,8 +39,8 @@ func markLinks(root *html.Node) []string {
 		}
 		if n.Type == html.ElementNode && n.Data == "a" && len(hrefs) < maxLinks {
 			if href := strings.TrimSpace(attr(n, "href")); href != "" && strings.TrimFunc(textOf(n), isBlank) != "" {
-				prependText(n, string(linkOpen)+string(rune(linkBase+len(hrefs))))
-				appendText(n, string(linkClose))
+				textBefore(n, string(linkOpen)+string(rune(linkBase+len(hrefs))))
+				textAfter(n, string(linkClose))
 				hrefs = append(hrefs, href)
 			}
 			return // a link inside a link is not one
@@ -53,22 +53,27 @@ func markLinks(root *html.Node) []string {
 	return hrefs
 }
 
-// prependText puts s at the start of n's first text, or before its first
-// child: a text node of its own beside another would be read differently.
-func prependText(n *html.Node, s string) {
-	if c := n.FirstChild; c != nil && c.Type == html.TextNode {
-		c.Data = s + c.Data
+// textBefore puts s just before n, at the end of the text there if there
+// is some: the markers stay out of the link's own text, whose length
+// go-trafilatura weighs (inside it, they made short links look heavier and
+// a Q&A page lost its answers), and a text node of its own beside another
+// would be read differently.
+func textBefore(n *html.Node, s string) {
+	if p := n.PrevSibling; p != nil && p.Type == html.TextNode {
+		p.Data += s
 		return
 	}
-	n.InsertBefore(&html.Node{Type: html.TextNode, Data: s}, n.FirstChild)
+	n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: s}, n)
 }
 
-func appendText(n *html.Node, s string) {
-	if c := n.LastChild; c != nil && c.Type == html.TextNode {
-		c.Data += s
+// textAfter puts s just after n, at the start of the text there if there
+// is some.
+func textAfter(n *html.Node, s string) {
+	if x := n.NextSibling; x != nil && x.Type == html.TextNode {
+		x.Data = s + x.Data
 		return
 	}
-	n.AppendChild(&html.Node{Type: html.TextNode, Data: s})
+	n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: s}, n.NextSibling)
 }
 
 // markedLink matches a marked link text on one line.
