@@ -54,4 +54,13 @@ func TestMarkLinks(t *testing.T) {
 	if stripLinkMarks(text) != "one bold twocode" {
 		t.Fatalf("stripped %q", stripLinkMarks(text))
 	}
+	// The markers stand around the link, not in it: go-trafilatura weighs
+	// a link's own text.
+	first := root.FirstChild.LastChild.FirstChild.FirstChild // html > body > p > …
+	for first != nil && first.Data != "a" {
+		first = first.NextSibling
+	}
+	if first == nil || textOf(first) != "one" {
+		t.Fatalf("the first link's own text is %q", textOf(first))
+	}
 }
