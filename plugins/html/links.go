@@ -100,9 +100,26 @@ func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
 		}
 		lead := text[:strings.Index(text, trimmed)]
 		tail := text[len(lead)+len(trimmed):]
-		return lead + "[" + trimmed + "](" + linkTarget(base, hrefs[idx]) + ")" + tail
+		return lead + "[" + escapeBrackets(trimmed) + "](" + linkTarget(base, hrefs[idx]) + ")" + tail
 	})
 	return stripLinkMarks(md)
+}
+
+// escapeBrackets escapes the brackets of a link's text that are not
+// escaped already: the converter leaves a lone "]" in running text as it is,
+// and inside a link it would end the text early ("[git-add\[1]](…)" is no
+// link at all).
+func escapeBrackets(text string) string {
+	var b strings.Builder
+	escaped := false
+	for _, r := range text {
+		if (r == '[' || r == ']') && !escaped {
+			b.WriteByte('\\')
+		}
+		escaped = r == '\\' && !escaped
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // linkTarget resolves href against base and escapes what would end a

@@ -27,6 +27,8 @@ func TestLinkMarkdown(t *testing.T) {
 		{"cut by a line break", string(linkOpen) + string(rune(linkBase)) + "soil\nguide" + string(linkClose), true, "soil\nguide"},
 		{"unknown number", marked(9, "lost"), true, "lost"},
 		{"permalink", "## Care" + marked(2, "¶"), true, "## Care"},
+		{"brackets in the text", "See " + marked(0, `git-add\[1]`) + ".", true, `See [git-add\[1\]](https://garden.example/guides/soil).`},
+		{"escaped backslash", marked(0, `a\\]`), true, `[a\\\]](https://garden.example/guides/soil)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
