@@ -111,7 +111,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	md = linkMarkdown(md, hrefs, req.URL, keepLinks)
+	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks))
 	var warning string
 	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
 		out.Warnings = append(out.Warnings, warning)
