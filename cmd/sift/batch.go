@@ -22,7 +22,11 @@ func runBatch(cmd *cobra.Command, f extractFlags) error {
 	if mediaType == "" {
 		mediaType = "text/html"
 	}
-	ex, closeFn, err := startExtractor(cmd, f.config, mediaType)
+	cfg, diags := loadConfig(cmd, f.config)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return err
+	}
+	ex, closeFn, err := startExtractor(cmd, cfg, mediaType)
 	if err != nil {
 		return err
 	}

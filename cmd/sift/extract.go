@@ -114,19 +114,19 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 // it can be reached, and through an extractor started for this call
 // otherwise.
 func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	// The configuration is read here, once, so its errors print with their
+	// source lines whichever way the document goes.
+	cfg, diags := loadConfig(cmd, f.config)
+	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+		return nil, err
+	}
 	if f.warm > 0 {
-		// The configuration is checked here so its errors print with
-		// their source lines, as an inline run prints them.
-		cfg, diags := loadConfig(cmd, f.config)
-		if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
-			return nil, err
-		}
-		res, err := extractWarm(cmd, f, f.warm, req)
+		res, err := extractWarm(cmd, f, req)
 		if !errors.Is(err, warm.ErrUnreachable) {
 			return res, err
 		}
 	}
-	ex, closeFn, err := startExtractor(cmd, f.config, req.ContentType)
+	ex, closeFn, err := startExtractor(cmd, cfg, req.ContentType)
 	if err != nil {
 		return nil, err
 	}
@@ -161,19 +161,15 @@ type envelope struct {
 }
 
 // startExtractor starts only the plugin that handles mediaType.
-func startExtractor(cmd *cobra.Command, cfgPath, mediaType string) (stages.Extractor, func(), error) {
+func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (stages.Extractor, func(), error) {
 	ctx := cmd.Context()
-	cfg, diags := loadConfig(cmd, cfgPath)
-	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
-		return nil, nil, err
-	}
 	specs, diags := app.Plan(ctx, cfg)
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
-	if !ok {
-		return nil, nil, fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
+	name, err := routeName(specs, mediaType)
+	if err != nil {
+		return nil, nil, err
 	}
 	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
@@ -181,6 +177,15 @@ func startExtractor(cmd *cobra.Command, cfgPath, mediaType string) (stages.Extra
 	}
 	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
 	return ex, func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+}
+
+// routeName names the extractor that specs route mediaType to.
+func routeName(specs []host.Spec, mediaType string) (string, error) {
+	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	if !ok {
+		return "", fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
+	}
+	return name, nil
 }
 
 func readInput(stdin io.Reader, args []string) ([]byte, string, error) {

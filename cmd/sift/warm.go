@@ -121,9 +121,9 @@ func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (
 }
 
 func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
-	name, ok := host.RouteSpec(w.specs, stages.MediaType(mediaType))
-	if !ok {
-		return nil, fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
+	name, err := routeName(w.specs, mediaType)
+	if err != nil {
+		return nil, err
 	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -151,14 +151,18 @@ func (w *warmExtractors) close() {
 // extractWarm hands req to the warm extractor for this binary, directory
 // and configuration, starting one when none answers. An error wrapping
 // warm.ErrUnreachable means the caller should extract inline instead.
-func extractWarm(cmd *cobra.Command, f extractFlags, idle time.Duration, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
-	socket, err := warmSocket(cmd, f.config)
+func extractWarm(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
+	}
+	socket, err := warmSocket(cmd, self, f.config)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
 	}
 	conn, err := net.Dial("unix", socket)
 	if err != nil {
-		if conn, err = startWarm(cmd, f, idle, socket); err != nil {
+		if conn, err = startWarm(cmd, self, f, socket); err != nil {
 			return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
 		}
 	}
@@ -168,16 +172,12 @@ func extractWarm(cmd *cobra.Command, f extractFlags, idle time.Duration, req *sd
 // warmSocket names the socket of the warm extractor that serves exactly
 // this binary, working directory and configuration: a rebuilt sift or an
 // edited config.hcl gets a new one, and the old one idles out.
-func warmSocket(cmd *cobra.Command, cfgPath string) (string, error) {
+func warmSocket(cmd *cobra.Command, self, cfgPath string) (string, error) {
 	dir, err := warm.Dir()
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
-	self, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
 	fi, err := os.Stat(self)
 	if err != nil {
 		return "", err
@@ -195,12 +195,8 @@ func warmSocket(cmd *cobra.Command, cfgPath string) (string, error) {
 
 // startWarm starts `sift warm` in a session of its own, with no terminal
 // and no inherited output, then waits for its socket.
-func startWarm(cmd *cobra.Command, f extractFlags, idle time.Duration, socket string) (net.Conn, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return nil, err
-	}
-	args := []string{"warm", "--socket", socket, "--idle", idle.String()}
+func startWarm(cmd *cobra.Command, self string, f extractFlags, socket string) (net.Conn, error) {
+	args := []string{"warm", "--socket", socket, "--idle", f.warm.String()}
 	if cmd.Flags().Changed("config") {
 		args = append(args, "--config", f.config)
 	}

@@ -7,9 +7,6 @@ import (
 	"net"
 )
 
-// ErrRunning means another warm server already holds the socket.
-var ErrRunning = errors.New("a warm extractor already serves this socket")
-
 var errUnsupported = errors.New("warm extractors need Unix sockets")
 
 // Dir reports that warm extractors are not available here.

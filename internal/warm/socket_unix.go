@@ -12,9 +12,6 @@ import (
 	"syscall"
 )
 
-// ErrRunning means another warm server already holds the socket.
-var ErrRunning = errors.New("a warm extractor already serves this socket")
-
 // Dir returns the directory for warm sockets, creating it: sift-UID under
 // $XDG_RUNTIME_DIR, or under the temporary directory. It must be this
 // user's and closed to everyone else, since whoever can reach a socket can

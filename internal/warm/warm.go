@@ -213,6 +213,9 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 	}
 }
 
+// ErrRunning means another warm server already holds the socket.
+var ErrRunning = errors.New("a warm extractor already serves this socket")
+
 // ErrUnreachable means the exchange failed before the server answered: the
 // caller may run the extraction itself.
 var ErrUnreachable = errors.New("warm extractor unreachable")

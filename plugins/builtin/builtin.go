@@ -22,14 +22,11 @@ func Extractors() host.Builtins {
 	}
 }
 
-// HTMLContentTypes are the media types of the html extractor; a test holds
-// them equal to what the extractor itself announces.
-var HTMLContentTypes = []string{"text/html", "application/xhtml+xml"}
-
 // Companions returns the built-in extractors that ship as binaries of
-// their own.
+// their own. sift routes to them without starting them, so the media types
+// are stated here; a test holds them equal to what the extractor announces.
 func Companions() host.Companions {
-	return host.Companions{"html": {Binary: "sift-html", ContentTypes: HTMLContentTypes}}
+	return host.Companions{"html": {Binary: "sift-html", ContentTypes: []string{"text/html", "application/xhtml+xml"}}}
 }
 
 // Digesters returns the built-in digesters by name.

@@ -92,3 +92,13 @@ func attr(n *html.Node, key string) string {
 	}
 	return ""
 }
+
+// hasAttr reports whether n has the attribute key, whatever its value.
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
+}

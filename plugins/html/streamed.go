@@ -98,13 +98,3 @@ func boundaryEnd(tmpl *html.Node) *html.Node {
 	}
 	return nil
 }
-
-// hasAttr reports whether n has the attribute key, whatever its value.
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}

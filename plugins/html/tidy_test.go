@@ -1,13 +1,11 @@
 package html
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
-	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
 
 // TestTidy: what an agent cannot use leaves the markdown, and links go
@@ -26,11 +24,9 @@ func TestTidy(t *testing.T) {
 		{"default", nil, "Short page with an image chart and click and top [real link](https://ex.example/real) [![logo](https://ex.example/logo.png)](https://ex.example/logo) .\n\n## Care"},
 		{"links false", map[string]string{"links": "false"}, "Short page with an image chart and click and top real link ![logo](https://ex.example/logo.png) .\n\n## Care"},
 	}
-	ex := sdktest.Extractor(t, New())
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html",
-				URL: "https://ex.example/a", Options: tc.options})
+			res, err := extractHTML(t, []byte(page), "https://ex.example/a", tc.options)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -42,8 +38,7 @@ func TestTidy(t *testing.T) {
 			}
 		})
 	}
-	_, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html",
-		Options: map[string]string{"links": "maybe"}})
+	_, err := extractHTML(t, []byte(page), "", map[string]string{"links": "maybe"})
 	if de, ok := errors.AsType[*sdk.DocError](err); !ok || de.Class != sdk.ClassBadOption {
 		t.Fatalf("links=maybe: %v", err)
 	}
@@ -56,8 +51,7 @@ func TestAngleBrackets(t *testing.T) {
 	page := `<html><body><p>Use <code>a &lt; b</code> and write <i>&lt;token&gt;</i> here; the entity is &amp;lt;.</p>` +
 		`<pre><code>if a &lt; b {
 }</code></pre><p>A <a href="/x">&lt;link&gt;</a>.</p></body></html>`
-	ex := sdktest.Extractor(t, New())
-	res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html", URL: "https://ex.example/"})
+	res, err := extractHTML(t, []byte(page), "https://ex.example/", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
