@@ -16,7 +16,7 @@ import (
 // Measured and left alone (plugins/html/README.md): rules in <style>
 // blocks (they mostly fold tabs and accordions a reader opens, and removing
 // them cost 0.014 F1 on WCXB), opacity:0 and height:0 (content animated or
-// expanded in), and <noscript>, which readers without JavaScript see.
+// expanded in). <noscript> has its own rule (noscript.go).
 
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.

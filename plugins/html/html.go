@@ -74,6 +74,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	revealStreamed(root)
+	openNoscript(root)
 	removeHidden(root)
 	markSpaces(root)
 	hrefs := markLinks(root)
