@@ -96,7 +96,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 			content.AppendChild(res.CommentsNode)
 		}
 		restoreCodeBlocks(content)
-		if tooThin(res.ContentText) {
+		if thread := threadOf(root); thread != nil && page.discussion() {
+			content = chromeless(thread)
+			stripLinkMarksIn(content)
+		} else if tooThin(res.ContentText) {
 			content = orNonEmpty(pageBody(root), content)
 		}
 		out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)

@@ -47,12 +47,19 @@ func wordCount(s string) int {
 // withoutChrome returns a copy of the page's body without the parts every
 // page repeats: navigation, header, footer, asides, forms, scripts.
 func withoutChrome(root *html.Node) *html.Node {
-	doc := goquery.NewDocumentFromNode(root).Clone()
+	body := goquery.NewDocumentFromNode(root).Find("body")
+	if body.Length() == 0 {
+		return chromeless(root)
+	}
+	return chromeless(body.Nodes[0])
+}
+
+// chromeless returns a copy of n without navigation, headers, footers,
+// asides, forms, scripts and the like.
+func chromeless(n *html.Node) *html.Node {
+	doc := goquery.NewDocumentFromNode(n).Clone()
 	doc.Find("nav, header, footer, aside, form, script, style, noscript, iframe, svg, button, select").Remove()
 	doc.Find("[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=complementary]").Remove()
-	if body := doc.Find("body"); body.Length() > 0 {
-		return body.Nodes[0]
-	}
 	return doc.Nodes[0]
 }
 
