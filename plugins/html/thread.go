@@ -69,7 +69,7 @@ func postsOf(root *html.Node) []*html.Node {
 			if inAnswer && (kind == "comment" || hasProp(n, "comment")) {
 				return // a remark on a question or an answer
 			}
-			if isReply(n) {
+			if isReply(n) || kind == "comment" || kind == "answer" {
 				replies++
 			}
 			posts = append(posts, n)

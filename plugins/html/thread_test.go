@@ -1,0 +1,59 @@
+package html
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestThread: a Q&A page that marks its posts in microdata is read as its
+// question and every answer, each with its byline, in page order; remarks
+// on the question and the answers and the page's chrome are left out.
+func TestThread(t *testing.T) {
+	md := extractFile(t, "thread").Content
+	order := []string{"Maren Mar 2, 2024", "QUESTION-TEXT", "Tomas Mar 3, 2024", "FIRST-ANSWER", "Ines", "SECOND-ANSWER"}
+	at := -1
+	for _, want := range order {
+		i := strings.Index(md, want)
+		if i < 0 {
+			t.Fatalf("%q missing:\n%s", want, md)
+		}
+		if i < at {
+			t.Errorf("%q out of order:\n%s", want, md)
+		}
+		at = i
+	}
+	for _, gone := range []string{"COMMENT-ON-QUESTION", "COMMENT-ON-ANSWER", "RELATED-QUESTION", "reputation", "42 votes", "all rights reserved"} {
+		if strings.Contains(md, gone) {
+			t.Errorf("%q kept:\n%s", gone, md)
+		}
+	}
+}
+
+// TestThreadNeedsReplies: a page that marks one reply, or that does not
+// declare a discussion, is left to the main-content extraction.
+func TestThreadNeedsReplies(t *testing.T) {
+	one := `<html><body><div itemscope itemtype="https://schema.org/Question"><div itemprop="text">Q</div>` +
+		`<div itemprop="suggestedAnswer" itemscope itemtype="https://schema.org/Answer"><div itemprop="text">A</div></div></div></body></html>`
+	root, err := parse([]byte(one), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if threadOf(root) != nil {
+		t.Error("a thread was read from a page with one reply")
+	}
+	md := extractFile(t, "thread").Content
+	input, err := os.ReadFile(filepath.Join("testdata", "thread", "input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := strings.Replace(string(input), "QAPage", "WebPage", 1)
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Content == md {
+		t.Error("a page that declares no discussion was read as a thread")
+	}
+}
