@@ -88,6 +88,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if page.items() {
 		opts.Focus = trafilatura.FavorRecall
 	}
+	if page.product() {
+		dropReviews(root)
+	}
 	res, err := trafilatura.ExtractDocument(root, opts)
 	switch {
 	case err == nil:

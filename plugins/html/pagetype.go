@@ -29,6 +29,7 @@ var (
 	// (schema.org/Product) declarations, not a product mentioned inside
 	// an article's markup.
 	itemTypes = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)(Product|ItemList|CollectionPage|SearchResultsPage|OfferCatalog)\b`)
+	productTypes = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)Product\b`)
 	// articleTypes mark a page as an article even when it also lists items
 	// (news sites declare their related stories as an ItemList).
 	articleTypes = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)(Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|TechArticle|LiveBlogPosting)\b`)
@@ -71,6 +72,13 @@ func (p pageType) discussion() bool {
 // items, and not an article.
 func (p pageType) items() bool {
 	return (p.declares(itemTypes) || strings.HasPrefix(p.ogType, "product")) &&
+		!p.declares(articleTypes) && p.ogType != "article"
+}
+
+// product reports whether the page declares itself a product, and not an
+// article.
+func (p pageType) product() bool {
+	return (p.declares(productTypes) || strings.HasPrefix(p.ogType, "product")) &&
 		!p.declares(articleTypes) && p.ogType != "article"
 }
 

@@ -1,0 +1,48 @@
+package html
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+)
+
+func TestDropReviews(t *testing.T) {
+	description := `<div class="product-description"><p>DESCRIPTION A steel bottle that keeps ice frozen for a day, with a lid that seals and a loop to carry it by, in three sizes and six colours. The steel is food grade, the paint is powder coated, and the lid comes apart for cleaning in a dishwasher.</p></div>`
+	review := func(mark string) string {
+		return `<p>` + mark + ` Keeps my water cold all day at work, and it has not leaked once in my bag.</p>`
+	}
+	tests := []struct {
+		name, body string
+		kept, gone []string
+	}{
+		{"a reviews section by class", description + `<section class="product-reviews">` + review("REVIEW-A") + review("REVIEW-B") + `</section>`,
+			[]string{"DESCRIPTION"}, []string{"REVIEW-A", "REVIEW-B"}},
+		{"reviews marked in microdata", description + `<div itemprop="review" itemscope itemtype="https://schema.org/Review">` + review("REVIEW-A") + `</div>`,
+			[]string{"DESCRIPTION"}, []string{"REVIEW-A"}},
+		{"a preview is no review", `<div class="cart-preview">` + description + `</div>`,
+			[]string{"DESCRIPTION"}, nil},
+		{"a page that is mostly reviews keeps them", `<p>Bottle</p><div id="reviews">` + review("REVIEW-A") + review("REVIEW-B") + `</div>`,
+			[]string{"REVIEW-A", "REVIEW-B"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root, err := parse([]byte(`<html><body class="has-reviews">`+tc.body+`</body></html>`), "text/html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			dropReviews(root)
+			text := goquery.NewDocumentFromNode(root).Text()
+			for _, want := range tc.kept {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s dropped: %q", want, text)
+				}
+			}
+			for _, gone := range tc.gone {
+				if strings.Contains(text, gone) {
+					t.Errorf("%s kept: %q", gone, text)
+				}
+			}
+		})
+	}
+}
