@@ -28,7 +28,7 @@ var (
 	// itemTypes match JSON-LD ("@type": "Product") and microdata
 	// (schema.org/Product) declarations, not a product mentioned inside
 	// an article's markup.
-	itemTypes = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)(Product|ItemList|CollectionPage|SearchResultsPage|OfferCatalog)\b`)
+	itemTypes    = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)(Product|ItemList|CollectionPage|SearchResultsPage|OfferCatalog)\b`)
 	productTypes = regexp.MustCompile(`(?i)("@type"\s*:\s*\[?\s*"|schema\.org/)Product\b`)
 	// articleTypes mark a page as an article even when it also lists items
 	// (news sites declare their related stories as an ItemList).
