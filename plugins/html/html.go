@@ -94,17 +94,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	res, err := trafilatura.ExtractDocument(root, opts)
 	switch {
 	case err == nil:
-		content = res.ContentNode
-		if !opts.ExcludeComments && res.CommentsNode != nil && content != nil {
-			content.AppendChild(res.CommentsNode)
-		}
-		restoreCodeBlocks(content)
-		if thread := threadOf(root); thread != nil && page.discussion() {
-			content = chromeless(thread)
-			stripLinkMarksIn(content)
-		} else if tooThin(res.ContentText) {
-			content = orNonEmpty(pageBody(root), content)
-		}
+		content = chooseContent(root, page, res, opts)
 		out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 		setLanguage(out.Metadata, root, res)
 	default:
@@ -124,6 +114,31 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Warnings = append(out.Warnings, warning)
 	}
 	return out, nil
+}
+
+// chooseContent picks the content among go-trafilatura's pick and the
+// regions the page's own structure offers: its thread (thread.go), its body
+// when the pick is too thin (thin.go), a wider region (widen.go).
+func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
+	if page.discussion() {
+		if thread := threadOf(root); thread != nil {
+			stripLinkMarksIn(thread)
+			return thread
+		}
+	}
+	content := res.ContentNode
+	if !opts.ExcludeComments && res.CommentsNode != nil && content != nil {
+		content.AppendChild(res.CommentsNode)
+	}
+	restoreCodeBlocks(content)
+	if tooThin(res.ContentText) {
+		content = orNonEmpty(pageBody(root), content)
+	}
+	if wider := widerContent(root, page, content); wider != nil {
+		stripLinkMarksIn(wider)
+		return wider
+	}
+	return content
 }
 
 // linksOption reads the "links" option: "false" renders every link as its

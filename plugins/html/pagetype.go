@@ -71,15 +71,18 @@ func (p pageType) discussion() bool {
 // items reports whether the page declares itself a product or a list of
 // items, and not an article.
 func (p pageType) items() bool {
-	return (p.declares(itemTypes) || strings.HasPrefix(p.ogType, "product")) &&
-		!p.declares(articleTypes) && p.ogType != "article"
+	return (p.declares(itemTypes) || strings.HasPrefix(p.ogType, "product")) && !p.article()
+}
+
+// article reports whether the page declares itself an article.
+func (p pageType) article() bool {
+	return p.declares(articleTypes) || p.ogType == "article"
 }
 
 // product reports whether the page declares itself a product, and not an
 // article.
 func (p pageType) product() bool {
-	return (p.declares(productTypes) || strings.HasPrefix(p.ogType, "product")) &&
-		!p.declares(articleTypes) && p.ogType != "article"
+	return (p.declares(productTypes) || strings.HasPrefix(p.ogType, "product")) && !p.article()
 }
 
 func (p pageType) declares(re *regexp.Regexp) bool {

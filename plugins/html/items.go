@@ -1,0 +1,129 @@
+package html
+
+import (
+	"slices"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// itemRegion finds the page's largest run of repeated items: siblings of
+// one kind (tag and classes) that each link somewhere and say something, the
+// cards of a shop's grid or a news index.
+const (
+	minItems     = 4
+	minItemWords = 3.0 // on average
+	linkedShare  = 0.75
+	// minPlainShare of an item's words are not a link's: a menu is
+	// nothing but links, a card has a price or a summary beside its link.
+	minPlainShare = 0.2
+)
+
+type itemGroup struct {
+	items []*html.Node
+	words int
+}
+
+func itemRegion(root *html.Node) *itemGroup {
+	var best *itemGroup
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "nav", "header", "footer", "aside", "script", "style", "template", "svg", "select", "head":
+				return
+			}
+			if g := bestGroup(n); g != nil && (best == nil || g.words > best.words) {
+				best = g
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	return best
+}
+
+// bestGroup returns the largest group of n's children that looks like items.
+func bestGroup(n *html.Node) *itemGroup {
+	groups := map[string][]*html.Node{}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			sig := signature(c)
+			groups[sig] = append(groups[sig], c)
+		}
+	}
+	var best *itemGroup
+	for _, items := range groups {
+		if len(items) < minItems {
+			continue
+		}
+		w, lw, linked := 0, 0, 0
+		for _, it := range items {
+			all, inLinks := itemWords(it, false)
+			w, lw = w+all, lw+inLinks
+			if holdsLink(it) {
+				linked++
+			}
+		}
+		if float64(linked) < linkedShare*float64(len(items)) || float64(w) < minItemWords*float64(len(items)) ||
+			float64(w-lw) < minPlainShare*float64(w) {
+			continue
+		}
+		if best == nil || w > best.words {
+			best = &itemGroup{items: items, words: w}
+		}
+	}
+	return best
+}
+
+func signature(n *html.Node) string {
+	classes := strings.Fields(attr(n, "class"))
+	slices.Sort(classes)
+	return n.Data + "." + strings.Join(classes, ".")
+}
+
+func holdsLink(n *html.Node) bool {
+	if n.Type == html.ElementNode && n.Data == "a" && hasAttr(n, "href") {
+		return true
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if holdsLink(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// render returns the group's items as one element, without their chrome.
+func (g *itemGroup) render() *html.Node {
+	out := element(atom.Div)
+	for _, it := range g.items {
+		out.AppendChild(chromeless(it))
+	}
+	return out
+}
+
+// itemWords counts the words of n's text, and those inside links, without
+// the link marks (links.go), which stand between words as words of their
+// own.
+func itemWords(n *html.Node, inLink bool) (all, inLinks int) {
+	switch {
+	case n.Type == html.TextNode:
+		all = len(strings.Fields(stripLinkMarks(n.Data)))
+		if inLink {
+			inLinks = all
+		}
+		return all, inLinks
+	case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template"):
+		return 0, 0
+	}
+	inLink = inLink || n.Type == html.ElementNode && n.Data == "a"
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		a, l := itemWords(c, inLink)
+		all, inLinks = all+a, inLinks+l
+	}
+	return all, inLinks
+}

@@ -1,0 +1,115 @@
+package html
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+func parsePage(t *testing.T, page string) *html.Node {
+	t.Helper()
+	root, err := parse([]byte(page), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func textOfNode(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(goquery.NewDocumentFromNode(n).Text()), " ")
+}
+
+const (
+	menu = `<div class="menu"><a href="/a">Shoes</a><a href="/b">Bags</a><a href="/c">Hats</a><a href="/d">Socks</a><a href="/e">Coats</a><a href="/f">Belts</a></div>`
+	grid = `<ul class="grid">` +
+		`<li class="card"><a href="/p/1">Trail boot</a> waterproof leather $170</li>` +
+		`<li class="card"><a href="/p/2">Road shoe</a> light mesh upper $120</li>` +
+		`<li class="card"><a href="/p/3">Camp sandal</a> quick drying straps $60</li>` +
+		`<li class="card"><a href="/p/4">Winter boot</a> insulated to minus thirty $210</li></ul>`
+)
+
+func sections(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(`<section><h2>Feature ` + string(rune('A'+i)) + `</h2><p>SECTION-` + string(rune('A'+i)) +
+			` explains what the service does for a team and how it is priced for them.</p></section>`)
+	}
+	return b.String()
+}
+
+func TestWiderContent(t *testing.T) {
+	pickedOne := `<p>SECTION-A explains what the service does for a team and how it is priced for them.</p>`
+	tests := []struct {
+		name, head, body string
+		picked           string   // default pickedOne
+		want             []string // in the wider content; none: no wider content
+		gone             []string
+	}{
+		{"the main region of a service page", "",
+			`<header>Site</header><main><nav>In this page</nav>` + sections(4) + `</main><footer>Legal</footer>`,
+			"", []string{"SECTION-A", "SECTION-B", "SECTION-C", "SECTION-D"}, []string{"In this page", "Legal", "Site"}},
+		{"an article keeps its pick", `<meta property="og:type" content="article">`,
+			`<main>` + sections(4) + `</main>`, "", nil, nil},
+		{"a product keeps its pick", `<script type="application/ld+json">{"@type": "Product"}</script>`,
+			`<main>` + sections(4) + `</main>`, "", nil, nil},
+		{"a main region not twice the pick is no wider", "", `<main>` + sections(1) + `</main>`, "", nil, nil},
+		{"the grid of a shop without a main region, not its menu", "",
+			menu + `<div class="results">` + grid + `</div>`, `<p>Trail boot waterproof leather $170</p>`,
+			[]string{"Trail boot", "waterproof leather $170", "Winter boot"}, []string{"Socks"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head>`+tc.head+`</head><body>`+tc.body+`</body></html>`)
+			if tc.picked == "" {
+				tc.picked = pickedOne
+			}
+			picked := parsePage(t, tc.picked)
+			got := textOfNode(widerContent(root, pageTypeOf(root), picked))
+			if tc.want == nil {
+				if got != "" {
+					t.Errorf("wider content %q, want none", got)
+				}
+				return
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(got, want) {
+					t.Errorf("%q missing from %q", want, got)
+				}
+			}
+			for _, gone := range tc.gone {
+				if strings.Contains(got, gone) {
+					t.Errorf("%q kept in %q", gone, got)
+				}
+			}
+		})
+	}
+}
+
+func TestItemRegion(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       int // items found; 0: none
+	}{
+		{"cards with a price beside the link", menu + grid, 4},
+		{"a menu is nothing but links", menu, 0},
+		{"three cards are too few", strings.Replace(grid, `<li class="card"><a href="/p/4">Winter boot</a> insulated to minus thirty $210</li>`, "", 1), 0},
+		{"cards in a header are chrome", `<header>` + grid + `</header>`, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := itemRegion(parsePage(t, `<html><body>`+tc.body+`</body></html>`))
+			got := 0
+			if g != nil {
+				got = len(g.items)
+			}
+			if got != tc.want {
+				t.Errorf("%d items, want %d", got, tc.want)
+			}
+		})
+	}
+}
