@@ -57,7 +57,7 @@ func bestGroup(n *html.Node) *itemGroup {
 	}
 	var best *itemGroup
 	for _, items := range groups {
-		if len(items) < minItems {
+		if len(items) < minItems || namesComments(n) || namesComments(items[0]) {
 			continue
 		}
 		w, lw, linked := 0, 0, 0
@@ -77,6 +77,23 @@ func bestGroup(n *html.Node) *itemGroup {
 		}
 	}
 	return best
+}
+
+// namesComments reports whether n's class or id names comments: readers'
+// remarks are no items of the page (and go-trafilatura leaves them out too).
+func namesComments(n *html.Node) bool {
+	return anyName(n, func(name string) bool { return strings.Contains(name, "comment") })
+}
+
+// anyName reports whether one of n's classes or its id, lower-cased,
+// satisfies match.
+func anyName(n *html.Node, match func(string) bool) bool {
+	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
+		if match(strings.ToLower(name)) {
+			return true
+		}
+	}
+	return false
 }
 
 func signature(n *html.Node) string {

@@ -40,11 +40,7 @@ func isReview(n *html.Node) bool {
 	case hasProp(n, "review") || schemaType(attr(n, "itemtype")) == "review":
 		return true
 	}
-	for _, name := range append(strings.Fields(attr(n, "class")), attr(n, "id")) {
-		name = strings.ToLower(name)
-		if strings.Contains(name, "review") && !strings.Contains(name, "preview") {
-			return true
-		}
-	}
-	return false
+	return anyName(n, func(name string) bool {
+		return strings.Contains(name, "review") && !strings.Contains(name, "preview")
+	})
 }

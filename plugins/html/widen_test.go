@@ -99,6 +99,8 @@ func TestItemRegion(t *testing.T) {
 		{"a menu is nothing but links", menu, 0},
 		{"three cards are too few", strings.Replace(grid, `<li class="card"><a href="/p/4">Winter boot</a> insulated to minus thirty $210</li>`, "", 1), 0},
 		{"cards in a header are chrome", `<header>` + grid + `</header>`, 0},
+		{"comments are no items", strings.ReplaceAll(grid, `class="card"`, `class="comment"`), 0},
+		{"nor is a list of comments", `<ol id="comments">` + strings.TrimSuffix(strings.TrimPrefix(grid, `<ul class="grid">`), `</ul>`) + `</ol>`, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
