@@ -25,7 +25,7 @@ type itemGroup struct {
 	words int
 }
 
-func itemRegion(root *html.Node) *itemGroup {
+func itemRegion(root *html.Node, comments bool) *itemGroup {
 	var best *itemGroup
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -34,7 +34,7 @@ func itemRegion(root *html.Node) *itemGroup {
 			case "nav", "header", "footer", "aside", "script", "style", "template", "svg", "select", "head":
 				return
 			}
-			if g := bestGroup(n); g != nil && (best == nil || g.words > best.words) {
+			if g := bestGroup(n, comments); g != nil && (best == nil || g.words > best.words) {
 				best = g
 			}
 		}
@@ -47,7 +47,7 @@ func itemRegion(root *html.Node) *itemGroup {
 }
 
 // bestGroup returns the largest group of n's children that looks like items.
-func bestGroup(n *html.Node) *itemGroup {
+func bestGroup(n *html.Node, comments bool) *itemGroup {
 	groups := map[string][]*html.Node{}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
@@ -57,7 +57,7 @@ func bestGroup(n *html.Node) *itemGroup {
 	}
 	var best *itemGroup
 	for _, items := range groups {
-		if len(items) < minItems || namesComments(n) || namesComments(items[0]) {
+		if len(items) < minItems || !comments && (namesComments(n) || namesComments(items[0])) {
 			continue
 		}
 		w, lw, linked := 0, 0, 0

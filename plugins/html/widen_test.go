@@ -53,6 +53,9 @@ func TestWiderContent(t *testing.T) {
 		{"the main region of a service page", "",
 			`<header>Site</header><main><nav>In this page</nav>` + sections(4) + `</main><footer>Legal</footer>`,
 			"", []string{"SECTION-A", "SECTION-B", "SECTION-C", "SECTION-D"}, []string{"In this page", "Legal", "Site"}},
+		{"the posts of a thread not marked in microdata, named comments", `<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>`,
+			`<main>` + strings.Repeat(`<article class="ipsComment"><a href="/u/1">Ola</a><p>POST the same trouble here after the update, and the workaround from the docs did not help at all.</p></article>`, 4) + `</main>`,
+			`<p>POST the same trouble here after the update</p>`, []string{"OlaPOST the same trouble", "did not help at all.OlaPOST"}, nil}, // goquery joins texts without spaces
 		{"an article keeps its pick", `<meta property="og:type" content="article">`,
 			`<main>` + sections(4) + `</main>`, "", nil, nil},
 		{"a product keeps its pick", `<script type="application/ld+json">{"@type": "Product"}</script>`,
@@ -104,7 +107,7 @@ func TestItemRegion(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			g := itemRegion(parsePage(t, `<html><body>`+tc.body+`</body></html>`))
+			g := itemRegion(parsePage(t, `<html><body>`+tc.body+`</body></html>`), false)
 			got := 0
 			if g != nil {
 				got = len(g.items)
