@@ -109,6 +109,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, err
 	}
 	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks))
+	if titleOnly(md, out.Title+" "+pageTitle(root)) {
+		md = ""
+		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
+	}
 	var warning string
 	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
 		out.Warnings = append(out.Warnings, warning)

@@ -73,3 +73,32 @@ func orNonEmpty(preferred, fallback *html.Node) *html.Node {
 }
 
 func isBlank(r rune) bool { return unicode.IsSpace(r) || r == spaceMark }
+
+// A page built by scripts can hold nothing but its title, which the
+// extraction then returns as the content: an agent reads the title twice
+// and learns nothing. titleOnly reports whether every word of content is a
+// word of the page's title; such a page is returned with no content and a
+// warning. (WCXB scores a page with no main content 1 for no output.)
+func titleOnly(content, title string) bool {
+	words := wordsIn(content)
+	if len(words) == 0 {
+		return false
+	}
+	inTitle := map[string]bool{}
+	for _, w := range wordsIn(title) {
+		inTitle[w] = true
+	}
+	for _, w := range words {
+		if !inTitle[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// wordsIn returns s's words, lower-cased: runs of letters and digits.
+func wordsIn(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+}
