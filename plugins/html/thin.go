@@ -58,7 +58,15 @@ func withoutChrome(root *html.Node) *html.Node {
 // asides, forms, scripts and the like.
 func chromeless(n *html.Node) *html.Node {
 	doc := goquery.NewDocumentFromNode(n).Clone()
-	doc.Find("nav, header, footer, aside, form, script, style, noscript, iframe, svg, button, select").Remove()
+	// A form that wraps most of the page (ASP.NET pages, shops' filter
+	// forms around their grids) is no search box or sign-up form.
+	if forms := doc.Find("form"); forms.Length() > 0 {
+		total := words(doc.Nodes[0])
+		forms.FilterFunction(func(_ int, f *goquery.Selection) bool {
+			return 2*words(f.Nodes[0]) < total
+		}).Remove()
+	}
+	doc.Find("nav, header, footer, aside, script, style, noscript, iframe, svg, button, select").Remove()
 	doc.Find("[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=complementary]").Remove()
 	return doc.Nodes[0]
 }

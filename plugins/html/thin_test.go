@@ -38,3 +38,27 @@ func TestShellPageHasNoContent(t *testing.T) {
 		t.Errorf("title %q", res.Title)
 	}
 }
+
+// TestChromelessKeepsWrappingForms: a form around most of the page (as
+// ASP.NET pages and shops' filter forms have) is content; a sign-up form
+// beside the content is chrome.
+func TestChromelessKeepsWrappingForms(t *testing.T) {
+	posts := strings.Repeat(`<div class="post"><p>POST The update broke the grammar checks in every document we reviewed this morning.</p></div>`, 3)
+	signup := `<form action="/subscribe"><p>SIGNUP Get our newsletter</p><input name="email"></form>`
+	tests := []struct {
+		name, body string
+		kept, gone string
+	}{
+		{"a form around the page stays", `<form id="aspnetForm">` + posts + `</form>` + signup, "POST", "SIGNUP"},
+		{"a sign-up form beside the content goes", posts + signup, "POST", "SIGNUP"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><body>`+tc.body+`</body></html>`)
+			text := textOfNode(chromeless(root))
+			if !strings.Contains(text, tc.kept) || strings.Contains(text, tc.gone) {
+				t.Errorf("want %s kept and %s gone: %q", tc.kept, tc.gone, text)
+			}
+		})
+	}
+}
