@@ -84,11 +84,11 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	opts := extractOptions(req.URL)
 	// What the page declares itself to be steers go-trafilatura (pagetype.go).
 	page := pageTypeOf(root)
-	opts.ExcludeComments = !page.discussion()
-	if page.items() {
+	opts.ExcludeComments = !page.discussion
+	if page.items {
 		opts.Focus = trafilatura.FavorRecall
 	}
-	if page.product() {
+	if page.product {
 		dropReviews(root)
 	}
 	res, err := trafilatura.ExtractDocument(root, opts)
@@ -109,7 +109,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, err
 	}
 	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks))
-	if titleOnly(md, out.Title+" "+pageTitle(root)) {
+	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
 		md = ""
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
 	}
@@ -124,7 +124,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 // regions the page's own structure offers: its thread (thread.go), its body
 // when the pick is too thin (thin.go), a wider region (widen.go).
 func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
-	if page.discussion() {
+	if page.discussion {
 		if thread := threadOf(root); thread != nil {
 			stripLinkMarksIn(thread)
 			return thread

@@ -228,7 +228,7 @@ func TestDiscussion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := pageTypeOf(root).discussion(); got != want {
+		if got := pageTypeOf(root).discussion; got != want {
 			t.Errorf("discussion(%s) = %v, want %v", src, got, want)
 		}
 	}
@@ -345,7 +345,7 @@ func TestItems(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := pageTypeOf(root).items(); got != want {
+		if got := pageTypeOf(root).items; got != want {
 			t.Errorf("items(%s) = %v, want %v", src, got, want)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"golang.org/x/net/html"
 )
 
-// pageType is what a page declares about itself: its schema.org types (in
-// JSON-LD or microdata), its Open Graph type and the software that made
-// it. Two rules read it:
+// pageType is what a page declares itself to be, read once from its
+// schema.org types (in JSON-LD or microdata), its Open Graph type and the
+// software that made it. Two rules read it beside the region rules
+// (thread.go, reviews.go, widen.go):
 //
 //   - a discussion (a forum thread, a Q&A page) has its replies as content,
 //     not comments to drop: WCXB forums 0.566 → 0.571;
@@ -17,6 +18,18 @@ import (
 //     that go-trafilatura's balanced setting prunes, so recall is favoured:
 //     WCXB 0.818 → 0.820 (README).
 type pageType struct {
+	// discussion: a forum thread or a Q&A page, or made by forum software.
+	discussion bool
+	// article: declares an article type, or og:type article.
+	article bool
+	// items: declares a product or a list of items, and no article.
+	items bool
+	// product: declares a product, and no article.
+	product bool
+}
+
+// declarations are what a page says of itself, as found.
+type declarations struct {
 	types     []string // schema.org types, JSON-LD texts and itemtype URLs
 	ogType    string
 	generator string
@@ -37,21 +50,21 @@ var (
 
 // pageTypeOf reads what the page under root declares.
 func pageTypeOf(root *html.Node) pageType {
-	var p pageType
+	var d declarations
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			switch {
 			case n.Data == "script" && strings.EqualFold(attr(n, "type"), "application/ld+json"):
 				if n.FirstChild != nil {
-					p.types = append(p.types, n.FirstChild.Data)
+					d.types = append(d.types, n.FirstChild.Data)
 				}
 			case n.Data == "meta" && strings.EqualFold(attr(n, "name"), "generator"):
-				p.generator = strings.TrimSpace(attr(n, "content"))
+				d.generator = strings.TrimSpace(attr(n, "content"))
 			case n.Data == "meta" && strings.EqualFold(attr(n, "property"), "og:type"):
-				p.ogType = strings.ToLower(strings.TrimSpace(attr(n, "content")))
+				d.ogType = strings.ToLower(strings.TrimSpace(attr(n, "content")))
 			case attr(n, "itemtype") != "":
-				p.types = append(p.types, attr(n, "itemtype"))
+				d.types = append(d.types, attr(n, "itemtype"))
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -59,34 +72,22 @@ func pageTypeOf(root *html.Node) pageType {
 		}
 	}
 	walk(root)
+	return d.classify()
+}
+
+func (d declarations) classify() pageType {
+	ogProduct := strings.HasPrefix(d.ogType, "product")
+	p := pageType{
+		discussion: d.declare(discussionTypes) || forumSoftware.MatchString(d.generator),
+		article:    d.declare(articleTypes) || d.ogType == "article",
+	}
+	p.items = (ogProduct || d.declare(itemTypes)) && !p.article
+	p.product = (ogProduct || d.declare(productTypes)) && !p.article
 	return p
 }
 
-// discussion reports whether the page declares itself a forum thread or
-// a Q&A page, or was made by forum software.
-func (p pageType) discussion() bool {
-	return p.declares(discussionTypes) || forumSoftware.MatchString(p.generator)
-}
-
-// items reports whether the page declares itself a product or a list of
-// items, and not an article.
-func (p pageType) items() bool {
-	return (p.declares(itemTypes) || strings.HasPrefix(p.ogType, "product")) && !p.article()
-}
-
-// article reports whether the page declares itself an article.
-func (p pageType) article() bool {
-	return p.declares(articleTypes) || p.ogType == "article"
-}
-
-// product reports whether the page declares itself a product, and not an
-// article.
-func (p pageType) product() bool {
-	return (p.declares(productTypes) || strings.HasPrefix(p.ogType, "product")) && !p.article()
-}
-
-func (p pageType) declares(re *regexp.Regexp) bool {
-	for _, t := range p.types {
+func (d declarations) declare(re *regexp.Regexp) bool {
+	for _, t := range d.types {
 		if re.MatchString(t) {
 			return true
 		}

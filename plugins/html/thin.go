@@ -82,6 +82,10 @@ func orNonEmpty(preferred, fallback *html.Node) *html.Node {
 
 func isBlank(r rune) bool { return unicode.IsSpace(r) || r == spaceMark }
 
+// maxTitleBytes bounds the content worth comparing with the title: more is
+// no title.
+const maxTitleBytes = 1024
+
 // A page built by scripts can hold nothing but its title, which the
 // extraction then returns as the content: an agent reads the title twice
 // and learns nothing. titleOnly reports whether every word of content is a

@@ -30,12 +30,12 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 	if picked != nil {
 		enough = widerFactor * wordsOf(picked)
 	}
-	if page.discussion() {
+	if page.discussion {
 		if g := itemRegion(root, true); g != nil && g.words > enough {
 			return g.render()
 		}
 	}
-	if page.article() || page.product() {
+	if page.article || page.product {
 		return nil
 	}
 	if main := goquery.NewDocumentFromNode(root).Find("main, [role=main]"); main.Length() > 0 {
