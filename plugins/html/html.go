@@ -124,6 +124,14 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 // regions the page's own structure offers: its thread (thread.go), its body
 // when the pick is too thin (thin.go), a wider region (widen.go).
 func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
+	content := pickContent(root, page, res, opts)
+	if page.discussion && content != nil {
+		dropSignatures(content)
+	}
+	return content
+}
+
+func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
 	if page.discussion {
 		if thread := threadOf(root); thread != nil {
 			stripLinkMarksIn(thread)

@@ -57,6 +57,21 @@ func threadOf(root *html.Node) *html.Node {
 	return thread
 }
 
+// dropSignatures removes the signatures under a thread's posts (an element
+// whose class or id names one): the same lines under every post by the
+// same member, about the member, not the thread.
+func dropSignatures(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && anyName(c, func(name string) bool { return strings.Contains(name, "signature") }) {
+			n.RemoveChild(c)
+		} else {
+			dropSignatures(c)
+		}
+		c = next
+	}
+}
+
 // postsOf returns every post of the page in document order, or nil when
 // fewer than minReplies replies are marked.
 func postsOf(root *html.Node) []*html.Node {

@@ -57,3 +57,25 @@ func TestThreadNeedsReplies(t *testing.T) {
 		t.Error("a page that declares no discussion was read as a thread")
 	}
 }
+
+// TestDropSignatures: the signature under each post goes, named by class
+// or id; the posts stay.
+func TestDropSignatures(t *testing.T) {
+	post := func(text, signature string) string {
+		return `<article class="comment"><a href="/u/ola">ola</a><div class="content"><p>` + text + `</p></div>` + signature + `</article>`
+	}
+	root := parsePage(t, `<html><body><div id="posts">`+
+		post("POST-ONE fonts are replaced on export", `<div class="ipsEntry__signature">SIGNATURE-A iMac 27 inch</div>`)+
+		post("POST-TWO turn off subsetting", `<div id="signature-12">SIGNATURE-B iPad and Pencil</div>`)+
+		`</div></body></html>`)
+	dropSignatures(root)
+	text := textOfNode(root)
+	for _, want := range []string{"POST-ONE", "POST-TWO", "ola"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s dropped: %q", want, text)
+		}
+	}
+	if strings.Contains(text, "SIGNATURE") {
+		t.Errorf("signature kept: %q", text)
+	}
+}
