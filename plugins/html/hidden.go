@@ -162,23 +162,10 @@ func isCloak(n *html.Node, pageWords int) bool {
 }
 
 // words counts the words of n's text that a reader could see, leaving out
-// scripts, styles and templates.
+// scripts, styles, templates and <noscript>, and links' marks (links.go).
 func words(n *html.Node) int {
-	count := 0
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		switch {
-		case n.Type == html.TextNode:
-			count += len(strings.Fields(n.Data))
-		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return count
+	all, _ := countWords(n, false)
+	return all
 }
 
 func isHidden(n *html.Node) bool {

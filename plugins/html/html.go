@@ -120,9 +120,8 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	return out, nil
 }
 
-// chooseContent picks the content among go-trafilatura's pick and the
-// regions the page's own structure offers: its thread (thread.go), its body
-// when the pick is too thin (thin.go), a wider region (widen.go).
+// chooseContent picks the content (pickContent) and, on a discussion,
+// drops the signatures under its posts.
 func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
 	content := pickContent(root, page, res, opts)
 	if page.discussion && content != nil {
@@ -131,6 +130,9 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 	return content
 }
 
+// pickContent picks the content among go-trafilatura's pick and the
+// regions the page's own structure offers: its thread (thread.go), its body
+// when the pick is too thin (thin.go), a wider region (widen.go).
 func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
 	if page.discussion {
 		if thread := threadOf(root); thread != nil {

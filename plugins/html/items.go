@@ -8,9 +8,7 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// itemRegion finds the page's largest run of repeated items: siblings of
-// one kind (tag and classes) that each link somewhere and say something, the
-// cards of a shop's grid or a news index.
+// What makes siblings a run of items (itemRegion).
 const (
 	minItems     = 4
 	minItemWords = 3.0 // on average
@@ -20,11 +18,17 @@ const (
 	minPlainShare = 0.2
 )
 
+// itemGroup is a run of items and the words they hold.
 type itemGroup struct {
 	items []*html.Node
 	words int
 }
 
+// itemRegion finds the page's largest run of repeated items outside its
+// chrome: minItems or more siblings of one kind (tag and classes), most of
+// which link somewhere, that say something beside their links — the cards
+// of a shop's grid, the entries of an index, the posts of a thread. Runs of
+// comments count only when comments is set.
 func itemRegion(root *html.Node, comments bool) *itemGroup {
 	var best *itemGroup
 	var walk func(*html.Node)
@@ -51,8 +55,8 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 	groups := map[string][]*html.Node{}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode {
-			sig := signature(c)
-			groups[sig] = append(groups[sig], c)
+			k := kind(c)
+			groups[k] = append(groups[k], c)
 		}
 	}
 	var best *itemGroup
@@ -62,7 +66,7 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 		}
 		w, lw, linked := 0, 0, 0
 		for _, it := range items {
-			all, inLinks := itemWords(it, false)
+			all, inLinks := countWords(it, false)
 			w, lw = w+all, lw+inLinks
 			if holdsLink(it) {
 				linked++
@@ -96,12 +100,14 @@ func anyName(n *html.Node, match func(string) bool) bool {
 	return false
 }
 
-func signature(n *html.Node) string {
+// kind names what sort of sibling n is: its tag and its classes.
+func kind(n *html.Node) string {
 	classes := strings.Fields(attr(n, "class"))
 	slices.Sort(classes)
 	return n.Data + "." + strings.Join(classes, ".")
 }
 
+// holdsLink reports whether n is or holds a link.
 func holdsLink(n *html.Node) bool {
 	if n.Type == html.ElementNode && n.Data == "a" && hasAttr(n, "href") {
 		return true
@@ -123,10 +129,10 @@ func (g *itemGroup) render() *html.Node {
 	return out
 }
 
-// itemWords counts the words of n's text, and those inside links, without
+// countWords counts the words of n's text, and those inside links, without
 // the link marks (links.go), which stand between words as words of their
 // own.
-func itemWords(n *html.Node, inLink bool) (all, inLinks int) {
+func countWords(n *html.Node, inLink bool) (all, inLinks int) {
 	switch {
 	case n.Type == html.TextNode:
 		all = len(strings.Fields(stripLinkMarks(n.Data)))
@@ -134,12 +140,12 @@ func itemWords(n *html.Node, inLink bool) (all, inLinks int) {
 			inLinks = all
 		}
 		return all, inLinks
-	case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template"):
+	case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
 		return 0, 0
 	}
 	inLink = inLink || n.Type == html.ElementNode && n.Data == "a"
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		a, l := itemWords(c, inLink)
+		a, l := countWords(c, inLink)
 		all, inLinks = all+a, inLinks+l
 	}
 	return all, inLinks

@@ -28,7 +28,7 @@ const widerFactor = 2
 func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node {
 	enough := 0
 	if picked != nil {
-		enough = widerFactor * wordsOf(picked)
+		enough = widerFactor * words(picked)
 	}
 	if page.discussion {
 		if g := itemRegion(root, true); g != nil && g.words > enough {
@@ -39,7 +39,7 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return nil
 	}
 	if main := goquery.NewDocumentFromNode(root).Find("main, [role=main]"); main.Length() > 0 {
-		if wide := chromeless(main.Nodes[0]); wordsOf(wide) > enough {
+		if wide := chromeless(main.Nodes[0]); words(wide) > enough {
 			return wide
 		}
 		return nil
@@ -48,9 +48,4 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return g.render()
 	}
 	return nil
-}
-
-func wordsOf(n *html.Node) int {
-	all, _ := itemWords(n, false)
-	return all
 }
