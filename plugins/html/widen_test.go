@@ -56,6 +56,9 @@ func TestWiderContent(t *testing.T) {
 		{"the posts of a thread not marked in microdata, named comments", `<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>`,
 			`<main>` + strings.Repeat(`<article class="ipsComment"><a href="/u/1">Ola</a><p>POST the same trouble here after the update, and the workaround from the docs did not help at all.</p></article>`, 4) + `</main>`,
 			`<p>POST the same trouble here after the update</p>`, []string{"OlaPOST the same trouble", "did not help at all.OlaPOST"}, nil}, // goquery joins texts without spaces
+		{"the main region of a page without its comments", "",
+			`<main>` + sections(4) + `<ol class="commentlist"><li class="comment">COMMENT-A first!</li><li class="comment">COMMENT-B me too</li></ol></main>`,
+			"", []string{"SECTION-A", "SECTION-D"}, []string{"COMMENT-A", "COMMENT-B"}},
 		{"an article keeps its pick", `<meta property="og:type" content="article">`,
 			`<main>` + sections(4) + `</main>`, "", nil, nil},
 		{"a product keeps its pick", `<script type="application/ld+json">{"@type": "Product"}</script>`,
