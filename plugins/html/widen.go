@@ -12,7 +12,9 @@ import (
 // a wider region when it holds more than widerFactor times the words of
 // go-trafilatura's pick:
 //
-//   - the page's main region (<main>, role="main"), without its chrome;
+//   - the page's main region (<main>, role="main"), without its chrome
+//     and, unless the page is a discussion, its runs of comments
+//     (comments.go);
 //   - failing that, the page's largest run of repeated items (items.go).
 //
 // A discussion whose posts are not marked in microdata (thread.go) is
