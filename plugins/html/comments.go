@@ -12,13 +12,7 @@ import "golang.org/x/net/html"
 const minCommentRun = 2
 
 func dropCommentRuns(n *html.Node) {
-	groups := map[string][]*html.Node{}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			groups[kind(c)] = append(groups[kind(c)], c)
-		}
-	}
-	for _, run := range groups {
+	for _, run := range siblingRuns(n) {
 		if len(run) >= minCommentRun && namesComments(run[0]) {
 			for _, c := range run {
 				n.RemoveChild(c)

@@ -94,11 +94,11 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	res, err := trafilatura.ExtractDocument(root, opts)
 	switch {
 	case err == nil:
-		content = chooseContent(root, page, res, opts)
+		content = chooseContent(root, page, res)
 		out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 		setLanguage(out.Metadata, root, res)
 	default:
-		content = pageBody(root)
+		content = withoutChrome(root)
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
@@ -122,8 +122,8 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 
 // chooseContent picks the content (pickContent) and, on a discussion,
 // drops the signatures under its posts.
-func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
-	content := pickContent(root, page, res, opts)
+func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult) *html.Node {
+	content := pickContent(root, page, res)
 	if page.discussion && content != nil {
 		dropSignatures(content)
 	}
@@ -133,23 +133,22 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 // pickContent picks the content among go-trafilatura's pick and the
 // regions the page's own structure offers: its thread (thread.go), its body
 // when the pick is too thin (thin.go), a wider region (widen.go).
-func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, opts trafilatura.Options) *html.Node {
+func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult) *html.Node {
 	if page.discussion {
 		if thread := threadOf(root); thread != nil {
-			stripLinkMarksIn(thread)
 			return thread
 		}
 	}
 	content := res.ContentNode
-	if !opts.ExcludeComments && res.CommentsNode != nil && content != nil {
+	// Comments were asked of go-trafilatura only on a discussion.
+	if page.discussion && res.CommentsNode != nil && content != nil {
 		content.AppendChild(res.CommentsNode)
 	}
 	restoreCodeBlocks(content)
 	if tooThin(res.ContentText) {
-		content = orNonEmpty(pageBody(root), content)
+		content = orNonEmpty(withoutChrome(root), content)
 	}
 	if wider := widerContent(root, page, content); wider != nil {
-		stripLinkMarksIn(wider)
 		return wider
 	}
 	return content
@@ -166,13 +165,6 @@ func linksOption(opts map[string]string) (bool, error) {
 	default:
 		return false, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf(`links %q: want "true" or "false"`, v)}
 	}
-}
-
-// pageBody is the page's body without its chrome, links as they are.
-func pageBody(root *html.Node) *html.Node {
-	body := withoutChrome(root)
-	stripLinkMarksIn(body)
-	return body
 }
 
 func extractOptions(pageURL string) trafilatura.Options {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
@@ -39,6 +40,38 @@ func extractHTML(t *testing.T, page []byte, url string, options map[string]strin
 	t.Helper()
 	ex := sdktest.Extractor(t, New())
 	return ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: url, Options: options})
+}
+
+func parsePage(t *testing.T, page string) *html.Node {
+	t.Helper()
+	root, err := parse([]byte(page), "text/html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func textOfNode(n *html.Node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.Join(strings.Fields(goquery.NewDocumentFromNode(n).Text()), " ")
+}
+
+// checkText fails t for each of kept missing from text and each of gone
+// found in it.
+func checkText(t *testing.T, text string, kept, gone []string) {
+	t.Helper()
+	for _, want := range kept {
+		if !strings.Contains(text, want) {
+			t.Errorf("%q missing from:\n%s", want, text)
+		}
+	}
+	for _, g := range gone {
+		if strings.Contains(text, g) {
+			t.Errorf("%q kept in:\n%s", g, text)
+		}
+	}
 }
 
 func TestGolden(t *testing.T) {
@@ -239,16 +272,7 @@ func TestDiscussion(t *testing.T) {
 // hidden segment with no placeholder is never shown, so it stays out.
 func TestStreamedSegmentsRevealed(t *testing.T) {
 	md := extractFile(t, "streamed").Content
-	for _, want := range []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE"} {
-		if !strings.Contains(md, want) {
-			t.Errorf("streamed content %s missing:\n%s", want, md)
-		}
-	}
-	for _, gone := range []string{"Loading", "TRAP"} {
-		if strings.Contains(md, gone) {
-			t.Errorf("%s kept:\n%s", gone, md)
-		}
-	}
+	checkText(t, md, []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE"}, []string{"Loading", "TRAP"})
 	if strings.Index(md, "STREAMED-ARTICLE") > strings.Index(md, "STREAMED-TIP") {
 		t.Errorf("segments out of order:\n%s", md)
 	}
@@ -290,10 +314,7 @@ func TestCloakOpened(t *testing.T) {
 // texts goes, the texts become one node again.
 func TestRemovedNodesLeaveOneText(t *testing.T) {
 	for _, src := range []string{`<p>Hello <!-- -->world</p>`, `<p>Hello <span hidden>x</span>world</p>`} {
-		root, err := parse([]byte("<html><body>"+src+"</body></html>"), "text/html")
-		if err != nil {
-			t.Fatal(err)
-		}
+		root := parsePage(t, "<html><body>"+src+"</body></html>")
 		removeHidden(root)
 		p := goquery.NewDocumentFromNode(root).Find("p").Nodes[0]
 		if p.FirstChild == nil || p.FirstChild != p.LastChild || p.FirstChild.Data != "Hello world" {

@@ -52,15 +52,8 @@ func itemRegion(root *html.Node, comments bool) *itemGroup {
 
 // bestGroup returns the largest group of n's children that looks like items.
 func bestGroup(n *html.Node, comments bool) *itemGroup {
-	groups := map[string][]*html.Node{}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			k := kind(c)
-			groups[k] = append(groups[k], c)
-		}
-	}
 	var best *itemGroup
-	for _, items := range groups {
+	for _, items := range siblingRuns(n) {
 		if len(items) < minItems || !comments && (namesComments(n) || namesComments(items[0])) {
 			continue
 		}
@@ -98,6 +91,28 @@ func anyName(n *html.Node, match func(string) bool) bool {
 		}
 	}
 	return false
+}
+
+// siblingRuns groups n's element children by kind, in the order each kind
+// first appears (so that of two equal runs the first on the page wins,
+// run after run).
+func siblingRuns(n *html.Node) [][]*html.Node {
+	var runs [][]*html.Node
+	index := map[string]int{}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		k := kind(c)
+		i, ok := index[k]
+		if !ok {
+			i = len(runs)
+			index[k] = i
+			runs = append(runs, nil)
+		}
+		runs[i] = append(runs[i], c)
+	}
+	return runs
 }
 
 // kind names what sort of sibling n is: its tag and its classes.

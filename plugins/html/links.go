@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -87,22 +88,32 @@ func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
 		return md
 	}
 	base, _ := url.Parse(pageURL)
-	md = markedLink.ReplaceAllStringFunc(md, func(m string) string {
-		sub := markedLink.FindStringSubmatch(m)
-		idx := int([]rune(sub[1])[0]) - linkBase
-		text := sub[2]
-		trimmed := strings.TrimFunc(text, unicode.IsSpace)
-		if idx < len(hrefs) && isPermalink(hrefs[idx], trimmed) {
-			return ""
-		}
-		if !keep || idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
-			return text
-		}
-		lead := text[:strings.Index(text, trimmed)]
-		tail := text[len(lead)+len(trimmed):]
-		return lead + "[" + escapeBrackets(trimmed) + "](" + linkTarget(base, hrefs[idx]) + ")" + tail
-	})
-	return stripLinkMarks(md)
+	var b strings.Builder
+	last := 0
+	for _, m := range markedLink.FindAllStringSubmatchIndex(md, -1) {
+		b.WriteString(md[last:m[0]])
+		number, _ := utf8.DecodeRuneInString(md[m[2]:m[3]])
+		idx := int(number) - linkBase
+		b.WriteString(restoreLink(md[m[4]:m[5]], idx, hrefs, base, keep))
+		last = m[1]
+	}
+	b.WriteString(md[last:])
+	return stripLinkMarks(b.String())
+}
+
+// restoreLink renders the marked text of link idx: as a markdown link, as
+// its text, or as nothing when it is a heading's permalink.
+func restoreLink(text string, idx int, hrefs []string, base *url.URL, keep bool) string {
+	trimmed := strings.TrimFunc(text, unicode.IsSpace)
+	if idx < len(hrefs) && isPermalink(hrefs[idx], trimmed) {
+		return ""
+	}
+	if !keep || idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
+		return text
+	}
+	lead := text[:strings.Index(text, trimmed)]
+	tail := text[len(lead)+len(trimmed):]
+	return lead + "[" + escapeBrackets(trimmed) + "](" + linkTarget(base, hrefs[idx]) + ")" + tail
 }
 
 // escapeBrackets escapes the brackets of a link's text that are not
@@ -146,7 +157,8 @@ func stripLinkMarks(s string) string {
 }
 
 // stripLinkMarksIn removes link markers from the text under n, for content
-// that still has its links (the page body of a thin extraction).
+// that still has its links as elements (a region copied from the page,
+// chromeless).
 func stripLinkMarksIn(n *html.Node) {
 	if n.Type == html.TextNode {
 		n.Data = stripLinkMarks(n.Data)

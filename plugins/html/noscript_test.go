@@ -28,10 +28,7 @@ func TestOpenNoscript(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			root, err := parse([]byte("<html><head><noscript><style>p{}</style></noscript></head><body>"+tc.body+"</body></html>"), "text/html")
-			if err != nil {
-				t.Fatal(err)
-			}
+			root := parsePage(t, "<html><head><noscript><style>p{}</style></noscript></head><body>"+tc.body+"</body></html>")
 			openNoscript(root)
 			doc := goquery.NewDocumentFromNode(root)
 			var got []string

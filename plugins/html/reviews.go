@@ -17,19 +17,7 @@ const reviewsShare = 0.5
 
 func dropReviews(root *html.Node) {
 	limit := reviewsShare * float64(words(root))
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.ElementNode && isReview(c) && float64(words(c)) < limit {
-				n.RemoveChild(c)
-			} else {
-				walk(c)
-			}
-			c = next
-		}
-	}
-	walk(root)
+	prune(root, func(n *html.Node) bool { return isReview(n) && float64(words(n)) < limit })
 }
 
 // isReview reports whether n is marked as a review or a list of them.

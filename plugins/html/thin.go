@@ -12,8 +12,9 @@ import (
 // whole body is what a reader sees, or a miss of the main-content
 // heuristics: on WCXB every page with recall under 0.3 had under 50 words
 // extracted (126 of 1,497, mostly listings, collections, products and
-// forums). Such pages get the body without its chrome, unless that is empty: WCXB F1 0.804 → 0.807, scrapinghub 0.958 → 0.957. Thresholds of 80
-// and 120 words gained more on WCXB but cost articles (0.956, 0.943).
+// forums). Such pages get the body without its chrome, unless that is
+// empty: WCXB F1 0.804 → 0.807, scrapinghub 0.958 → 0.957. Thresholds of
+// 80 and 120 words gained more on WCXB but cost articles (0.956, 0.943).
 const thinWords = 50
 
 // tooThin reports whether the extracted content is too short to trust.
@@ -55,7 +56,9 @@ func withoutChrome(root *html.Node) *html.Node {
 }
 
 // chromeless returns a copy of n without navigation, headers, footers,
-// asides, forms, scripts and the like.
+// asides, forms, scripts and the like, to render as content. Its links are
+// still elements, so their marks (links.go), which only go-trafilatura's
+// pick needs, go too.
 func chromeless(n *html.Node) *html.Node {
 	doc := goquery.NewDocumentFromNode(n).Clone()
 	// A form that wraps most of the page (ASP.NET pages, shops' filter
@@ -68,6 +71,7 @@ func chromeless(n *html.Node) *html.Node {
 	}
 	doc.Find("nav, header, footer, aside, script, style, noscript, iframe, svg, button, select").Remove()
 	doc.Find("[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=complementary]").Remove()
+	stripLinkMarksIn(doc.Nodes[0])
 	return doc.Nodes[0]
 }
 

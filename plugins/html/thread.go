@@ -61,15 +61,9 @@ func threadOf(root *html.Node) *html.Node {
 // whose class or id names one): the same lines under every post by the
 // same member, about the member, not the thread.
 func dropSignatures(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode && anyName(c, func(name string) bool { return strings.Contains(name, "signature") }) {
-			n.RemoveChild(c)
-		} else {
-			dropSignatures(c)
-		}
-		c = next
-	}
+	prune(n, func(c *html.Node) bool {
+		return anyName(c, func(name string) bool { return strings.Contains(name, "signature") })
+	})
 }
 
 // postsOf returns every post of the page in document order, or nil when

@@ -59,6 +59,20 @@ func isPermalink(href, text string) bool {
 		strings.IndexFunc(stripLinkMarks(text), func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }) < 0
 }
 
+// prune removes every element under n that match reports, and looks no
+// further into what it removes.
+func prune(n *html.Node, match func(*html.Node) bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && match(c) {
+			n.RemoveChild(c)
+		} else {
+			prune(c, match)
+		}
+		c = next
+	}
+}
+
 // unwrap replaces n by its children.
 func unwrap(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
