@@ -35,7 +35,7 @@ type Extractor struct {
 // New returns the HTML extractor.
 func New() sdk.Extractor {
 	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(
-		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(),
+		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(commonmark.WithListEndComment(false)),
 		table.NewTablePlugin(table.WithSkipEmptyRows(true)),
 	))
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)

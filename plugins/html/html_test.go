@@ -371,3 +371,15 @@ func TestItems(t *testing.T) {
 		}
 	}
 }
+
+// Two lists side by side render as list items without the HTML comment
+// the converter puts between them by default ("<!--THE END-->"): an agent
+// would read it as text.
+func TestAdjacentListsWithoutComment(t *testing.T) {
+	root := parsePage(t, `<div><ul><li>Soak the beds</li></ul><ul><li>Mulch the rows</li></ul></div>`)
+	md, err := New().(*Extractor).markdown(context.Background(), root, pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, md, []string{"- Soak the beds", "- Mulch the rows"}, []string{"<!--", "THE END"})
+}
