@@ -120,12 +120,17 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	return out, nil
 }
 
-// chooseContent picks the content (pickContent) and, on a discussion,
-// drops the signatures under its posts.
+// chooseContent picks the content (pickContent) and drops what follows
+// its posts on a discussion (signatures) or its text on an article (lists
+// of teasers for other articles).
 func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult) *html.Node {
 	content := pickContent(root, page, res)
-	if page.discussion && content != nil {
+	switch {
+	case content == nil:
+	case page.discussion:
 		dropSignatures(content)
+	case page.article:
+		dropTeaserLists(content)
 	}
 	return content
 }

@@ -73,6 +73,20 @@ func prune(n *html.Node, match func(*html.Node) bool) {
 	}
 }
 
+// matching returns the elements under n that match reports, without
+// looking into them.
+func matching(n *html.Node, match func(*html.Node) bool) []*html.Node {
+	var found []*html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && match(c) {
+			found = append(found, c)
+		} else {
+			found = append(found, matching(c, match)...)
+		}
+	}
+	return found
+}
+
 // unwrap replaces n by its children.
 func unwrap(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
