@@ -108,7 +108,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks))
+	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks), page.article)
 	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
 		md = ""
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")

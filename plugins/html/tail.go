@@ -13,13 +13,51 @@ var mdLink = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\([^)]*\)`)
 // "read next" lists and share rows that follow the content. Only the tail
 // goes: a list of links inside the content may be its point.
 // Scrapinghub 0.963 → 0.964, WCXB unchanged (README).
-func dropLinkTail(md string) string {
+//
+// On an article, a line or two after such blocks (tailWords at most) goes
+// with them: an article's tags come after its last paragraph, and what
+// follows them is a comment policy, a copyright or a credit line.
+// Scrapinghub 0.9644 → 0.9656, WCXB articles 0.9416 → 0.9418, no page
+// worse; on other pages it cut a shop's and a manual's content.
+const tailWords = 30
+
+func dropLinkTail(md string, article bool) string {
 	blocks := splitMarkdownBlocks(md)
-	end := len(blocks)
+	end := linkTailStart(blocks, len(blocks))
+	if article && end == len(blocks) {
+		if last := shortTailStart(blocks); last < end {
+			end = linkTailStart(blocks, last)
+		}
+	}
+	return strings.Join(blocks[:end], "\n\n")
+}
+
+// linkTailStart returns where the link blocks that end blocks[:end] start,
+// keeping the first block whatever it is.
+func linkTailStart(blocks []string, end int) int {
 	for end > 1 && isLinkList(blocks[end-1]) {
 		end--
 	}
-	return strings.Join(blocks[:end], "\n\n")
+	return end
+}
+
+// shortTailStart returns where the last blocks holding no more than
+// tailWords words start, when link blocks come just before them, and
+// len(blocks) otherwise.
+func shortTailStart(blocks []string) int {
+	words := 0
+	for k := len(blocks); k > 1; k-- {
+		if isLinkList(blocks[k-1]) {
+			if k == len(blocks) {
+				break
+			}
+			return k
+		}
+		if words += len(strings.Fields(blocks[k-1])); words > tailWords {
+			break
+		}
+	}
+	return len(blocks)
 }
 
 func isLinkList(block string) bool {

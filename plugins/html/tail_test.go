@@ -1,21 +1,31 @@
 package html
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestDropLinkTail(t *testing.T) {
 	tags := "[stock car](https://ex.example/t/1), [interlagos](https://ex.example/t/2), [velopark](https://ex.example/t/3)"
-	tests := []struct{ name, in, want string }{
-		{"tag cloud after the text", "The race ends in December.\n\n" + tags, "The race ends in December."},
-		{"two trailing link blocks", "Text here.\n\n" + tags + "\n\n- [a](/a)\n- [b](/b)\n- [c](/c)", "Text here."},
-		{"links inside the content stay", "Intro.\n\n" + tags + "\n\nClosing words of the article.", "Intro.\n\n" + tags + "\n\nClosing words of the article."},
+	tests := []struct {
+		name, in, want string
+		article        bool
+	}{
+		{"tag cloud after the text", "The race ends in December.\n\n" + tags, "The race ends in December.", false},
+		{"two trailing link blocks", "Text here.\n\n" + tags + "\n\n- [a](/a)\n- [b](/b)\n- [c](/c)", "Text here.", false},
+		{"elsewhere, a line after links keeps them", "Intro.\n\n" + tags + "\n\nClosing words of the article.", "Intro.\n\n" + tags + "\n\nClosing words of the article.", false},
 		{"a sentence with links is text", "Text.\n\nRead [one](/1), then [two](/2) and [three](/3) before you start the long walk home.",
-			"Text.\n\nRead [one](/1), then [two](/2) and [three](/3) before you start the long walk home."},
-		{"a page of links alone stays", tags, tags},
-		{"fenced code is one block", "Text.\n\n```\n[a](/a) [b](/b)\n\n[c](/c)\n```", "Text.\n\n```\n[a](/a) [b](/b)\n\n[c](/c)\n```"},
+			"Text.\n\nRead [one](/1), then [two](/2) and [three](/3) before you start the long walk home.", false},
+		{"a page of links alone stays", tags, tags, false},
+		{"fenced code is one block", "Text.\n\n```\n[a](/a) [b](/b)\n\n[c](/c)\n```", "Text.\n\n```\n[a](/a) [b](/b)\n\n[c](/c)\n```", false},
+		{"an article's line after its tags goes with them", "Intro.\n\n" + tags + "\n\nComments are moderated.", "Intro.", true},
+		{"an article's paragraphs after links stay", "Intro.\n\n" + tags + "\n\n" + strings.Repeat("The article goes on after its list of links. ", 4), "Intro.\n\n" + tags + "\n\n" + strings.Repeat("The article goes on after its list of links. ", 4), true},
+		{"an article ending in links loses only them", "Intro.\n\nComments are moderated.\n\n" + tags, "Intro.\n\nComments are moderated.", true},
+		{"an article of one short block stays", "Comments are moderated.", "Comments are moderated.", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := dropLinkTail(tc.in); got != tc.want {
+			if got := dropLinkTail(tc.in, tc.article); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
