@@ -109,6 +109,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, err
 	}
 	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks), page.article)
+	if page.article {
+		md = dropLoneLinks(md)
+	}
 	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
 		md = ""
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")

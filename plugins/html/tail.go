@@ -64,18 +64,26 @@ func isLinkList(block string) bool {
 	if strings.HasPrefix(strings.TrimSpace(block), "```") {
 		return false // code shows links as text
 	}
-	links := mdLink.FindAllStringSubmatch(block, -1)
-	if len(links) < 3 {
-		return false
-	}
-	linked := 0
-	for _, l := range links {
+	links, linked, other := linkWords(block)
+	return links >= 3 && float64(linked) >= linkShare*float64(linked+other)
+}
+
+// linkShare is the share of a block's words in links above which the
+// block is nothing but links.
+const linkShare = 0.85
+
+// linkWords counts the markdown links in block, the words of their texts
+// (a URL written out is one) and the words outside them.
+func linkWords(block string) (links, linked, other int) {
+	for _, l := range mdLink.FindAllStringSubmatch(block, -1) {
+		links++
 		linked += len(strings.Fields(l[1]))
 	}
-	rest := mdLink.ReplaceAllString(block, "")
-	other := len(strings.FieldsFunc(rest, func(r rune) bool { return !isWordRune(r) }))
-	return float64(linked) >= 0.85*float64(linked+other)
+	other = len(strings.FieldsFunc(mdLink.ReplaceAllString(block, ""), isWordSeparator))
+	return links, linked, other
 }
+
+func isWordSeparator(r rune) bool { return !isWordRune(r) }
 
 func isWordRune(r rune) bool {
 	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127
