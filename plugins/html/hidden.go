@@ -31,6 +31,11 @@ var hiddenStyle = regexp.MustCompile(
 var hiddenClasses = map[string]bool{
 	"hidden": true, "d-none": true, "sr-only": true, "visually-hidden": true,
 	"visuallyhidden": true, "screen-reader-text": true, "invisible": true,
+	// shown only on paper: Bootstrap 3, Foundation, MediaWiki's footer
+	// ("Retrieved from …"), a print run's header and footer
+	"print-only": true, "printonly": true, "visible-print": true, "visible-print-block": true,
+	"visible-print-inline": true, "visible-print-inline-block": true, "show-for-print": true,
+	"printfooter": true, "print-header": true, "print-footer": true,
 }
 
 func removeHidden(root *html.Node) {

@@ -208,6 +208,30 @@ func TestIsHidden(t *testing.T) {
 	}
 }
 
+// Elements shown only on paper are hidden on screen; those hidden on paper
+// are not.
+func TestPrintOnlyHidden(t *testing.T) {
+	tests := []struct {
+		class string
+		want  bool
+	}{
+		{"print-header", true},
+		{"article-meta printfooter", true},
+		{"visible-print-block", true},
+		{"Print-Only", true},
+		{"no-print", false},
+		{"hidden-print", false},
+		{"share-print", false},
+	}
+	for _, tc := range tests {
+		root := parsePage(t, `<div class="`+tc.class+`">https://news.example/story</div>`)
+		div := goquery.NewDocumentFromNode(root).Find("div").Nodes[0]
+		if got := isHidden(div); got != tc.want {
+			t.Errorf("class %q hidden = %v, want %v", tc.class, got, tc.want)
+		}
+	}
+}
+
 // FuzzExtract: no page, however malformed, panics the extractor or escapes
 // the output cap.
 func FuzzExtract(f *testing.F) {
