@@ -91,6 +91,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if page.product {
 		dropReviews(root)
 	}
+	if page.article {
+		dropOtherArticles(root)
+	}
 	res, err := trafilatura.ExtractDocument(root, opts)
 	switch {
 	case err == nil:

@@ -1,0 +1,40 @@
+package html
+
+import "golang.org/x/net/html"
+
+// A page that marks one element as its article in microdata (itemscope,
+// itemtype schema.org/BlogPosting, NewsArticle, …) says where its article
+// is. Its other <article> elements are other articles: teasers, related
+// posts, a blog's latest entries. go-trafilatura weighed them with the
+// page's article, and one blog post came back with six more (precision
+// 0.19). dropOtherArticles removes, on a page declaring an article, every
+// <article> that neither holds nor sits inside the marked one, when
+// exactly one element is marked and it holds markedWords or more: a mark
+// around a headline alone says little about where the text is.
+const markedWords = 100
+
+func dropOtherArticles(root *html.Node) {
+	marked := matching(root, isMarkedArticle)
+	if len(marked) != 1 || words(marked[0]) < markedWords {
+		return
+	}
+	article := marked[0]
+	prune(root, func(n *html.Node) bool {
+		return n.Data == "article" && !isWithin(n, article) && !isWithin(article, n)
+	})
+}
+
+// isMarkedArticle reports whether n is marked in microdata as an article.
+func isMarkedArticle(n *html.Node) bool {
+	return hasAttr(n, "itemscope") && articleTypes.MatchString(attr(n, "itemtype"))
+}
+
+// isWithin reports whether n is inside ancestor, or is it.
+func isWithin(n, ancestor *html.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p == ancestor {
+			return true
+		}
+	}
+	return false
+}
