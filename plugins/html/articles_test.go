@@ -11,7 +11,9 @@ func TestDropOtherArticles(t *testing.T) {
 		return `<article itemscope itemtype="http://schema.org/BlogPosting"><h1>` + mark + `</h1><p>` + text + `</p>` +
 			`<article class="quote">QUOTED inside the post</article></article>`
 	}
-	other := func(mark string) string { return `<article><h2>` + mark + ` another post</h2><p>` + text + `</p></article>` }
+	other := func(mark string) string {
+		return `<article><h2>` + mark + ` another post</h2><p>` + text + `</p></article>`
+	}
 	tests := []struct {
 		name, body string
 		kept, gone []string
