@@ -32,7 +32,7 @@ var notParagraph = regexp.MustCompile("^(#{1,6} |[-*+] |\\d+[.)] |>|\\||```|!\\[
 
 func isLoneLink(block string) bool {
 	block = strings.TrimSpace(block)
-	if notParagraph.MatchString(block) || strings.Contains(block, "![") {
+	if !strings.Contains(block, "](") || notParagraph.MatchString(block) || strings.Contains(block, "![") {
 		return false
 	}
 	links, linked, other := linkWords(block)

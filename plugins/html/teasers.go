@@ -24,6 +24,9 @@ const (
 
 func dropTeaserLists(content *html.Node) {
 	lists := matching(content, isTeaserList)
+	if len(lists) == 0 {
+		return
+	}
 	listed := 0
 	for _, l := range lists {
 		listed += words(l)
