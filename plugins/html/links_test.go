@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 )
 
@@ -40,29 +41,32 @@ func TestLinkMarkdown(t *testing.T) {
 }
 
 func TestMarkLinks(t *testing.T) {
-	root, err := html.Parse(strings.NewReader(`<p><a href="/a">one</a> <a href="/b"><img src="x.png"></a>` +
-		`<a href="/c"><b>bold</b> two</a></p><pre><a href="/d">code</a></pre>`))
+	root, err := html.Parse(strings.NewReader(`<p>Read <a href="/a">one</a> <a href="/b"><img src="x.png"></a>` +
+		`<a href="/c"><b>bold</b> two</a></p><pre><a href="/d">code</a></pre><ul><li> <a href="/e">menu</a> </li></ul>`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	hrefs := markLinks(root)
-	if strings.Join(hrefs, " ") != "/a /c" {
-		t.Fatalf("marked %v, want /a and /c (no text: /b; in code: /d)", hrefs)
+	if strings.Join(hrefs, " ") != "/a /c /e" {
+		t.Fatalf("marked %v, want /a, /c and /e (no text: /b; in code: /d)", hrefs)
 	}
 	text := textOf(root)
-	if !strings.Contains(text, marked(0, "one")) || !strings.Contains(text, marked(1, "bold two")) || !strings.Contains(text, "code") {
-		t.Fatalf("marked text %q", text)
+	for _, want := range []string{marked(0, "one"), marked(1, "bold two"), "code", marked(2, "menu")} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("marked text %q lacks %q", text, want)
+		}
 	}
-	if stripLinkMarks(text) != "one bold twocode" {
-		t.Fatalf("stripped %q", stripLinkMarks(text))
+	if got := strings.Join(strings.Fields(stripLinkMarks(text)), " "); got != "Read one bold twocode menu" {
+		t.Fatalf("stripped %q", got)
 	}
-	// The markers stand around the link, not in it: go-trafilatura weighs
-	// a link's own text.
-	first := root.FirstChild.LastChild.FirstChild.FirstChild // html > body > p > …
-	for first != nil && first.Data != "a" {
-		first = first.NextSibling
+	// go-trafilatura weighs a link's own text against its parent's: the
+	// marks stand beside a link in a sentence, and inside a link alone in
+	// its parent.
+	links := goquery.NewDocumentFromNode(root).Find("a")
+	if own := textOf(links.Nodes[0]); own != "one" {
+		t.Errorf("the sentence's link's own text is %q, want it unmarked", own)
 	}
-	if first == nil || textOf(first) != "one" {
-		t.Fatalf("the first link's own text is %q", textOf(first))
+	if own := textOf(links.Nodes[4]); own != marked(2, "menu") {
+		t.Errorf("the menu item's own text is %q, want it marked", own)
 	}
 }
