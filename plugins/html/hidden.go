@@ -50,16 +50,35 @@ type hiding struct {
 }
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
-// and not a panel that a visible control opens (which it opens).
+// and not a panel that a visible control opens, or the hidden wrapper of
+// one (which it opens).
 func (h hiding) hidden(c *html.Node) bool {
 	if !isHidden(c) || isCloak(c, h.pageWords) {
 		return false
 	}
-	if id := attr(c, "id"); id != "" && h.panels[id] && !isOverlay(c) {
+	if (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {
 		openPanel(c)
 		return false
 	}
 	return true
+}
+
+func (h hiding) isPanel(n *html.Node) bool {
+	id := attr(n, "id")
+	return id != "" && h.panels[id]
+}
+
+// wrapsPanel reports whether a child of n is a panel. Accordions (Chakra's
+// collapse) hide a wrapper around the panel the control names, and open
+// both with a click: a product page's description and dimensions were lost
+// (WCXB 0607, recall 0.33 → 0.71; WCXB 0.8487 → 0.8489, no page worse).
+func (h hiding) wrapsPanel(n *html.Node) bool {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && h.isPanel(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func (h hiding) drop(n *html.Node) {
