@@ -3,6 +3,7 @@ package html
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -68,5 +69,32 @@ func TestMarkLinks(t *testing.T) {
 	}
 	if own := textOf(links.Nodes[4]); own != marked(2, "menu") {
 		t.Errorf("the menu item's own text is %q, want it marked", own)
+	}
+}
+
+// Marking many links in one element takes time in proportion to them, not
+// to their square: a hostile page may hold 100,000. (A liveness check with
+// a hundredfold margin both ways, not a speed measurement: that is
+// BenchmarkExtractPage.)
+func TestMarkLinksManySiblings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<div>")
+	for range 100000 {
+		b.WriteString(`<a href="/x">x</a>`)
+	}
+	b.WriteString("</div>")
+	root, err := html.Parse(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string, 1)
+	go func() { done <- markLinks(root) }()
+	select {
+	case hrefs := <-done:
+		if len(hrefs) != maxLinks {
+			t.Fatalf("marked %d links, want the first %d", len(hrefs), maxLinks)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("marking 100,000 sibling links took over 20 s (before the fix, about 50 s: each link scanned all its siblings)")
 	}
 }
