@@ -77,13 +77,13 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	openNoscript(root)
 	removeHidden(root)
 	markSpaces(root)
-	hrefs := markLinks(root)
+	// What the page declares itself to be steers go-trafilatura (pagetype.go).
+	page := pageTypeOf(root)
+	hrefs := markLinks(root, !page.article)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
 	var content *html.Node
 	// trafilatura works on its own copy of the tree.
 	opts := extractOptions(req.URL)
-	// What the page declares itself to be steers go-trafilatura (pagetype.go).
-	page := pageTypeOf(root)
 	opts.ExcludeComments = !page.discussion
 	if page.items {
 		opts.Focus = trafilatura.FavorRecall

@@ -47,7 +47,7 @@ func TestMarkLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hrefs := markLinks(root)
+	hrefs := markLinks(root, true)
 	if strings.Join(hrefs, " ") != "/a /c /e" {
 		t.Fatalf("marked %v, want /a, /c and /e (no text: /b; in code: /d)", hrefs)
 	}
@@ -88,7 +88,7 @@ func TestMarkLinksManySiblings(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan []string, 1)
-	go func() { done <- markLinks(root) }()
+	go func() { done <- markLinks(root, true) }()
 	select {
 	case hrefs := <-done:
 		if len(hrefs) != maxLinks {

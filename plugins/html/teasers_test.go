@@ -30,7 +30,7 @@ func TestDropTeaserLists(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parsePage(t, `<html><body><article>`+tc.body+`</article></body></html>`)
-			markLinks(root)
+			markLinks(root, true)
 			dropTeaserLists(root)
 			checkText(t, textOfNode(root), tc.kept, tc.gone)
 		})
