@@ -70,6 +70,15 @@ func TestMarkLinks(t *testing.T) {
 	if own := textOf(links.Nodes[4]); own != marked(2, "menu") {
 		t.Errorf("the menu item's own text is %q, want it marked", own)
 	}
+	// On articles (insideAlone false) the marks stay beside every link.
+	menu, err := html.Parse(strings.NewReader(`<ul><li><a href="/e">menu</a></li></ul>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	markLinks(menu, false)
+	if own := textOf(goquery.NewDocumentFromNode(menu).Find("a").Nodes[0]); own != "menu" {
+		t.Errorf("on an article the menu item's own text is %q, want it unmarked", own)
+	}
 }
 
 // Marking many links in one element takes time in proportion to them, not
