@@ -71,7 +71,7 @@ func (h hiding) isPanel(n *html.Node) bool {
 // wrapsPanel reports whether a child of n is a panel. Accordions (Chakra's
 // collapse) hide a wrapper around the panel the control names, and open
 // both with a click: a product page's description and dimensions were lost
-// (WCXB 0607, recall 0.33 → 0.71; WCXB 0.8487 → 0.8489, no page worse).
+// (WCXB 0607, recall 0.33 → 0.71; two pages gained, none lost).
 func (h hiding) wrapsPanel(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && h.isPanel(c) {

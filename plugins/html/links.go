@@ -63,10 +63,10 @@ func markLinks(root *html.Node, insideAlone bool) []string {
 	return hrefs
 }
 
-// markLink puts open and close around the text of link a, inside it when
-// it is alone in its parent (aloneInParent). go-trafilatura
-// weighs the length of a link's text against its parent's, so the marks go
-// where they change that least:
+// markLink puts open and close around the text of link a: beside it, or
+// inside it when inside is set. go-trafilatura weighs the length of a
+// link's text against its parent's, so the marks go where they change that
+// least:
 //   - beside a link that shares its parent with text (a link in a
 //     sentence): inside, they made short links look heavier, and a Q&A
 //     page lost its answers;
@@ -76,8 +76,7 @@ func markLinks(root *html.Node, insideAlone bool) []string {
 //     (WCXB 4264: precision 0.16, where go-trafilatura alone has 1.00).
 //     WCXB 0.8478 → 0.8487, collections 0.645 → 0.650, products 0.616 →
 //     0.622. On articles it moved nothing (scrapinghub 0.9718 → 0.9717)
-//     but cost 4% of the time a page takes: go-trafilatura weighs more
-//     candidates there.
+//     but cost 4% of the time a page takes, so there they stay beside.
 func markLink(a *html.Node, open, close string, inside bool) {
 	if !inside {
 		textBefore(a, open)
