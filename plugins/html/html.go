@@ -105,19 +105,24 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 	}
-	tidy(content, keepLinks)
+	tidy(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
 	}
-	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL, keepLinks), page.article)
+	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL), page.article)
 	if page.article {
 		md = dropLoneLinks(md)
 	}
 	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
 		md = ""
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
+	}
+	// Links go last, so that what the rules above read in them (tag
+	// blocks, promotions) goes whether or not they are asked for.
+	if !keepLinks {
+		md = unlinkMarkdown(md)
 	}
 	var warning string
 	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {

@@ -123,9 +123,9 @@ func textAfter(n *html.Node, s string) {
 var markedLink = regexp.MustCompile("\uE001([\U000F0000-\U000FFFFD])([^\uE001\uE002\n]*)\uE002")
 
 // linkMarkdown turns marked link texts into markdown links, resolved
-// against pageURL, or into plain text when keep is false or the link leads
-// nowhere; markers left over (a link cut by a line break) are dropped.
-func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
+// against pageURL, or into plain text when the link leads nowhere; markers
+// left over (a link cut by a line break) are dropped.
+func linkMarkdown(md string, hrefs []string, pageURL string) string {
 	if len(hrefs) == 0 {
 		return md
 	}
@@ -136,7 +136,7 @@ func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
 		b.WriteString(md[last:m[0]])
 		number, _ := utf8.DecodeRuneInString(md[m[2]:m[3]])
 		idx := int(number) - linkBase
-		b.WriteString(restoreLink(md[m[4]:m[5]], idx, hrefs, base, keep))
+		b.WriteString(restoreLink(md[m[4]:m[5]], idx, hrefs, base))
 		last = m[1]
 	}
 	b.WriteString(md[last:])
@@ -145,12 +145,12 @@ func linkMarkdown(md string, hrefs []string, pageURL string, keep bool) string {
 
 // restoreLink renders the marked text of link idx: as a markdown link, as
 // its text, or as nothing when it is a heading's permalink.
-func restoreLink(text string, idx int, hrefs []string, base *url.URL, keep bool) string {
+func restoreLink(text string, idx int, hrefs []string, base *url.URL) string {
 	trimmed := strings.TrimFunc(text, unicode.IsSpace)
 	if idx < len(hrefs) && isPermalink(hrefs[idx], trimmed) {
 		return ""
 	}
-	if !keep || idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
+	if idx >= len(hrefs) || trimmed == "" || leadsNowhere(hrefs[idx]) {
 		return text
 	}
 	lead := text[:strings.Index(text, trimmed)]

@@ -15,26 +15,21 @@ func marked(idx int, text string) string {
 
 func TestLinkMarkdown(t *testing.T) {
 	hrefs := []string{"/guides/soil", "https://other.example/a b(c)", "#top", "javascript:void(0)"}
-	tests := []struct {
-		name, in string
-		keep     bool
-		want     string
-	}{
-		{"relative link", "See the " + marked(0, "soil guide") + ".", true, "See the [soil guide](https://garden.example/guides/soil)."},
-		{"escaped target", marked(1, "**other**"), true, "[**other**](https://other.example/a%20b%28c%29)"},
-		{"spaces stay outside", "a" + marked(0, " soil ") + "b", true, "a [soil](https://garden.example/guides/soil) b"},
-		{"fragment", marked(2, "top"), true, "top"},
-		{"script", marked(3, "click"), true, "click"},
-		{"links off", marked(0, "soil guide"), false, "soil guide"},
-		{"cut by a line break", string(linkOpen) + string(rune(linkBase)) + "soil\nguide" + string(linkClose), true, "soil\nguide"},
-		{"unknown number", marked(9, "lost"), true, "lost"},
-		{"permalink", "## Care" + marked(2, "¶"), true, "## Care"},
-		{"brackets in the text", "See " + marked(0, `git-add\[1]`) + ".", true, `See [git-add\[1\]](https://garden.example/guides/soil).`},
-		{"escaped backslash", marked(0, `a\\]`), true, `[a\\\]](https://garden.example/guides/soil)`},
+	tests := []struct{ name, in, want string }{
+		{"relative link", "See the " + marked(0, "soil guide") + ".", "See the [soil guide](https://garden.example/guides/soil)."},
+		{"escaped target", marked(1, "**other**"), "[**other**](https://other.example/a%20b%28c%29)"},
+		{"spaces stay outside", "a" + marked(0, " soil ") + "b", "a [soil](https://garden.example/guides/soil) b"},
+		{"fragment", marked(2, "top"), "top"},
+		{"script", marked(3, "click"), "click"},
+		{"cut by a line break", string(linkOpen) + string(rune(linkBase)) + "soil\nguide" + string(linkClose), "soil\nguide"},
+		{"unknown number", marked(9, "lost"), "lost"},
+		{"permalink", "## Care" + marked(2, "¶"), "## Care"},
+		{"brackets in the text", "See " + marked(0, `git-add\[1]`) + ".", `See [git-add\[1\]](https://garden.example/guides/soil).`},
+		{"escaped backslash", marked(0, `a\\]`), `[a\\\]](https://garden.example/guides/soil)`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := linkMarkdown(tc.in, hrefs, pageURL, tc.keep); got != tc.want {
+			if got := linkMarkdown(tc.in, hrefs, pageURL); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
@@ -105,5 +100,42 @@ func TestMarkLinksManySiblings(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("marking 100,000 sibling links took over 20 s (before the fix, about 50 s: each link scanned all its siblings)")
+	}
+}
+
+func TestUnlinkMarkdown(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"a link", "See the [soil guide](https://g.example/soil).", "See the soil guide."},
+		{"escaped brackets stay escaped", `[git-add\[1\]](https://g.example/a)`, `git-add\[1\]`},
+		{"an image stays", "![logo](https://g.example/l.png)", "![logo](https://g.example/l.png)"},
+		{"a linked image becomes the image", "[![logo](https://g.example/l.png)](https://g.example/)", "![logo](https://g.example/l.png)"},
+		{"code spans stay", "Write `[a](b)` for [a link](https://g.example/).", "Write `[a](b)` for a link."},
+		{"fenced code stays", "```\n[a](b)\n```\n[c](https://g.example/)", "```\n[a](b)\n```\nc"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := unlinkMarkdown(tc.in); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// With links=false the content is the same, links rendered as their text:
+// the tags after an article still go (before, they came back, as the rule
+// that drops them read links the option had already taken out).
+func TestLinksFalseKeepsTheSameContent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><meta property="og:type" content="article"><title>Race calendar</title></head><body><article><h1>Race calendar</h1>`)
+	for i := 0; i < 6; i++ {
+		b.WriteString(`<p>STORY The season opens in March at the old circuit and closes in December, with twelve rounds between.</p>`)
+	}
+	b.WriteString(`<p><a href="/t/1">TAG-ONE season</a>, <a href="/t/2">TAG-TWO circuit</a>, <a href="/t/3">TAG-THREE rounds</a></p></article></body></html>`)
+	for _, opts := range []map[string]string{nil, {"links": "false"}} {
+		res, err := extractHTML(t, []byte(b.String()), pageURL, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, res.Content, []string{"STORY"}, []string{"TAG-ONE", "TAG-THREE"})
 	}
 }

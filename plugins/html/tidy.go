@@ -11,12 +11,11 @@ import (
 // use: images inlined as data: URIs (their alt text stays) or with no src,
 // links with no text, headings' permalinks (¶), and links that lead
 // nowhere outside the page (javascript:, a bare fragment), whose text
-// stays. With keepLinks false every link becomes its text, for pages where
-// links would dominate the tokens.
-func tidy(n *html.Node, keepLinks bool) {
+// stays.
+func tidy(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		tidy(c, keepLinks)
+		tidy(c)
 		if c.Type == html.ElementNode {
 			switch c.Data {
 			case "img":
@@ -35,7 +34,7 @@ func tidy(n *html.Node, keepLinks bool) {
 				case strings.TrimFunc(textOf(c), isBlank) == "" && !hasElement(c, "img"),
 					isPermalink(attr(c, "href"), textOf(c)):
 					n.RemoveChild(c)
-				case !keepLinks || leadsNowhere(attr(c, "href")):
+				case leadsNowhere(attr(c, "href")):
 					unwrap(c)
 				}
 			}
