@@ -73,52 +73,16 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
-	revealStreamed(root)
-	openNoscript(root)
-	removeHidden(root)
-	markSpaces(root)
-	// What the page declares itself to be steers go-trafilatura (pagetype.go).
-	page := pageTypeOf(root)
-	hrefs := markLinks(root, !page.article)
+	page, hrefs := prepare(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
-	var content *html.Node
-	// trafilatura works on its own copy of the tree.
-	opts := extractOptions(req.URL)
-	opts.ExcludeComments = !page.discussion
-	if page.items {
-		opts.Focus = trafilatura.FavorRecall
-	}
-	if page.product {
-		dropReviews(root)
-	}
-	if page.article {
-		dropOtherArticles(root)
-	}
-	res, err := trafilatura.ExtractDocument(root, opts)
-	switch {
-	case err == nil:
-		content = chooseContent(root, page, res)
-		out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
-		setLanguage(out.Metadata, root, res)
-	default:
-		content = withoutChrome(root)
-		out.Title = pageTitle(root)
-		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
-	}
+	content := mainContent(root, page, req.URL, out)
 	tidy(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
 	}
-	md = dropLinkTail(linkMarkdown(md, hrefs, req.URL), page.article)
-	if page.article {
-		md = dropLoneLinks(md)
-	}
-	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
-		md = ""
-		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
-	}
+	md = finish(linkMarkdown(md, hrefs, req.URL), root, page, out)
 	// Links go last, so that what the rules above read in them (tag
 	// blocks, promotions) goes whether or not they are asked for.
 	if !keepLinks {
@@ -129,6 +93,63 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		out.Warnings = append(out.Warnings, warning)
 	}
 	return out, nil
+}
+
+// prepare readies the page for go-trafilatura: it shows what readers see
+// and removes what they cannot, reads what the page declares itself to be
+// (pagetype.go), marks its links (links.go) and removes what a page of its
+// type holds beside its content (reviews, other articles). It returns the
+// page type and the links' hrefs by number.
+func prepare(root *html.Node) (pageType, []string) {
+	revealStreamed(root)
+	openNoscript(root)
+	removeHidden(root)
+	markSpaces(root)
+	page := pageTypeOf(root)
+	hrefs := markLinks(root, !page.article)
+	if page.product {
+		dropReviews(root)
+	}
+	if page.article {
+		dropOtherArticles(root)
+	}
+	return page, hrefs
+}
+
+// mainContent finds the page's main content with go-trafilatura, steered
+// by the page type, and sets out's title, metadata and warnings. Without a
+// main content it returns the page without its chrome.
+func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.ExtractResult) *html.Node {
+	opts := extractOptions(pageURL)
+	opts.ExcludeComments = !page.discussion
+	if page.items {
+		opts.Focus = trafilatura.FavorRecall
+	}
+	// go-trafilatura works on its own copy of the tree.
+	res, err := trafilatura.ExtractDocument(root, opts)
+	if err != nil {
+		out.Title = pageTitle(root)
+		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
+		return withoutChrome(root)
+	}
+	out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
+	setLanguage(out.Metadata, root, res)
+	return chooseContent(root, page, res)
+}
+
+// finish removes from the markdown what follows an article's text (tag
+// blocks, one-link paragraphs), and returns no content, with a warning in
+// out, when what is left is only words of the page's title (thin.go).
+func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult) string {
+	md = dropLinkTail(md, page.article)
+	if page.article {
+		md = dropLoneLinks(md)
+	}
+	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
+		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
+		return ""
+	}
+	return md
 }
 
 // chooseContent picks the content (pickContent) and drops what follows
