@@ -241,18 +241,22 @@ func FuzzExtract(f *testing.F) {
 		"<table><tr><td><h1>a</h1></td></tr></table>",
 		"<pre><code>a\n  b</code></pre>\xff\xfe",
 		"<meta charset=shift_jis><p>\x82\xa0</p>",
+		"<p>see <a href='/a'>[x](y)</a> <code>[c](d)</code> <a href='/i'><img src='/i.png' alt='i'></a></p>",
 	} {
 		f.Add([]byte(seed))
 	}
 	ex := New()
 	f.Fuzz(func(t *testing.T, page []byte) {
-		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", MaxOutputBytes: 2048})
-		var de *sdk.DocError
-		if err != nil && !errors.As(err, &de) {
-			t.Fatalf("non-document error: %v", err)
-		}
-		if err == nil && len(res.Content) > 2048 {
-			t.Fatalf("output %d bytes over the cap", len(res.Content))
+		// With links and without (links=false unlinks the markdown last).
+		for _, opts := range []map[string]string{nil, {"links": "false"}} {
+			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", MaxOutputBytes: 2048, Options: opts})
+			var de *sdk.DocError
+			if err != nil && !errors.As(err, &de) {
+				t.Fatalf("non-document error: %v", err)
+			}
+			if err == nil && len(res.Content) > 2048 {
+				t.Fatalf("output %d bytes over the cap", len(res.Content))
+			}
 		}
 	})
 }
