@@ -8,17 +8,16 @@ import "golang.org/x/net/html"
 // posts, a blog's latest entries. go-trafilatura weighed them with the
 // page's article, and one blog post came back with six more (precision
 // 0.19). dropOtherArticles removes, on a page declaring an article, every
-// <article> that neither holds nor sits inside the marked one, when
-// exactly one element is marked and it holds markedWords or more: a mark
-// around a headline alone says little about where the text is.
+// <article> that neither holds nor sits inside the marked one (pageType's
+// markedArticle: exactly one element is marked), when it holds markedWords
+// or more: a mark around a headline alone says little about where the text
+// is.
 const markedWords = 100
 
-func dropOtherArticles(root *html.Node) {
-	marked := matching(root, isMarkedArticle)
-	if len(marked) != 1 || words(marked[0]) < markedWords {
+func dropOtherArticles(root, article *html.Node) {
+	if article == nil || words(article) < markedWords {
 		return
 	}
-	article := marked[0]
 	prune(root, func(n *html.Node) bool {
 		return n.Data == "article" && !isWithin(n, article) && !isWithin(article, n)
 	})

@@ -30,7 +30,7 @@ func TestDropOtherArticles(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parsePage(t, `<html><body>`+tc.body+`</body></html>`)
-			dropOtherArticles(root)
+			dropOtherArticles(root, pageTypeOf(root).markedArticle)
 			checkText(t, textOfNode(root), tc.kept, tc.gone)
 		})
 	}

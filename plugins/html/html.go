@@ -111,7 +111,7 @@ func prepare(root *html.Node) (pageType, []string) {
 		dropReviews(root)
 	}
 	if page.article {
-		dropOtherArticles(root)
+		dropOtherArticles(root, page.markedArticle)
 	}
 	return page, hrefs
 }

@@ -35,6 +35,17 @@ func markLinks(root *html.Node, insideAlone bool) []string {
 	// parent: looked up for each link, 100,000 links in one element took
 	// 50 s.
 	alone := map[*html.Node]bool{}
+	inside := func(a *html.Node) bool {
+		if !insideAlone {
+			return false
+		}
+		in, ok := alone[a.Parent]
+		if !ok {
+			in = aloneInParent(a)
+			alone[a.Parent] = in
+		}
+		return in
+	}
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -45,12 +56,7 @@ func markLinks(root *html.Node, insideAlone bool) []string {
 		}
 		if n.Type == html.ElementNode && n.Data == "a" && len(hrefs) < maxLinks {
 			if href := strings.TrimSpace(attr(n, "href")); href != "" && strings.TrimFunc(textOf(n), isBlank) != "" {
-				inside, ok := alone[n.Parent]
-				if !ok {
-					inside = insideAlone && aloneInParent(n)
-					alone[n.Parent] = inside
-				}
-				markLink(n, string(linkOpen)+string(rune(linkBase+len(hrefs))), string(linkClose), inside)
+				markLink(n, string(linkOpen)+string(rune(linkBase+len(hrefs))), string(linkClose), inside(n))
 				hrefs = append(hrefs, href)
 			}
 			return // a link inside a link is not one
@@ -91,7 +97,7 @@ func markLink(a *html.Node, open, close string, inside bool) {
 // parent.
 func aloneInParent(n *html.Node) bool {
 	for c := n.Parent.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode && strings.TrimFunc(c.Data, isBlank) != "" {
+		if isVisibleText(c) {
 			return false
 		}
 	}

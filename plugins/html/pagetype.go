@@ -9,14 +9,17 @@ import (
 
 // pageType is what a page declares itself to be, read once from its
 // schema.org types (in JSON-LD or microdata), its Open Graph type and the
-// software that made it. Two rules read it beside the region rules
-// (thread.go, reviews.go, widen.go):
+// software that made it. go-trafilatura's settings follow it:
 //
 //   - a discussion (a forum thread, a Q&A page) has its replies as content,
 //     not comments to drop: WCXB forums 0.566 → 0.571;
 //   - a product or a list of items has its point in the details and items
 //     that go-trafilatura's balanced setting prunes, so recall is favoured:
 //     WCXB 0.818 → 0.820 (README).
+//
+// So do the rules around it: threads (thread.go), reviews (reviews.go),
+// other articles (articles.go), teasers, tags and promotions (teasers.go,
+// tail.go, promos.go), link marks (links.go) and wider regions (widen.go).
 type pageType struct {
 	// discussion: a forum thread or a Q&A page, or made by forum software.
 	discussion bool
@@ -26,13 +29,17 @@ type pageType struct {
 	items bool
 	// product: declares a product, and no article.
 	product bool
+	// markedArticle: the one element marked as an article in microdata,
+	// if exactly one is (articles.go).
+	markedArticle *html.Node
 }
 
 // declarations are what a page says of itself, as found.
 type declarations struct {
-	types     []string // schema.org types, JSON-LD texts and itemtype URLs
-	ogType    string
-	generator string
+	types          []string // schema.org types, JSON-LD texts and itemtype URLs
+	ogType         string
+	generator      string
+	markedArticles []*html.Node
 }
 
 var (
@@ -65,6 +72,9 @@ func pageTypeOf(root *html.Node) pageType {
 				d.ogType = strings.ToLower(strings.TrimSpace(attr(n, "content")))
 			case attr(n, "itemtype") != "":
 				d.types = append(d.types, attr(n, "itemtype"))
+				if isMarkedArticle(n) {
+					d.markedArticles = append(d.markedArticles, n)
+				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -83,6 +93,9 @@ func (d declarations) classify() pageType {
 	}
 	p.items = (ogProduct || d.declare(itemTypes)) && !p.article
 	p.product = (ogProduct || d.declare(productTypes)) && !p.article
+	if len(d.markedArticles) == 1 {
+		p.markedArticle = d.markedArticles[0]
+	}
 	return p
 }
 

@@ -5,8 +5,15 @@ import (
 	"strings"
 )
 
+// mdLinkText matches the text of a markdown link: escapes, or anything but
+// a closing bracket.
+const mdLinkText = `(?:\\.|[^\]\\])*`
+
 // mdLink matches a markdown link, capturing its text.
-var mdLink = regexp.MustCompile(`\[((?:\\.|[^\]\\])*)\]\([^)]*\)`)
+var mdLink = regexp.MustCompile(`\[(` + mdLinkText + `)\]\([^)]*\)`)
+
+// isFence reports whether line opens or closes fenced code.
+func isFence(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "```") }
 
 // dropLinkTail removes the blocks at the end of md that are nothing but
 // links (three or more, holding 85% of the block's words): tag clouds,
@@ -61,7 +68,7 @@ func shortTailStart(blocks []string) int {
 }
 
 func isLinkList(block string) bool {
-	if strings.HasPrefix(strings.TrimSpace(block), "```") {
+	if isFence(block) {
 		return false // code shows links as text
 	}
 	links, linked, other := linkWords(block)
@@ -94,7 +101,7 @@ func splitMarkdownBlocks(md string) []string {
 	var blocks, cur []string
 	inFence := false
 	for _, line := range strings.Split(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+		if isFence(line) {
 			inFence = !inFence
 		}
 		if !inFence && strings.TrimSpace(line) == "" {

@@ -89,26 +89,21 @@ func isHeading(n *html.Node) bool {
 
 // firstElement returns n's first child element, if no text comes before it.
 func firstElement(n *html.Node) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.ElementNode:
-			return c
-		case c.Type == html.TextNode && strings.TrimFunc(c.Data, isBlank) != "":
-			return nil
-		}
-	}
-	return nil
+	return nearestElement(n.FirstChild, func(c *html.Node) *html.Node { return c.NextSibling })
 }
 
 // previousElement returns the element just before n, if only blank text
 // lies between them.
 func previousElement(n *html.Node) *html.Node {
-	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
-		switch {
-		case c.Type == html.ElementNode:
+	return nearestElement(n.PrevSibling, func(c *html.Node) *html.Node { return c.PrevSibling })
+}
+
+// nearestElement walks from c by step to the first element, and returns
+// it unless text a reader sees comes first.
+func nearestElement(c *html.Node, step func(*html.Node) *html.Node) *html.Node {
+	for ; c != nil && !isVisibleText(c); c = step(c) {
+		if c.Type == html.ElementNode {
 			return c
-		case c.Type == html.TextNode && strings.TrimFunc(c.Data, isBlank) != "":
-			return nil
 		}
 	}
 	return nil

@@ -86,6 +86,11 @@ func orNonEmpty(preferred, fallback *html.Node) *html.Node {
 
 func isBlank(r rune) bool { return unicode.IsSpace(r) || r == spaceMark }
 
+// isVisibleText reports whether n is a text node with more than blanks.
+func isVisibleText(n *html.Node) bool {
+	return n.Type == html.TextNode && strings.TrimFunc(n.Data, isBlank) != ""
+}
+
 // maxTitleBytes bounds the content worth comparing with the title: more is
 // no title.
 const maxTitleBytes = 1024

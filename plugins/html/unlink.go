@@ -7,7 +7,7 @@ import (
 
 // mdLinkOrLinkedImage matches a markdown link, capturing its text, or an
 // image wrapped in a link, capturing the image.
-var mdLinkOrLinkedImage = regexp.MustCompile(`\[(!\[(?:\\.|[^\]\\])*\]\([^)]*\)|(?:\\.|[^\]\\])*)\]\([^)]*\)`)
+var mdLinkOrLinkedImage = regexp.MustCompile(`\[(!\[` + mdLinkText + `\]\([^)]*\)|` + mdLinkText + `)\]\([^)]*\)`)
 
 // unlinkMarkdown renders every link in md as its text, for the request
 // option links=false: a linked image becomes the image, and images, fenced
@@ -16,7 +16,7 @@ func unlinkMarkdown(md string) string {
 	lines := strings.Split(md, "\n")
 	inFence := false
 	for i, line := range lines {
-		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+		if isFence(line) {
 			inFence = !inFence
 			continue
 		}
