@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -60,4 +62,23 @@ func asDocError(err error, target **sdk.DocError) bool {
 	de, ok := err.(*sdk.DocError)
 	*target = de
 	return ok
+}
+
+// BenchmarkPageHiddenClasses reports the time per page spent reading the
+// page's own stylesheets for the classes they hide (stylesheet.go), to set
+// beside BenchmarkExtractPage.
+func BenchmarkPageHiddenClasses(b *testing.B) {
+	pages := benchPages(b)
+	roots := make([]*html.Node, len(pages))
+	for i, page := range pages {
+		root, err := parse(page, "text/html")
+		if err != nil {
+			b.Fatal(err)
+		}
+		roots[i] = root
+	}
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		pageHiddenClasses(roots[i%len(roots)])
+	}
 }

@@ -39,7 +39,7 @@ var hiddenClasses = map[string]bool{
 }
 
 func removeHidden(root *html.Node) {
-	h := hiding{pageWords: words(root), panels: panels(root)}
+	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root)}
 	h.drop(root)
 }
 
@@ -47,13 +47,15 @@ func removeHidden(root *html.Node) {
 type hiding struct {
 	pageWords int
 	panels    map[string]bool
+	// classes are those the page's own stylesheets hide (stylesheet.go).
+	classes map[string]bool
 }
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
 // and not a panel that a visible control opens, or the hidden wrapper of
 // one (which it opens).
 func (h hiding) hidden(c *html.Node) bool {
-	if !isHidden(c) || isCloak(c, h.pageWords) {
+	if !isHidden(c) && !h.hasHiddenClass(c) || isCloak(c, h.pageWords) {
 		return false
 	}
 	if (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {
@@ -61,6 +63,19 @@ func (h hiding) hidden(c *html.Node) bool {
 		return false
 	}
 	return true
+}
+
+// hasHiddenClass reports whether c has a class the page hides.
+func (h hiding) hasHiddenClass(c *html.Node) bool {
+	if h.classes == nil {
+		return false
+	}
+	for _, class := range strings.Fields(attr(c, "class")) {
+		if h.classes[strings.ToLower(class)] {
+			return true
+		}
+	}
+	return false
 }
 
 func (h hiding) isPanel(n *html.Node) bool {
