@@ -96,14 +96,16 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 }
 
 // prepare readies the page for go-trafilatura: it shows what readers see
-// and removes what they cannot, reads what the page declares itself to be
-// (pagetype.go), marks its links (links.go) and removes what a page of its
-// type holds beside its content (reviews, other articles). It returns the
-// page type and the links' hrefs by number.
+// and removes what they cannot (hidden.go) or must close to read
+// (overlays.go), reads what the page declares itself to be (pagetype.go),
+// marks its links (links.go) and removes what a page of its type holds
+// beside its content (reviews, other articles). It returns the page type
+// and the links' hrefs by number.
 func prepare(root *html.Node) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
 	removeHidden(root)
+	dropOverlays(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
 	hrefs := markLinks(root, !page.article)

@@ -1,0 +1,46 @@
+package html
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// An open dialog sits over the page: a cookie-consent banner, a sign-up
+// prompt, a search box or a cart that the page shows before its content.
+// Readers close it to read; it is not what the page says. dropOverlays
+// removes the elements that declare themselves dialogs (role dialog or
+// alertdialog, aria-modal="true"), unless one holds half of the page's
+// words or more: then the page is its dialog (an article opened in a
+// lightbox). Closed dialogs are hidden already (hidden.go).
+//
+// Dialogs named only in classes (modal, popup, drawer) and consent
+// banners named in classes (cookie, consent) were measured and left out:
+// pages name their content's wrappers so too (README).
+func dropOverlays(root *html.Node) {
+	total := words(root)
+	var overlays []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && isDialog(n) && 2*words(n) < total {
+			overlays = append(overlays, n)
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(root)
+	for _, n := range overlays {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// isDialog reports whether n declares itself a dialog.
+func isDialog(n *html.Node) bool {
+	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	case "dialog", "alertdialog":
+		return true
+	}
+	return strings.EqualFold(strings.TrimSpace(attr(n, "aria-modal")), "true")
+}
