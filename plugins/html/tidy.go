@@ -11,7 +11,7 @@ import (
 // use: images inlined as data: URIs (their alt text stays) or with no src,
 // links with no text, headings' permalinks (¶), and links that lead
 // nowhere outside the page (javascript:, a bare fragment), whose text
-// stays.
+// stays. Links around blocks (a shop's cards) are flattened to one line.
 func tidy(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
@@ -36,12 +36,54 @@ func tidy(n *html.Node) {
 					n.RemoveChild(c)
 				case leadsNowhere(attr(c, "href")):
 					unwrap(c)
+				default:
+					flattenLink(c)
 				}
 			}
 		}
 		c = next
 	}
 }
+
+// blockTags are the elements that start a line of their own.
+var blockTags = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true, "dd": true,
+	"details": true, "div": true, "dl": true, "dt": true, "fieldset": true,
+	"figcaption": true, "figure": true, "footer": true, "form": true, "h1": true,
+	"h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "header": true,
+	"hgroup": true, "li": true, "main": true, "nav": true, "ol": true, "p": true,
+	"pre": true, "section": true, "summary": true, "table": true, "tbody": true,
+	"td": true, "tfoot": true, "th": true, "thead": true, "tr": true, "ul": true,
+}
+
+// flattenLink turns the blocks inside a link into runs of its text, so
+// that the link renders on one line. A card is a link around an image, a
+// heading and a price; rendered as it stands, its text ran over several
+// lines joined by hard breaks ("[![…](…)  \\" … "+5 Free
+// Accessories](…)"), which readers that take markdown line by line (WCXB's
+// scorer among them) see as a "[" and the link's raw target. Flattened:
+// WCXB 0.8493 → 0.8517 (collections 0.651 → 0.669; 56 pages gained, 2
+// lost), scrapinghub unchanged.
+func flattenLink(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			flattenLink(c)
+			switch {
+			case c.Data == "br" || c.Data == "hr":
+				n.InsertBefore(space(), c)
+				n.RemoveChild(c)
+			case blockTags[c.Data]:
+				n.InsertBefore(space(), c)
+				n.InsertBefore(space(), next) // appended when c is last
+				unwrap(c)
+			}
+		}
+		c = next
+	}
+}
+
+func space() *html.Node { return &html.Node{Type: html.TextNode, Data: " "} }
 
 // leadsNowhere reports whether href points at nothing an agent could
 // fetch: a script, or a place on this same page.

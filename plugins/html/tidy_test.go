@@ -60,3 +60,28 @@ func TestAngleBrackets(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", res.Content, want)
 	}
 }
+
+// TestCardLinksOnOneLine: a link around blocks (a shop's card) renders as
+// one line of markdown, its blocks' texts apart; a link inside a block is
+// left as it is.
+func TestCardLinksOnOneLine(t *testing.T) {
+	card := func(slug, name, price string) string {
+		return `<li><a href="/` + slug + `"><div class="img"><img src="/` + slug + `.jpg" alt="walnut"></div>` +
+			`<h3>` + name + `</h3><p>` + price + `<br>in stock</p></a></li>`
+	}
+	page := `<html><body><h1>Standing desks</h1><ul>` + card("v3", "Uplift V3", "$599") + card("frame", "Frame only", "$449") +
+		`</ul><p>See <a href="/all">every desk</a>.</p></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://ex.example/c", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- [![walnut](https://ex.example/v3.jpg) Uplift V3 $599 in stock](https://ex.example/v3)",
+		"- [![walnut](https://ex.example/frame.jpg) Frame only $449 in stock](https://ex.example/frame)",
+		"See [every desk](https://ex.example/all).",
+	} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("missing %q in\n%s", want, res.Content)
+		}
+	}
+}
