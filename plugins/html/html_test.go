@@ -295,13 +295,15 @@ func TestDiscussion(t *testing.T) {
 	}
 }
 
-// TestStreamedSegmentsRevealed: React's late segments are read where their
-// placeholders stand, nested ones too, and their loading fallbacks go; a
-// hidden segment with no placeholder is never shown, so it stays out.
+// TestStreamedSegmentsRevealed: React's late segments and Marko's async
+// fragments are read where their placeholders stand, nested ones too, and
+// React's loading fallbacks go; a hidden segment with no placeholder is
+// never shown, so it stays out.
 func TestStreamedSegmentsRevealed(t *testing.T) {
 	md := extractFile(t, "streamed").Content
-	checkText(t, md, []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE"}, []string{"Loading", "TRAP"})
-	if strings.Index(md, "STREAMED-ARTICLE") > strings.Index(md, "STREAMED-TIP") {
+	checkText(t, md, []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE", "STREAMED-FRAGMENT"}, []string{"Loading", "TRAP"})
+	if strings.Index(md, "STREAMED-ARTICLE") > strings.Index(md, "STREAMED-TIP") ||
+		strings.Index(md, "Fittings") > strings.Index(md, "STREAMED-FRAGMENT") {
 		t.Errorf("segments out of order:\n%s", md)
 	}
 }

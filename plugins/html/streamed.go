@@ -18,12 +18,18 @@ import (
 // hidden-element rules dropped it, and with it the whole article of 33 WCXB
 // pages (README).
 //
+// Marko (eBay's framework) streams the same way with its async
+// fragments: <div id="afbrwweb16" style="display:none"> holds what belongs
+// where <span id="afbrwwebph16"> stands, and $afbrwweb(16) moves it there.
+// 7 WCXB pages stream so; one collection's item grid sat in them (README).
+//
 // Only a segment whose placeholder is on the page is moved: a hidden
-// S:-element with no placeholder is never shown, and stays hidden.
+// segment with no placeholder is never shown, and stays hidden.
 
 var (
 	segmentID     = regexp.MustCompile(`^S:(\d+)$`)
-	placeholderID = regexp.MustCompile(`^([BP]):(\d+)$`)
+	placeholderID = regexp.MustCompile(`^[BP]:\d+$`)
+	fragmentID    = regexp.MustCompile(`^af([A-Za-z_]*?)(\d+)$`)
 )
 
 // revealStreamed moves every streamed segment into its placeholder.
@@ -34,10 +40,12 @@ func revealStreamed(root *html.Node) {
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			id := attr(n, "id")
-			if m := placeholderID.FindStringSubmatch(id); m != nil && n.Data == "template" {
-				placeholders[m[2]] = n
-			}
-			if m := segmentID.FindStringSubmatch(id); m != nil && hasAttr(n, "hidden") {
+			switch {
+			case placeholderID.MatchString(id) && n.Data == "template",
+				strings.HasPrefix(id, "af") && strings.Contains(id, "ph"):
+				placeholders[id] = n
+			case segmentID.MatchString(id) && hasAttr(n, "hidden"),
+				fragmentID.MatchString(id) && isHidden(n):
 				segments = append(segments, n)
 			}
 		}
@@ -47,15 +55,29 @@ func revealStreamed(root *html.Node) {
 	}
 	walk(root)
 	for _, seg := range segments {
-		m := segmentID.FindStringSubmatch(attr(seg, "id"))
-		if tmpl, ok := placeholders[m[1]]; ok && tmpl.Parent != nil && seg.Parent != nil {
-			moveSegment(seg, tmpl)
+		for _, id := range placeholderIDs(attr(seg, "id")) {
+			if p, ok := placeholders[id]; ok && p.Parent != nil && seg.Parent != nil {
+				moveSegment(seg, p)
+			}
 		}
 	}
 }
 
-// moveSegment puts seg's children where tmpl stands, as React's script
-// does: for a boundary, the fallback between the placeholder and the
+// placeholderIDs returns the ids of the placeholders a segment may fill:
+// React's boundary or pending segment of the same number, or Marko's
+// placeholder of the same fragment.
+func placeholderIDs(segment string) []string {
+	if m := segmentID.FindStringSubmatch(segment); m != nil {
+		return []string{"B:" + m[1], "P:" + m[1]}
+	}
+	if m := fragmentID.FindStringSubmatch(segment); m != nil {
+		return []string{"af" + m[1] + "ph" + m[2]}
+	}
+	return nil
+}
+
+// moveSegment puts seg's children where tmpl stands, as the page's script
+// does: for a React boundary, the fallback between the placeholder and the
 // boundary's end comment (<!--/$-->) goes first; then the placeholder and
 // the empty segment go.
 func moveSegment(seg, tmpl *html.Node) {
