@@ -18,21 +18,22 @@ import (
 // banners named in classes (cookie, consent) were measured and left out:
 // pages name their content's wrappers so too (README).
 func dropOverlays(root *html.Node) {
-	total := words(root)
-	var overlays []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && isDialog(n) && 2*words(n) < total {
-			overlays = append(overlays, n)
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
+	dialogs := matching(root, isDialog)
+	if len(dialogs) == 0 {
+		return // most pages: their words need no counting
 	}
-	walk(root)
-	for _, n := range overlays {
-		n.Parent.RemoveChild(n)
+	dropDialogs(dialogs, words(root))
+}
+
+// dropDialogs removes the dialogs that hold less than half of total
+// words, and looks for dialogs inside those it keeps.
+func dropDialogs(dialogs []*html.Node, total int) {
+	for _, n := range dialogs {
+		if 2*words(n) < total {
+			n.Parent.RemoveChild(n)
+		} else {
+			dropDialogs(matching(n, isDialog), total)
+		}
 	}
 }
 

@@ -16,6 +16,8 @@ func TestDropOverlays(t *testing.T) {
 			[]string{"STORY"}, []string{"CART"}},
 		{"a dialog that holds most of the page is the page", `<div role="dialog">` + story + story + `</div><p>FOOT Contact us.</p>`,
 			[]string{"STORY", "FOOT"}, nil},
+		{"a dialog inside the dialog that is the page goes", `<div role="dialog">` + story + story + `<div aria-modal="true"><p>PROMPT Subscribe.</p></div></div>`,
+			[]string{"STORY"}, []string{"PROMPT"}},
 		{"a class that says modal is no declaration", `<div class="modal-body">` + story + `</div>`,
 			[]string{"STORY"}, nil},
 		{"aria-modal false", `<div aria-modal="false"><p>PANEL Shipping times.</p></div>` + story,
