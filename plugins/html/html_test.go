@@ -393,6 +393,11 @@ func TestItems(t *testing.T) {
 		`<meta property="og:type" content="article">`:                                                                                         false,
 		`<script type="application/ld+json">{"@type":"Article","about":"Product design"}</script>`:                                            false,
 		`<script type="application/ld+json">{"@type":"NewsArticle"}</script><script type="application/ld+json">{"@type":"ItemList"}</script>`: false,
+		// og:type "article" is on every page of many CMSs; the page's own
+		// JSON-LD says it is a list.
+		`<meta property="og:type" content="article"><script type="application/ld+json">{"@graph":[{"@type":"CollectionPage"}]}</script>`: true,
+		`<meta property="og:type" content="article"><div itemscope itemtype="https://schema.org/ItemList"></div>`:                        false,
+		`<meta property="og:type" content="article"><script type="application/ld+json">{"@type":["Article","CollectionPage"]}</script>`:  false,
 	} {
 		root, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
 		if err != nil {
