@@ -1,13 +1,16 @@
 package html
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -54,6 +57,22 @@ func BenchmarkExtractPage(b *testing.B) {
 			if !asDocError(err, &de) {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// BenchmarkGoTrafilaturaPage reports go-trafilatura's time per page alone
+// (fallback on, as tools/gotrafilatura runs it for eval.py) on the same
+// pages, so that one run of both gives the ratio issue 9 bounds: sift's
+// time per page at or under go-trafilatura's.
+func BenchmarkGoTrafilaturaPage(b *testing.B) {
+	pages := benchPages(b)
+	opts := trafilatura.Options{EnableFallback: true}
+	opts.OriginalURL, _ = url.Parse("https://example.com/")
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		if _, err := trafilatura.Extract(bytes.NewReader(pages[i%len(pages)]), opts); err != nil {
+			b.Logf("page %d: %v", i%len(pages), err)
 		}
 	}
 }
