@@ -56,7 +56,9 @@ func revealStreamed(root *html.Node) {
 	walk(root)
 	for _, seg := range segments {
 		for _, id := range placeholderIDs(attr(seg, "id")) {
-			if p, ok := placeholders[id]; ok && p.Parent != nil && seg.Parent != nil {
+			// A placeholder inside its own segment cannot take it: the
+			// browser's move fails there too, and the segment stays hidden.
+			if p, ok := placeholders[id]; ok && p.Parent != nil && seg.Parent != nil && !isWithin(p, seg) {
 				moveSegment(seg, p)
 			}
 		}
