@@ -1,0 +1,66 @@
+package html
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// go-trafilatura cuts a paragraph before some of its inline elements: the
+// paragraph's element ends, and the code span or emphasis and the rest of
+// the sentence follow it outside, as its "tail". Its own text output reads
+// them as one line; rendered as they stand, the markdown broke the
+// sentence into two paragraphs ("The mechanics of" / "`cached_property()`
+// are somewhat different…"). On WCXB, 908 breaks on 160 pages came before
+// a code span or an emphasis in mid-sentence. rejoinParagraphs puts such
+// tails back into a paragraph that stops mid-sentence; after a full stop,
+// what follows is its own block (a "Check price" button), and stays so.
+
+// rejoinParagraphs moves the text and inline elements that follow a <p> in
+// go-trafilatura's content, up to the next block, back into it
+// (isInline: spaces.go).
+func rejoinParagraphs(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data != "p" {
+			rejoinParagraphs(c)
+			continue
+		}
+		if endsSentence(textOf(c)) {
+			continue // what follows is a block of its own: a button, a caption
+		}
+		cut := true
+		// An image after a paragraph stands on its own line.
+		for tail := c.NextSibling; tail != nil && isInline(tail) && tail.Data != "img"; tail = c.NextSibling {
+			if cut && touching(c, tail) {
+				// At the cut, go-trafilatura trimmed the space; its own
+				// text output puts one there.
+				c.AppendChild(space())
+			}
+			cut = false
+			n.RemoveChild(tail)
+			c.AppendChild(tail)
+		}
+	}
+}
+
+// endsSentence reports whether text ends as a sentence does, closing
+// quotes and brackets aside.
+func endsSentence(text string) bool {
+	text = strings.TrimRightFunc(text, func(r rune) bool {
+		return isBlank(r) || strings.ContainsRune(`"')]»”’`, r)
+	})
+	last, _ := utf8.DecodeLastRuneInString(text)
+	return strings.ContainsRune(".!?:…", last)
+}
+
+// touching reports whether the texts of a and b would run together: a
+// ends and b starts with something other than a blank.
+func touching(a, b *html.Node) bool {
+	last, _ := utf8.DecodeLastRuneInString(textOf(a))
+	first, _ := utf8.DecodeRuneInString(textOf(b))
+	return last != utf8.RuneError && first != utf8.RuneError && !isBlank(last) && !isBlank(first)
+}

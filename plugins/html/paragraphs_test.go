@@ -1,0 +1,75 @@
+package html
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
+)
+
+func TestRejoinParagraphs(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"a tail cut off in mid-sentence goes back",
+			`<div><p>The mechanics of </p><code>cached()</code> are different.<p>Next.</p></div>`,
+			`<div><p>The mechanics of <code>cached()</code> are different.</p><p>Next.</p></div>`},
+		{"texts that would touch get a space",
+			`<div><p>a question of</p><em>if</em> they will</div>`,
+			`<div><p>a question of <em>if</em> they will</p></div>`},
+		{"after a full stop the tail is a block of its own",
+			`<div><p>Done.</p><a href="/b">Check price</a></div>`,
+			`<div><p>Done.</p><a href="/b">Check price</a></div>`},
+		{"an image stands on its own line",
+			`<div><p>See</p><img src="/a.png"/></div>`,
+			`<div><p>See</p><img src="/a.png"/></div>`},
+		{"the tail ends at the next block",
+			`<section><p>one</p>two<ul><li>three</li></ul></section>`,
+			`<section><p>one two</p><ul><li>three</li></ul></section>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+tc.in+"</body></html>")
+			rejoinParagraphs(root)
+			if got := renderBody(t, root); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// Through the whole extractor: go-trafilatura cuts a paragraph inside a
+// definition (Python's library reference) before its code spans, and the
+// markdown keeps the sentence whole.
+func TestParagraphKeepsItsCodeSpans(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>functools</title></head><body><div role="main">`)
+	b.WriteString(`<dl class="py function"><dt>functools.cached_property(func)</dt><dd>`)
+	for i := 0; i < 4; i++ {
+		b.WriteString(`<p>The cache is threadsafe so that the wrapped function can be used in multiple threads, and the data structure stays coherent.</p>`)
+	}
+	b.WriteString(`<p>The mechanics of <code class="xref py py-func docutils literal notranslate"><span class="pre">cached_property()</span></code> are somewhat different from <code class="xref"><span class="pre">property()</span></code>. A regular property blocks attribute writes.</p>`)
+	b.WriteString(`</dd></dl></div></body></html>`)
+	res, err := extractHTML(t, []byte(b.String()), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "The mechanics of `cached_property()` are somewhat different from `property()`. A regular property blocks attribute writes."
+	if !strings.Contains(res.Content, want) {
+		t.Errorf("sentence broken:\n%s", res.Content)
+	}
+}
+
+// renderBody renders the children of root's <body> as HTML.
+func renderBody(t *testing.T, root *html.Node) string {
+	t.Helper()
+	var b strings.Builder
+	body := goquery.NewDocumentFromNode(root).Find("body").Nodes[0]
+	for c := body.FirstChild; c != nil; c = c.NextSibling {
+		if err := html.Render(&b, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b.String()
+}
