@@ -27,13 +27,3 @@ func dropOtherArticles(root, article *html.Node) {
 func isMarkedArticle(n *html.Node) bool {
 	return hasAttr(n, "itemscope") && articleTypes.MatchString(attr(n, "itemtype"))
 }
-
-// isWithin reports whether n is inside ancestor, or is it.
-func isWithin(n, ancestor *html.Node) bool {
-	for p := n; p != nil; p = p.Parent {
-		if p == ancestor {
-			return true
-		}
-	}
-	return false
-}

@@ -67,11 +67,14 @@ func (h hiding) hidden(c *html.Node) bool {
 
 // hasHiddenClass reports whether c has a class the page hides.
 func (h hiding) hasHiddenClass(c *html.Node) bool {
-	if h.classes == nil {
-		return false
-	}
-	for _, class := range strings.Fields(attr(c, "class")) {
-		if h.classes[strings.ToLower(class)] {
+	return h.classes != nil && hasClassIn(attr(c, "class"), h.classes)
+}
+
+// hasClassIn reports whether one of the classes in a class attribute's
+// value is in set, which holds lower-cased names.
+func hasClassIn(value string, set map[string]bool) bool {
+	for _, class := range strings.Fields(value) {
+		if set[strings.ToLower(class)] {
 			return true
 		}
 	}
@@ -153,11 +156,11 @@ var overlayWords = regexp.MustCompile(`(?i)modal|popup|popover|dropdown|menu|too
 
 // isOverlay reports whether a panel is a dialog, menu or other overlay.
 func isOverlay(n *html.Node) bool {
-	switch strings.ToLower(attr(n, "role")) {
-	case "dialog", "alertdialog", "menu", "listbox", "tooltip":
+	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	case "menu", "listbox", "tooltip":
 		return true
 	}
-	return strings.EqualFold(attr(n, "aria-modal"), "true") || overlayWords.MatchString(attr(n, "class")+" "+attr(n, "id"))
+	return isDialog(n) || overlayWords.MatchString(attr(n, "class")+" "+attr(n, "id"))
 }
 
 // openPanel shows a panel as a click on its control would: without the
@@ -230,10 +233,8 @@ func isHidden(n *html.Node) bool {
 				return true
 			}
 		case "class":
-			for _, c := range strings.Fields(a.Val) {
-				if hiddenClasses[strings.ToLower(c)] {
-					return true
-				}
+			if hasClassIn(a.Val, hiddenClasses) {
+				return true
 			}
 		}
 	}

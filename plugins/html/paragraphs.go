@@ -17,33 +17,38 @@ import (
 // tails back into a paragraph that stops mid-sentence; after a full stop,
 // what follows is its own block (a "Check price" button), and stays so.
 
-// rejoinParagraphs moves the text and inline elements that follow a <p> in
-// go-trafilatura's content, up to the next block, back into it
+// rejoinParagraphs moves the text and inline elements that follow each <p>
+// in go-trafilatura's content, up to the next block, back into it
 // (isInline: spaces.go).
 func rejoinParagraphs(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		if c.Data != "p" {
+		switch {
+		case c.Type != html.ElementNode:
+		case c.Data == "p":
+			rejoinTail(c)
+		default:
 			rejoinParagraphs(c)
-			continue
 		}
-		if endsSentence(textOf(c)) {
-			continue // what follows is a block of its own: a button, a caption
-		}
-		cut := true
-		// An image after a paragraph stands on its own line.
-		for tail := c.NextSibling; tail != nil && isInline(tail) && tail.Data != "img"; tail = c.NextSibling {
-			if cut && touching(c, tail) {
-				// At the cut, go-trafilatura trimmed the space; its own
-				// text output puts one there.
-				c.AppendChild(space())
-			}
-			cut = false
-			n.RemoveChild(tail)
-			c.AppendChild(tail)
-		}
+	}
+}
+
+// rejoinTail moves into p what follows it inline, when p stops
+// mid-sentence; after a full stop, what follows is a block of its own (a
+// button, a caption). An image after a paragraph stands on its own line.
+func rejoinTail(p *html.Node) {
+	text := textOf(p)
+	joinable := func(n *html.Node) bool { return n != nil && isInline(n) && n.Data != "img" }
+	if endsSentence(text) || !joinable(p.NextSibling) {
+		return
+	}
+	if touching(text, textOf(p.NextSibling)) {
+		// At the cut, go-trafilatura trimmed the space; its own text
+		// output puts one there.
+		p.AppendChild(space())
+	}
+	for tail := p.NextSibling; joinable(tail); tail = p.NextSibling {
+		p.Parent.RemoveChild(tail)
+		p.AppendChild(tail)
 	}
 }
 
@@ -57,10 +62,10 @@ func endsSentence(text string) bool {
 	return strings.ContainsRune(".!?:…", last)
 }
 
-// touching reports whether the texts of a and b would run together: a
-// ends and b starts with something other than a blank.
-func touching(a, b *html.Node) bool {
-	last, _ := utf8.DecodeLastRuneInString(textOf(a))
-	first, _ := utf8.DecodeRuneInString(textOf(b))
+// touching reports whether texts a and b would run together: a ends and b
+// starts with something other than a blank.
+func touching(a, b string) bool {
+	last, _ := utf8.DecodeLastRuneInString(a)
+	first, _ := utf8.DecodeRuneInString(b)
 	return last != utf8.RuneError && first != utf8.RuneError && !isBlank(last) && !isBlank(first)
 }

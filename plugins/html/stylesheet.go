@@ -30,21 +30,13 @@ import (
 // elements define as visually hidden, or nil.
 func pageHiddenClasses(root *html.Node) map[string]bool {
 	var classes map[string]bool
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && n.Data == "style" {
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.TextNode {
-					classes = clippedClasses(c.Data, classes)
-				}
+	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
+		for c := style.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				classes = clippedClasses(c.Data, classes)
 			}
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
 		}
 	}
-	walk(root)
 	return classes
 }
 
@@ -135,7 +127,7 @@ func addClipped(rule string, classes map[string]bool) map[string]bool {
 // and nothing else (".sr-only", not ".nav .sr-only" nor ".skip:not(:focus)").
 func loneClasses(selector []css.Token) []string {
 	var classes []string
-	for _, part := range splitTokens(selector, css.CommaToken) {
+	for _, part := range splitSelectors(selector) {
 		if len(part) == 2 && part[0].TokenType == css.DelimToken && string(part[0].Data) == "." &&
 			part[1].TokenType == css.IdentToken {
 			classes = append(classes, strings.ToLower(string(part[1].Data)))
@@ -144,14 +136,14 @@ func loneClasses(selector []css.Token) []string {
 	return classes
 }
 
-// splitTokens splits tokens at each token of type sep, and trims the
-// whitespace around each part.
-func splitTokens(tokens []css.Token, sep css.TokenType) [][]css.Token {
+// splitSelectors splits a selector list at its commas, and trims the
+// whitespace around each selector.
+func splitSelectors(tokens []css.Token) [][]css.Token {
 	var parts [][]css.Token
 	var part []css.Token
 	for _, t := range tokens {
 		switch t.TokenType {
-		case sep:
+		case css.CommaToken:
 			parts, part = append(parts, part), nil
 		case css.WhitespaceToken:
 			if len(part) > 0 {

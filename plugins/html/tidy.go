@@ -128,6 +128,16 @@ func matching(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	return found
 }
 
+// isWithin reports whether n is inside ancestor, or is it.
+func isWithin(n, ancestor *html.Node) bool {
+	for p := n; p != nil; p = p.Parent {
+		if p == ancestor {
+			return true
+		}
+	}
+	return false
+}
+
 // unwrap replaces n by its children.
 func unwrap(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
