@@ -87,6 +87,27 @@ func asDocError(err error, target **sdk.DocError) bool {
 // page's own stylesheets for the classes they hide (stylesheet.go), to set
 // beside BenchmarkExtractPage.
 func BenchmarkPageHiddenClasses(b *testing.B) {
+	roots := benchRoots(b)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		pageHiddenClasses(roots[i%len(roots)])
+	}
+}
+
+// BenchmarkChromeOnly reports the time per page spent comparing the
+// content with the words of the page's menus and footers (thin.go), to
+// set beside BenchmarkExtractPage.
+func BenchmarkChromeOnly(b *testing.B) {
+	roots := benchRoots(b)
+	const content = "Help Center, Returns and refunds, Privacy notice, Terms of use. Copyright 2026."
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		chromeOnly(content, roots[i%len(roots)])
+	}
+}
+
+// benchRoots parses the benchmark pages.
+func benchRoots(b *testing.B) []*html.Node {
 	pages := benchPages(b)
 	roots := make([]*html.Node, len(pages))
 	for i, page := range pages {
@@ -96,8 +117,5 @@ func BenchmarkPageHiddenClasses(b *testing.B) {
 		}
 		roots[i] = root
 	}
-	b.ResetTimer()
-	for i := 0; b.Loop(); i++ {
-		pageHiddenClasses(roots[i%len(roots)])
-	}
+	return roots
 }

@@ -141,7 +141,8 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 
 // finish removes from the markdown what follows an article's text (tag
 // blocks, one-link paragraphs), and returns no content, with a warning in
-// out, when what is left is only words of the page's title (thin.go).
+// out, when what is left is only words of the page's title or of its
+// menus and footer (thin.go).
 func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult) string {
 	md = dropLinkTail(md, page.article)
 	if page.article {
@@ -149,6 +150,10 @@ func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult) s
 	}
 	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
+		return ""
+	}
+	if chromeOnly(unlinkMarkdown(md), root) {
+		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its menus and footer (scripts may build it)")
 		return ""
 	}
 	return md

@@ -62,3 +62,48 @@ func TestChromelessKeepsWrappingForms(t *testing.T) {
 		})
 	}
 }
+
+func TestChromeOnly(t *testing.T) {
+	const chrome = `<nav><a href="/help">Help Center</a> <a href="/returns">Returns and refunds</a></nav>` +
+		`<div role="contentinfo"><p>Shipping policy Privacy notice Terms of use</p></div>`
+	tests := []struct {
+		name, content string
+		want          bool
+	}{
+		{"the menu and footer again", "Help Center, Returns and refunds\n\nShipping policy · Privacy notice · Terms of use", true},
+		{"nine words in ten from the chrome", "Help Center Returns and refunds Shipping policy Privacy notice Desk", true},
+		{"a product beside its menu", "Help Center Returns and refunds: the desk frame lifts 120 kg", false},
+		{"a chrome word twice counts once", "Help Help Help Center", false},
+		{"no words", "", false},
+	}
+	root := parsePage(t, `<html><body>`+chrome+`<div id="app"></div></body></html>`)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := chromeOnly(tc.content, root); got != tc.want {
+				t.Errorf("chromeOnly(%q) = %v, want %v", tc.content, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestChromePageHasNoContent: a page whose scripts would build its
+// content holds, as served, only its menus and footer; it is returned
+// with no content and a warning, not with its footer's links.
+func TestChromePageHasNoContent(t *testing.T) {
+	page := `<html><head><title>Desk converter | Shop</title></head><body><div id="root"></div><footer><div class="site-footer">` +
+		`<dl><dt><h5>Help</h5></dt><dd><a href="/help">Help Center</a>, <a href="/disputes">Disputes and reports</a>, ` +
+		`<a href="/returns">Return and refund policy</a>, <a href="/ipr">Report an infringement</a>, ` +
+		`<a href="/transparency">Transparency center</a>, <a href="/compliance">Integrity compliance</a></dd></dl>` +
+		`<dl><dt><h5>Shop in your language</h5></dt><dd><a href="//ru.shop.example">Russian</a>, ` +
+		`<a href="//pt.shop.example">Portuguese</a>, <a href="//es.shop.example">Spanish</a>, <a href="//fr.shop.example">French</a>, ` +
+		`<a href="//de.shop.example">German</a>, <a href="//it.shop.example">Italian</a></dd></dl>` +
+		`<p>Copyright 2010-2026 Shop.com. All rights reserved. Intellectual property protection, privacy policy, sitemap.</p>` +
+		`</div></footer><script src="/app.js"></script></body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Content != "" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "menus and footer") {
+		t.Errorf("content %q, warnings %q; want no content and one warning", res.Content, res.Warnings)
+	}
+}
