@@ -98,8 +98,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 // prepare readies the page for go-trafilatura: it shows what readers see
 // and removes what they cannot (hidden.go) or must close to read
 // (overlays.go), reads what the page declares itself to be (pagetype.go),
-// marks its links (links.go) and removes what a page of its type holds
-// beside its content (reviews, other articles). It returns the page type
+// removes the banner, navigation and footer every page of the site
+// repeats (landmarks.go), marks its links (links.go) and removes what a
+// page of its type holds beside its content (reviews, other articles). It returns the page type
 // and the links' hrefs by number.
 func prepare(root *html.Node) (pageType, []string) {
 	revealStreamed(root)
@@ -108,6 +109,7 @@ func prepare(root *html.Node) (pageType, []string) {
 	dropOverlays(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
+	dropLandmarks(root)
 	hrefs := markLinks(root, !page.article)
 	if page.product {
 		dropReviews(root)
