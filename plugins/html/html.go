@@ -100,8 +100,8 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 // (overlays.go), reads what the page declares itself to be (pagetype.go),
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
-// page of its type holds beside its content (reviews, other articles). It returns the page type
-// and the links' hrefs by number.
+// page of its type holds beside its content (reviews, other articles). It
+// returns the page type and the links' hrefs by number.
 func prepare(root *html.Node) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
