@@ -156,7 +156,7 @@ var overlayWords = regexp.MustCompile(`(?i)modal|popup|popover|dropdown|menu|too
 
 // isOverlay reports whether a panel is a dialog, menu or other overlay.
 func isOverlay(n *html.Node) bool {
-	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	switch roleOf(n) {
 	case "menu", "listbox", "tooltip":
 		return true
 	}
@@ -208,6 +208,15 @@ func isCloak(n *html.Node, pageWords int) bool {
 func words(n *html.Node) int {
 	all, _ := countWords(n, false)
 	return all
+}
+
+// totalWords counts the words of nodes, as words does for each.
+func totalWords(nodes []*html.Node) int {
+	total := 0
+	for _, n := range nodes {
+		total += words(n)
+	}
+	return total
 }
 
 func isHidden(n *html.Node) bool {

@@ -1,10 +1,6 @@
 package html
 
-import (
-	"strings"
-
-	"golang.org/x/net/html"
-)
+import "golang.org/x/net/html"
 
 // A page's banner, navigation, footer and complementary asides are the
 // landmarks that every page of a site repeats around its content. Screen
@@ -27,12 +23,8 @@ func dropLandmarks(root *html.Node) {
 	if len(marks) == 0 {
 		return
 	}
-	inMarks := 0
-	for _, n := range marks {
-		inMarks += words(n)
-	}
 	// The body's words, not the page's: the <title> is never in a landmark.
-	if inMarks >= words(bodyOf(root)) {
+	if totalWords(marks) >= words(bodyOf(root)) {
 		return
 	}
 	for _, n := range marks {
@@ -43,7 +35,7 @@ func dropLandmarks(root *html.Node) {
 // isChromeLandmark reports whether n is the page's banner, navigation,
 // footer (contentinfo) or a complementary aside.
 func isChromeLandmark(n *html.Node) bool {
-	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	switch roleOf(n) {
 	case "navigation", "banner", "contentinfo", "complementary":
 		return true
 	}
@@ -58,15 +50,6 @@ func isChromeLandmark(n *html.Node) bool {
 	return false
 }
 
-// bodyOf returns the <body> of the document under root, or root if it
-// has none.
-func bodyOf(root *html.Node) *html.Node {
-	if body := matching(root, func(n *html.Node) bool { return n.Data == "body" }); len(body) > 0 {
-		return body[0]
-	}
-	return root
-}
-
 // hasAncestor reports whether one of n's ancestors is one of the elements
 // named, or has the role of one (role="main", role="article").
 func hasAncestor(n *html.Node, names ...string) bool {
@@ -74,7 +57,7 @@ func hasAncestor(n *html.Node, names ...string) bool {
 		if p.Type != html.ElementNode {
 			continue
 		}
-		role := strings.ToLower(strings.TrimSpace(attr(p, "role")))
+		role := roleOf(p)
 		for _, name := range names {
 			if p.Data == name || role == name {
 				return true

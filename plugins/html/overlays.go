@@ -39,7 +39,7 @@ func dropDialogs(dialogs []*html.Node, total int) {
 
 // isDialog reports whether n declares itself a dialog.
 func isDialog(n *html.Node) bool {
-	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	switch roleOf(n) {
 	case "dialog", "alertdialog":
 		return true
 	}

@@ -131,6 +131,11 @@ func attr(n *html.Node, key string) string {
 	return ""
 }
 
+// roleOf returns n's ARIA role as browsers read it: trimmed, lower-cased.
+func roleOf(n *html.Node) string {
+	return strings.ToLower(strings.TrimSpace(attr(n, "role")))
+}
+
 // hasAttr reports whether n has the attribute key, whatever its value.
 func hasAttr(n *html.Node, key string) bool {
 	for _, a := range n.Attr {

@@ -27,11 +27,7 @@ func dropTeaserLists(content *html.Node) {
 	if len(lists) == 0 {
 		return
 	}
-	listed := 0
-	for _, l := range lists {
-		listed += words(l)
-	}
-	if float64(listed) >= teasersShare*float64(words(content)) {
+	if float64(totalWords(lists)) >= teasersShare*float64(words(content)) {
 		return
 	}
 	for _, l := range lists {

@@ -49,11 +49,7 @@ func wordCount(s string) int {
 // withoutChrome returns a copy of the page's body without the parts every
 // page repeats: navigation, header, footer, asides, forms, scripts.
 func withoutChrome(root *html.Node) *html.Node {
-	body := goquery.NewDocumentFromNode(root).Find("body")
-	if body.Length() == 0 {
-		return chromeless(root)
-	}
-	return chromeless(body.Nodes[0])
+	return chromeless(bodyOf(root))
 }
 
 // chromeless returns a copy of n without navigation, headers, footers,
@@ -173,7 +169,7 @@ func isNavigationOrFooter(n *html.Node) bool {
 	case "nav", "footer":
 		return true
 	}
-	switch strings.ToLower(strings.TrimSpace(attr(n, "role"))) {
+	switch roleOf(n) {
 	case "navigation", "contentinfo":
 		return true
 	}

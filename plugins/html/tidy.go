@@ -128,6 +128,15 @@ func matching(n *html.Node, match func(*html.Node) bool) []*html.Node {
 	return found
 }
 
+// bodyOf returns the <body> of the document under root, or root if it
+// has none.
+func bodyOf(root *html.Node) *html.Node {
+	if body := matching(root, func(n *html.Node) bool { return n.Data == "body" }); len(body) > 0 {
+		return body[0]
+	}
+	return root
+}
+
 // isWithin reports whether n is inside ancestor, or is it.
 func isWithin(n, ancestor *html.Node) bool {
 	for p := n; p != nil; p = p.Parent {
