@@ -1,6 +1,8 @@
 # sift's default configuration: runs as it is on one machine, with SQLite
 # under ./data and no LLM, Honcho or search backend. `sift validate` checks
-# a configuration; DESIGN.md §3 lists every block.
+# a configuration; README.md's Configuration section describes the blocks.
+# `make run` serves this file from disk; config/default.hcl, a copy kept
+# identical by a test, is embedded as the default when no file is found.
 
 listen   = "127.0.0.1:8890"
 data_dir = "./data"

@@ -9,17 +9,19 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
-	"github.com/siftd/sift"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 )
 
+// configHelp describes --config wherever a command takes it.
+const configHelp = "configuration file (without the flag: ./config.hcl, else the embedded default)"
+
 // loadConfig reads the file --config names. Without the flag it reads
-// ./config.hcl, or the embedded default when there is none.
+// ./config.hcl, or the embedded default (config.Default) when there is none.
 func loadConfig(cmd *cobra.Command, path string) (*config.Config, hcl.Diagnostics) {
 	if !cmd.Flags().Changed("config") && path == config.DefaultFile {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return config.Parse(sift.DefaultConfig, "(embedded) config.hcl")
+			return config.Parse(config.Default, config.DefaultName)
 		}
 	}
 	return config.LoadFile(path)

@@ -58,7 +58,7 @@ the output, for as long as stdin stays open.`,
 			return runExtract(cmd, f, args)
 		},
 	}
-	cmd.Flags().StringVar(&f.config, "config", config.DefaultFile, "configuration file")
+	cmd.Flags().StringVar(&f.config, "config", config.DefaultFile, configHelp)
 	cmd.Flags().StringVar(&f.typ, "type", "", "media type of the input (default: from the file name, else sniffed)")
 	cmd.Flags().StringVar(&f.url, "url", "", "the document's URL, for resolving relative links")
 	cmd.Flags().BoolVar(&f.json, "json", false, "print a JSON envelope with metadata and warnings")

@@ -44,7 +44,7 @@ func guardCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file whose guard stage applies")
+	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file whose guard stage applies (without the flag: ./config.hcl, else the embedded default)")
 	cmd.Flags().BoolVar(&noResolve, "no-resolve", false, "skip DNS: only the checks PreCheck makes")
 	return cmd
 }

@@ -36,7 +36,7 @@ func serveCommand() *cobra.Command {
 			return serve(cmd, cfgPath)
 		},
 	}
-	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file (the embedded default when ./config.hcl is absent)")
+	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, configHelp)
 	return cmd
 }
 

@@ -72,7 +72,7 @@ func warmCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&socket, "socket", "", "the Unix socket to serve")
-	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, "configuration file")
+	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, configHelp)
 	cmd.Flags().DurationVar(&idle, "idle", defaultWarm, "exit after this long without a call")
 	_ = cmd.MarkFlagRequired("socket")
 	return cmd

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift"
 	"github.com/siftd/sift/config"
 )
 
@@ -61,7 +60,7 @@ func validate(t *testing.T, src []byte) string {
 }
 
 func TestShippedConfigIsValid(t *testing.T) {
-	if got := validate(t, sift.DefaultConfig); got != "" {
+	if got := validate(t, config.Default); got != "" {
 		t.Fatalf("the shipped config.hcl has problems:\n%s", got)
 	}
 }

@@ -1,0 +1,63 @@
+# sift's default configuration: runs as it is on one machine, with SQLite
+# under ./data and no LLM, Honcho or search backend. `sift validate` checks
+# a configuration; README.md's Configuration section describes the blocks.
+# `make run` serves this file from disk; config/default.hcl, a copy kept
+# identical by a test, is embedded as the default when no file is found.
+
+listen   = "127.0.0.1:8890"
+data_dir = "./data"
+
+store {
+  driver = "sqlite"
+}
+
+# The development key is "sift-dev-key" (see README). While a caller holds
+# it, sift refuses to listen on anything but loopback. `sift key new NAME`
+# prints a fresh key and its block.
+caller "local" {
+  key_sha256 = "4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea"
+  workspace  = "default"
+  restricted = false
+}
+
+pipeline {
+  stage "guard" {
+    allow_ports = [80, 443]
+  }
+  stage "fetch" {
+    timeout  = "20s"
+    max_body = "5MiB"
+  }
+  stage "extract" {}
+  stage "cache" {           # after extract: clean content is kept, later stages re-run
+    ttl       = "24h"       # when the response sets no lifetime
+    max_ttl   = "168h"
+    max_bytes = "256MiB"    # oldest entries go first
+  }
+}
+
+extractor "html" {
+  pool    = 2
+  timeout = "30s"
+  memory  = "512MiB"
+}
+
+# PDFs run in their own pool: PDFium (WebAssembly) per process, killed and
+# replaced when a hostile file hangs it past timeout or outgrows memory.
+extractor "pdf" {
+  pool      = 2
+  timeout   = "60s"
+  memory    = "768MiB"
+  max_pages = 500
+}
+
+# Asynchronous batches (POST /v1/batch, Firecrawl's /v2/batch/scrape): one
+# worker drains every live job serially, so a batch holds one fetch slot.
+batch {
+  workers         = 1        # at most 2
+  targets_per_job = 32
+  jobs_per_caller = 1
+  jobs_total      = 8
+  ttl             = "24h"    # a job is kept this long after its last activity
+  max_bytes       = "64MiB"  # stored results; finished jobs go oldest first
+}
