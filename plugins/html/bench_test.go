@@ -62,7 +62,7 @@ func BenchmarkExtractPage(b *testing.B) {
 }
 
 // BenchmarkGoTrafilaturaPage reports go-trafilatura's time per page alone
-// (fallback on, as tools/gotrafilatura runs it for eval.py) on the same
+// (fallback on, as bench/html/gotrafilatura runs it for eval.py) on the same
 // pages, so that one run of both gives the ratio issue 9 bounds: sift's
 // time per page at or under go-trafilatura's.
 func BenchmarkGoTrafilaturaPage(b *testing.B) {

@@ -5,7 +5,7 @@ Run eval.py with --per-page first:
 
     python3 ../shared/bench/extract/eval.py --dataset wcxb-dev --batch \
         --cmd 'bin/sift extract --batch' --per-page /tmp/wcxb-pp.json
-    python3 plugins/html/tools/wcxb_losses.py /tmp/wcxb-pp.json
+    python3 bench/html/wcxb_losses.py /tmp/wcxb-pp.json
 
 For the first 25 low-recall pages of each weak page type it finds the text
 runs of the HTML that the ground truth has and sift's output lacks, and

@@ -3,7 +3,7 @@
 // benchmark's batch protocol, so eval.py can measure it beside sift in the
 // same run:
 //
-//	go build -o /tmp/gotrafilatura ./plugins/html/tools/gotrafilatura
+//	go build -o /tmp/gotrafilatura ./bench/html/gotrafilatura
 //	python3 ../shared/bench/extract/eval.py --dataset wcxb-dev --batch --cmd /tmp/gotrafilatura
 package main
 
