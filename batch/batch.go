@@ -1,5 +1,6 @@
-// Package batch runs asynchronous batch fetches (seeds/P6.md): an agent
-// submits a list of targets, walks away, and collects the results later.
+// Package batch runs asynchronous batch fetches (ARCHITECTURE.md, "Batch"):
+// an agent submits a list of targets, walks away, and collects the results
+// later.
 //
 // A job drains serially, one target at a time in index order; one or two
 // workers share a round-robin over the live jobs, so a batch holds at most
@@ -73,7 +74,7 @@ var (
 	ErrFinished = errors.New("batch job already finished")
 )
 
-// Limits are the caps and lifetimes of P6 §5, §7 and §10.
+// Limits are a batch's caps and lifetimes, as the batch block sets them.
 type Limits struct {
 	TargetsPerJob int
 	JobsPerCaller int

@@ -118,8 +118,8 @@ func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
 func (r *Runner) Limits() Limits { return r.opts.Limits }
 
 // Start sweeps and starts the workers and the sweeper. On a store of its
-// own (SQLite) it first fails the work a previous process left (P6 §7:
-// never resumed); on a shared database that work belongs to the instances
+// own (SQLite) it first fails the work a previous process left (never
+// resumed: a target may have half run); on a shared database that work belongs to the instances
 // still running, or is retried once its claims lapse.
 func (r *Runner) Start(ctx context.Context) error {
 	if !r.store.Shared() {

@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// Batch configures asynchronous batch fetches (seeds/P6.md §10). Without a
-// batch block, batch runs with these defaults.
+// Batch configures asynchronous batch fetches (ARCHITECTURE.md, "Batch").
+// Without a batch block, batch runs with these defaults.
 type Batch struct {
 	Disabled      bool
 	TargetsPerJob int
@@ -54,7 +54,7 @@ func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {
 	b.JobsPerCaller, diags = optInt(rb.JobsPerCaller, DefaultBatchJobsPerCaller, 1, 100, diags)
 	b.JobsTotal, diags = optInt(rb.JobsTotal, DefaultBatchJobsTotal, 1, 1000, diags)
 	// At most two workers: the batch must never hold more than two of the
-	// global fetch slots (P6 §6).
+	// global fetch slots, so interactive requests always have room.
 	b.Workers, diags = optInt(rb.Workers, DefaultBatchWorkers, 1, 2, diags)
 	b.TTL, diags = optDuration(rb.TTL, DefaultBatchTTL, diags)
 	b.MaxBytes, diags = optSize(rb.MaxBytes, DefaultBatchMaxBytes, diags)

@@ -28,7 +28,7 @@ func fold(known map[string]bool, outcome string) string {
 	return "other"
 }
 
-// Batch holds the sift_batch_* series (P6 §9). It implements batch.Hooks.
+// Batch holds the sift_batch_* series. It implements batch.Hooks.
 type Batch struct {
 	jobs        *prometheus.CounterVec
 	targets     *prometheus.CounterVec

@@ -16,7 +16,8 @@ import (
 )
 
 // MaxBatchBody bounds the body of a batch submission: 32 targets with
-// their questions and options (P6 §10; a constant, not config).
+// their questions and options (a constant, not config: the body cap
+// protects the server before any configuration is read).
 const MaxBatchBody = 256 << 10
 
 // MaxWait bounds a long-poll (`?wait=`) on a batch job.

@@ -30,7 +30,8 @@ type fetchRequest struct {
 	Links *bool `json:"links"`
 }
 
-// fetchResponse is sift's native answer (PLAN §4.2).
+// fetchResponse is sift's native /v1/fetch answer (README, "Fetch through
+// sift").
 type fetchResponse struct {
 	Content   string            `json:"content"`
 	Mode      string            `json:"mode"`

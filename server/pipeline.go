@@ -26,7 +26,8 @@ type fetchResult struct {
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
 	start := s.now()
 	host := hostOf(req.URL)
-	// Batch log lines never carry a target's host (P6 §8). Pools share
+	// Batch log lines never carry a target's host, for any caller: a
+	// batch is an agent's whole worklist, and its log would list it. Pools share
 	// their slots out by caller; batch work has a share of its own, so a
 	// batch never takes the caller's interactive slot.
 	logHost, poolCaller := host, c.name

@@ -20,7 +20,7 @@ import (
 
 // TestDigestThroughRealLLM: sift serve runs its built-in digester as a
 // plugin process against the real llama.cpp engine of ../shared/tools/llm,
-// with context from a loopback Honcho, and answers PLAN §4.2's whole
+// with context from a loopback Honcho, and answers /v1/fetch's whole
 // fetchEnvelope; /healthz reports both services; with the engine stopped, the
 // fetch still answers, with the clean text.
 func TestDigestThroughRealLLM(t *testing.T) {
@@ -134,7 +134,7 @@ digester "llm" {
 	}
 }
 
-// fetchEnvelope is /v1/fetch's answer (PLAN §4.2); decoding it with unknown
+// fetchEnvelope is /v1/fetch's answer; decoding it with unknown
 // fields refused pins its shape.
 type fetchEnvelope struct {
 	Content   string            `json:"content"`

@@ -1,5 +1,5 @@
 // Package honchotest is a loopback Honcho for tests. It speaks the search
-// route's real shapes (../shared/contracts/services.md §1): the request
+// route's real shapes (those of Honcho's v3 API): the request
 // body with limit 1..100, a bare JSON array of messages, `detail` errors,
 // and a bearer token only when configured to want one.
 package honchotest

@@ -1,7 +1,7 @@
 // Package cache is the checkpoint stage: it snapshots the Doc at its
 // position so that later requests for the same thing resume from there
-// (DESIGN §4). Placed after extract it caches clean content; placed last it
-// caches whole answers.
+// (ARCHITECTURE.md, "The cache"). Placed after extract it caches clean
+// content; placed last it caches whole answers.
 package cache
 
 import (

@@ -16,7 +16,7 @@ func ranges(reason string, cidrs ...string) []blockedRange {
 	return out
 }
 
-// nonGlobal lists every range DESIGN §7 refuses. IPv6 ranges that embed an
+// nonGlobal lists every range the guard refuses. IPv6 ranges that embed an
 // IPv4 address are refused whole, whatever the embedded address: they are
 // never how a public site is reached, and a gateway would reach the
 // embedded address for us.

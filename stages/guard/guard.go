@@ -1,6 +1,7 @@
 // Package guard is the stage that refuses URLs sift must never fetch:
 // anything in an odd form, disallowed schemes and ports, and every host
-// that is or resolves to an address that is not global (DESIGN §7). It
+// that is or resolves to an address that is not global (ARCHITECTURE.md,
+// "The guard", says why each rule is as strict as it is). It
 // also provides the dialer that connects only to vetted addresses.
 package guard
 
