@@ -119,8 +119,9 @@ func (r *Runner) Limits() Limits { return r.opts.Limits }
 
 // Start sweeps and starts the workers and the sweeper. On a store of its
 // own (SQLite) it first fails the work a previous process left (never
-// resumed: a target may have half run); on a shared database that work belongs to the instances
-// still running, or is retried once its claims lapse.
+// resumed: a target may have half run); on a shared database that work
+// belongs to the instances still running, or is retried once its claims
+// lapse.
 func (r *Runner) Start(ctx context.Context) error {
 	if !r.store.Shared() {
 		n, err := r.store.MarkInFlightFailed(ctx, "restart")
