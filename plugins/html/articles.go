@@ -6,8 +6,8 @@ import "golang.org/x/net/html"
 // itemtype schema.org/BlogPosting, NewsArticle, …) says where its article
 // is. Its other <article> elements are other articles: teasers, related
 // posts, a blog's latest entries. go-trafilatura weighed them with the
-// page's article, and one blog post came back with six more (precision
-// 0.19). dropOtherArticles removes, on a page declaring an article, every
+// page's article, and a blog post came back with several more.
+// dropOtherArticles removes, on a page declaring an article, every
 // <article> that neither holds nor sits inside the marked one (pageType's
 // markedArticle: exactly one element is marked), when it holds markedWords
 // or more: a mark around a headline alone says little about where the text

@@ -13,10 +13,10 @@ import (
 // that hide by convention, and inline styles that hide an element or move it
 // off-screen.
 //
-// Measured and left alone (plugins/html/README.md): rules in <style>
+// Measured and left alone (bench/html/BENCHMARKS.md): rules in <style>
 // blocks (they mostly fold tabs and accordions a reader opens, and removing
-// them cost 0.014 F1 on WCXB), opacity:0 and height:0 (content animated or
-// expanded in). <noscript> has its own rule (noscript.go).
+// them cost content), opacity:0 and height:0 (content animated or expanded
+// in). <noscript> has its own rule (noscript.go).
 
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.
@@ -89,7 +89,7 @@ func (h hiding) isPanel(n *html.Node) bool {
 // wrapsPanel reports whether a child of n is a panel. Accordions (Chakra's
 // collapse) hide a wrapper around the panel the control names, and open
 // both with a click: a product page's description and dimensions were lost
-// (WCXB 0607, recall 0.33 → 0.71; two pages gained, none lost).
+// without this.
 func (h hiding) wrapsPanel(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type == html.ElementNode && h.isPanel(c) {
@@ -109,8 +109,8 @@ func (h hiding) drop(n *html.Node) {
 			// The text on both sides is one text node again, as it was before
 			// the comment or element came between (React puts <!-- -->
 			// between the parts of a sentence). Left as two neighbouring
-			// text nodes, go-trafilatura chose another region on one
-			// scrapinghub page (precision 0.57; joined, 0.97).
+			// text nodes, go-trafilatura chose another region on a
+			// news page and kept a photo gallery with the article.
 			if prev != nil && next != nil && prev.Type == html.TextNode && next.Type == html.TextNode {
 				prev.Data += next.Data
 				after := next.NextSibling
@@ -190,8 +190,8 @@ func openPanel(n *html.Node) {
 // whole page, which a script or stylesheet shows once the page has loaded,
 // so that readers never see it half styled. Hidden text is dangerous as a
 // part of a page that readers do not see beside the part they do; a cloak
-// has no such other part, so it is opened. (WCXB page 4020, a whole tutorial, was
-// lost to one; README.)
+// has no such other part, so it is opened. (A whole tutorial was lost to
+// one.)
 const cloakShare = 0.9
 
 func isCloak(n *html.Node, pageWords int) bool {

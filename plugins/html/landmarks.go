@@ -17,7 +17,8 @@ import "golang.org/x/net/html"
 // a shell that scripts fill, which chromeOnly (thin.go) then returns
 // empty, or a page that an unclosed <aside> wraps whole. A guard that kept
 // any landmark holding half of the page's words was measured and left
-// out: a shop's footer can hold more than half of its words (README).
+// out: a shop's footer can hold more than half of its words
+// (bench/html/BENCHMARKS.md).
 func dropLandmarks(root *html.Node) {
 	marks := matching(root, isChromeLandmark)
 	if len(marks) == 0 {

@@ -11,9 +11,9 @@ import (
 )
 
 // go-trafilatura extracts more of a page with its links off: with them on
-// it drops lists whose items hold links (WCXB documentation 0.910 → 0.918
-// with them off; README). But agents follow links. So the links are taken
-// out of go-trafilatura's sight and put back afterwards: markLinks puts
+// it drops lists whose items hold links (documentation pages lost theirs).
+// But agents follow links. So the links are taken out of go-trafilatura's
+// sight and put back afterwards: markLinks puts
 // private-use markers around each link, carrying the link's number,
 // go-trafilatura runs with links off (it keeps the text, markers and all),
 // and linkMarkdown turns each marked text in the markdown back into a link.
@@ -78,11 +78,9 @@ func markLinks(root *html.Node, insideAlone bool) []string {
 //     page lost its answers;
 //   - inside a link alone in its parent (a menu item, a card's title), on
 //     pages that declare no article: beside it, they were the only text of
-//     the parent outside a link, and go-trafilatura took menus for text
-//     (WCXB 4264: precision 0.16, where go-trafilatura alone has 1.00).
-//     WCXB 0.8478 → 0.8487, collections 0.645 → 0.650, products 0.616 →
-//     0.622. On articles it moved nothing (scrapinghub 0.9718 → 0.9717)
-//     but cost 4% of the time a page takes, so there they stay beside.
+//     the parent outside a link, and go-trafilatura took menus for text.
+//     On articles inside marks changed nothing but cost time, so there
+//     they stay beside.
 func markLink(a *html.Node, open, close string, inside bool) {
 	if !inside {
 		textBefore(a, open)

@@ -10,13 +10,13 @@ import (
 // as one raw string, and go-trafilatura then took that markup for text:
 // sites that build their pages with scripts (Discourse forums, for one)
 // put the whole page there for readers without scripts, and sift returned
-// it as "\<div class=…\>" soup (WCXB forums, 19 pages). A fetcher runs no
+// it as "\<div class=…\>" soup. A fetcher runs no
 // scripts, so it is such a reader when the page is such a shell: when its
 // <noscript>s hold more words than the rest of its body, those holding at
 // least noscriptWords are parsed and put in their place. Otherwise the page
 // is whole without them, and they go, as a browser with scripts drops them:
-// they repeat the page (one WCXB article has its whole text there a second
-// time), plead to turn scripts on, or hold tracking pixels.
+// they repeat the page (an article may hold its whole text there a
+// second time), plead to turn scripts on, or hold tracking pixels.
 const noscriptWords = 20
 
 // openNoscript replaces each <noscript> in the page's body by its parsed

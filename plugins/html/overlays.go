@@ -16,7 +16,7 @@ import (
 //
 // Dialogs named only in classes (modal, popup, drawer) and consent
 // banners named in classes (cookie, consent) were measured and left out:
-// pages name their content's wrappers so too (README).
+// pages name their content's wrappers so too (bench/html/BENCHMARKS.md).
 func dropOverlays(root *html.Node) {
 	dialogs := matching(root, isDialog)
 	if len(dialogs) == 0 {

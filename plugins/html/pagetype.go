@@ -12,10 +12,9 @@ import (
 // software that made it. go-trafilatura's settings follow it:
 //
 //   - a discussion (a forum thread, a Q&A page) has its replies as content,
-//     not comments to drop: WCXB forums 0.566 → 0.571;
+//     not comments to drop;
 //   - a product or a list of items has its point in the details and items
-//     that go-trafilatura's balanced setting prunes, so recall is favoured:
-//     WCXB 0.818 → 0.820 (README).
+//     that go-trafilatura's balanced setting prunes, so recall is favoured.
 //
 // So do the rules around it: threads (thread.go), reviews (reviews.go),
 // other articles (articles.go), teasers, tags and promotions (teasers.go,
@@ -57,8 +56,8 @@ var (
 	// listTypes in a page's JSON-LD say the page is a list. Many CMSs put
 	// og:type "article" on every page, their category pages too, so a page
 	// whose JSON-LD calls it a list is one unless it also declares an
-	// article: WCXB listings 0.686 → 0.697 (a recipe collection 0.06 →
-	// 0.96; 3 pages gained, 2 lost 0.01 and 0.03), scrapinghub unchanged.
+	// article: the article rules had cut recipe collections and news
+	// sections down to their first entries.
 	listTypes = regexp.MustCompile(`(?i)"@type"\s*:\s*\[?\s*"(CollectionPage|ItemList|SearchResultsPage)\b`)
 )
 

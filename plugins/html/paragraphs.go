@@ -12,8 +12,8 @@ import (
 // the sentence follow it outside, as its "tail". Its own text output reads
 // them as one line; rendered as they stand, the markdown broke the
 // sentence into two paragraphs ("The mechanics of" / "`cached_property()`
-// are somewhat different…"). On WCXB, 908 breaks on 160 pages came before
-// a code span or an emphasis in mid-sentence. rejoinParagraphs puts such
+// are somewhat different…"), most often before a code span or an emphasis
+// in a library reference's definitions. rejoinParagraphs puts such
 // tails back into a paragraph that stops mid-sentence; after a full stop,
 // what follows is its own block (a "Check price" button), and stays so.
 

@@ -12,16 +12,15 @@ import (
 // moves each into its placeholder as it arrives: a Suspense boundary's
 // <template id="B:3">, dropping the fallback (a spinner, a skeleton) that
 // stood there, or a pending segment's <template id="P:3">. (The numbers
-// pair up: on every WCXB page with the scripts, all 208 calls join equal
-// numbers, $RC("B:n","S:n") and $RS("S:n","P:n").) A reader
-// sees the segment where the placeholder stood; without this move the
-// hidden-element rules dropped it, and with it the whole article of 33 WCXB
-// pages (README).
+// pair up: the scripts' calls join equal numbers, $RC("B:n","S:n") and
+// $RS("S:n","P:n").) A reader sees the segment where the placeholder
+// stood; without this move the hidden-element rules dropped it, and with
+// it whole articles.
 //
 // Marko (eBay's framework) streams the same way with its async
 // fragments: <div id="afbrwweb16" style="display:none"> holds what belongs
 // where <span id="afbrwwebph16"> stands, and $afbrwweb(16) moves it there.
-// 7 WCXB pages stream so; one collection's item grid sat in them (README).
+// A shop's collection had its item grid in them.
 //
 // Only a segment whose placeholder is on the page is moved: a hidden
 // segment with no placeholder is never shown, and stays hidden.

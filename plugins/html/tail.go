@@ -19,13 +19,12 @@ func isFence(line string) bool { return strings.HasPrefix(strings.TrimSpace(line
 // links (three or more, holding 85% of the block's words): tag clouds,
 // "read next" lists and share rows that follow the content. Only the tail
 // goes: a list of links inside the content may be its point.
-// Scrapinghub 0.963 → 0.964, WCXB unchanged (README).
 //
 // On an article, a line or two after such blocks (tailWords at most) goes
 // with them: an article's tags come after its last paragraph, and what
-// follows them is a comment policy, a copyright or a credit line.
-// Scrapinghub 0.9644 → 0.9656, WCXB articles 0.9416 → 0.9418, no page
-// worse; on other pages it cut a shop's and a manual's content.
+// follows them is a comment policy, a copyright or a credit line. Not on
+// other pages: there it cut a shop's and a manual's content; and a longer
+// tail cut articles' real paragraphs.
 const tailWords = 30
 
 func dropLinkTail(md string, article bool) string {

@@ -11,11 +11,10 @@ import (
 
 // Main content of fewer than thinWords words is either a short page, whose
 // whole body is what a reader sees, or a miss of the main-content
-// heuristics: on WCXB every page with recall under 0.3 had under 50 words
-// extracted (126 of 1,497, mostly listings, collections, products and
-// forums). Such pages get the body without its chrome, unless that is
-// empty: WCXB F1 0.804 → 0.807, scrapinghub 0.958 → 0.957. Thresholds of
-// 80 and 120 words gained more on WCXB but cost articles (0.956, 0.943).
+// heuristics: the pages whose content was mostly lost (listings,
+// collections, products and forums above all) had under 50 words
+// extracted. Such pages get the body without its chrome, unless that is
+// empty. Higher thresholds gained on those pages but cost short articles.
 const thinWords = 50
 
 // tooThin reports whether the extracted content is too short to trust.
@@ -26,7 +25,7 @@ func tooThin(content string) bool {
 // wordCount counts the words of s, each Chinese, Japanese or Korean
 // character as one: those scripts put no spaces between words, and a
 // Japanese article of 2,000 characters counted as a dozen "words" was taken
-// for a thin extraction (scrapinghub, precision 0.68 → 1.00 counted so).
+// for a thin extraction.
 func wordCount(s string) int {
 	n := 0
 	for _, field := range strings.Fields(s) {
@@ -96,7 +95,7 @@ const maxTitleBytes = 1024
 // extraction then returns as the content: an agent reads the title twice
 // and learns nothing. titleOnly reports whether every word of content is a
 // word of the page's title; such a page is returned with no content and a
-// warning. (WCXB scores a page with no main content 1 for no output.)
+// warning that scripts may build the page.
 func titleOnly(content, title string) bool {
 	words := wordsIn(content)
 	if len(words) == 0 {
@@ -119,19 +118,13 @@ func titleOnly(content, title string) bool {
 // scripts build (a shop's grid, a product's details) can hold, as served,
 // nothing but its menus and footer; the extraction then returns those as
 // its content, and an agent pays for links it could find on any page of
-// the site. Such a page is returned with no content and a warning. On
-// WCXB, nine pages had 90% or more of their words in their chrome: six
-// with no main content at all, three whose annotators kept a mega menu or
-// footer notes (0.13–0.30). WCXB 0.8526 → 0.8562, scrapinghub unchanged;
-// the next page down had 82% (a service page, F1 0.22, left as it is).
+// the site. Such a page is returned with no content and a warning. The
+// share is high because pages with real content stay well below it.
 // Since the page's landmarks go before extraction (landmarks.go), it
-// fires on the shells alone, whose landmarks stay: the six gains remain
-// and the three losses came back.
+// fires on the shells alone, whose landmarks stay.
 //
 // Headers are not counted as chrome here: an article's title and
-// standfirst sit in one, and short articles came back empty (measured
-// with the page's navigation and footers removed first: WCXB articles
-// 0.9425 → 0.9375).
+// standfirst sit in one, and short articles came back empty.
 const chromeOnlyShare = 0.9
 
 // chromeOnly reports whether chromeOnlyShare or more of content's words

@@ -8,8 +8,8 @@ import (
 )
 
 // A thread's point is all of its posts, and go-trafilatura, looking for one
-// article, keeps the first post or the densest few: on WCXB forums it kept
-// the question of Stack Exchange pages and dropped the answers, and the
+// article, keeps the first post or the densest few: it kept the question
+// of Stack Exchange pages and dropped the answers, and the
 // opening post of Discourse threads without the replies. Forum and Q&A
 // software marks each post with schema.org microdata (a Comment, an
 // Answer, a Question; itemprop comment, suggestedAnswer, acceptedAnswer),

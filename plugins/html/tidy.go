@@ -21,8 +21,8 @@ func tidy(n *html.Node) {
 			case "img":
 				// An image inlined as data: is bytes an agent cannot read, and
 				// its alt text stays. One with no src (a script loads it)
-				// renders as nothing, and goes: its alt text cost WCXB
-				// collections 0.005 (product grids).
+				// renders as nothing, and goes: its alt text only
+				// cluttered product grids.
 				switch src := strings.ToLower(strings.TrimSpace(attr(c, "src"))); {
 				case src == "":
 					n.RemoveChild(c)
@@ -60,10 +60,8 @@ var blockTags = map[string]bool{
 // that the link renders on one line. A card is a link around an image, a
 // heading and a price; rendered as it stands, its text ran over several
 // lines joined by hard breaks ("[![…](…)  \\" … "+5 Free
-// Accessories](…)"), which readers that take markdown line by line (WCXB's
-// scorer among them) see as a "[" and the link's raw target. Flattened:
-// WCXB 0.8493 → 0.8517 (collections 0.651 → 0.669; 56 pages gained, 2
-// lost), scrapinghub unchanged.
+// Accessories](…)"), which readers that take markdown line by line see
+// as a "[" and the link's raw target.
 func flattenLink(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling

@@ -27,15 +27,13 @@ import (
 // offered its largest run of repeated items first, comments included:
 // there the comments are the content.
 //
-// The factor, measured on the whole of WCXB with every other rule in
-// place: 2 → 0.844, 1.5 → 0.846, 1.25 → 0.845 (scrapinghub 0.964, 0.964,
-// 0.963); articles do not move, as they are never widened.
+// The factor was chosen by measurement against 2 and 1.25
+// (bench/html/BENCHMARKS.md); articles are never widened.
 const widerFactor = 1.5
 
 // bodyLinkShare is the most of a page body's words that may sit in links
-// for the body to be the content. WCXB, from the per-page scores of a run
-// that took the body wherever it could: 0.1 → 0.8477, 0.2 → 0.8478,
-// 0.3 → 0.8476, no limit 0.8472 (0.8464 without the body).
+// for the body to be the content: chosen by measurement against 0.1, 0.3
+// and no limit (bench/html/BENCHMARKS.md).
 const bodyLinkShare = 0.2
 
 // widerContent returns the wider region, or nil to keep picked.
