@@ -16,6 +16,8 @@ BENCH_DATA ?= ../shared/bench/extract
 build:
 	$(GO) build -o bin/ ./cmd/sift ./cmd/sift-html
 
+# config.hcl is read from disk (the binary embeds config/default.hcl), so
+# an edit of it relinks nothing: go build finds both binaries up to date.
 run: build
 	./$(BIN) serve --config config.hcl
 
