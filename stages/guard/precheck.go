@@ -229,10 +229,26 @@ func (p *Policy) hostOrIPv4(t *Target, text string) error {
 		}
 		return nil
 	}
-	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
-		return blocked("local host name %s", name)
+	if isSpecialUse(name) {
+		return blocked("special-use host name %s", name)
 	}
 	return nil
+}
+
+// specialUseSuffixes are the names that never lead to a public site: they
+// resolve to this machine or only inside a local network (RFC 6761
+// localhost, RFC 6762 local, RFC 8375 home.arpa, the private-use internal
+// TLD, and localdomain as resolvers' search domains use it).
+var specialUseSuffixes = []string{"localhost", "localdomain", "local", "internal", "home.arpa"}
+
+// isSpecialUse reports whether name is, or lies under, a special-use name.
+func isSpecialUse(name string) bool {
+	for _, s := range specialUseSuffixes {
+		if name == s || strings.HasSuffix(name, "."+s) {
+			return true
+		}
+	}
+	return false
 }
 
 // looksNumeric reports whether the last label is a number, which makes the
