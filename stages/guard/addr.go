@@ -56,7 +56,7 @@ var registry = []special{
 	row("240.0.0.0/4", "reserved address", "RFC 1112", false),
 	row("255.255.255.255/32", "limited broadcast address", "RFC 919", false),
 
-	row("::/0", "address outside global unicast 2000::/3", "RFC 4291", false),
+	row("::/0", "non-global-unicast IPv6 address", "RFC 4291", false),
 	row("2000::/3", "global unicast address", "RFC 4291", true),
 	row("::/128", "unspecified address", "RFC 4291", false),
 	row("::1/128", "loopback address", "RFC 4291", false),
