@@ -74,9 +74,14 @@ func statusOf(ae *apiError) int {
 	return ae.Status
 }
 
-// hostOf is the gate's key: the URL's host as written, lower-cased. The
-// guard, not this, decides what the host really is.
+// hostOf is the gate's key: the host as the guard canonicalises it, so
+// "Pub.Example." and "pub.example" share one slot. A URL the guard cannot
+// read keys on its host as written, lower-cased; the guard refuses it
+// anyway.
 func hostOf(raw string) string {
+	if host, err := guard.CanonicalHost(raw); err == nil {
+		return host
+	}
 	if u, err := url.Parse(raw); err == nil && u.Host != "" {
 		return strings.ToLower(u.Hostname())
 	}

@@ -1,12 +1,13 @@
-// Package dnstest is a loopback DNS server for tests: fixed A records,
-// served over UDP and TCP on one port, and a resolver that asks only it.
-// It lets a test give a name a private address without touching the
-// machine's resolver.
+// Package dnstest is a loopback DNS server for tests: fixed A and AAAA
+// records, served over UDP and TCP on one port, and a resolver that asks
+// only it. It lets a test give a name a private address without touching
+// the machine's resolver.
 package dnstest
 
 import (
 	"context"
 	"net"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -17,20 +18,44 @@ import (
 // that asks only this server. Unknown names are NXDOMAIN.
 func Resolver(t testing.TB, records map[string]string) *net.Resolver {
 	t.Helper()
-	zone := map[string]net.IP{}
+	multi := make(map[string][]string, len(records))
 	for name, addr := range records {
-		zone[dns.Fqdn(strings.ToLower(name))] = net.ParseIP(addr).To4()
+		multi[name] = []string{addr}
+	}
+	return Records(t, multi)
+}
+
+// Records serves each name's addresses, IPv4 ones as A records and IPv6
+// ones as AAAA records, and returns a resolver that asks only this server.
+// Unknown names are NXDOMAIN.
+func Records(t testing.TB, records map[string][]string) *net.Resolver {
+	t.Helper()
+	zone := map[string][]netip.Addr{}
+	for name, addrs := range records {
+		fqdn := dns.Fqdn(strings.ToLower(name))
+		for _, a := range addrs {
+			zone[fqdn] = append(zone[fqdn], netip.MustParseAddr(a))
+		}
 	}
 	handler := dns.HandlerFunc(func(w dns.ResponseWriter, r *dns.Msg) {
 		m := new(dns.Msg)
 		m.SetReply(r)
 		for _, q := range r.Question {
-			ip, ok := zone[strings.ToLower(q.Name)]
-			switch {
-			case !ok:
+			addrs, ok := zone[strings.ToLower(q.Name)]
+			if !ok {
 				m.Rcode = dns.RcodeNameError
-			case q.Qtype == dns.TypeA:
-				m.Answer = append(m.Answer, &dns.A{Hdr: dns.RR_Header{Name: q.Name, Rrtype: dns.TypeA, Class: dns.ClassINET}, A: ip})
+				continue
+			}
+			for _, a := range addrs {
+				hdr := dns.RR_Header{Name: q.Name, Class: dns.ClassINET}
+				switch {
+				case q.Qtype == dns.TypeA && a.Is4():
+					hdr.Rrtype = dns.TypeA
+					m.Answer = append(m.Answer, &dns.A{Hdr: hdr, A: a.AsSlice()})
+				case q.Qtype == dns.TypeAAAA && a.Is6():
+					hdr.Rrtype = dns.TypeAAAA
+					m.Answer = append(m.Answer, &dns.AAAA{Hdr: hdr, AAAA: a.AsSlice()})
+				}
 			}
 		}
 		_ = w.WriteMsg(m)

@@ -48,12 +48,7 @@ func (p *Policy) PreCheck(raw string) (*Target, error) {
 		return nil, err
 	}
 	t := &Target{URL: u, Port: port}
-	if strings.HasPrefix(hostText, "[") {
-		err = p.literal6(t, hostText)
-	} else {
-		err = p.hostOrIPv4(t, hostText)
-	}
-	if err != nil {
+	if err := p.checkHost(t, hostText); err != nil {
 		return nil, err
 	}
 	// From here on the URL carries the host as it was checked.
@@ -177,32 +172,57 @@ func isCanonicalPort(s string) bool {
 	return n <= 65535
 }
 
-// literal6 checks a bracketed IPv6 literal.
-func (p *Policy) literal6(t *Target, text string) error {
-	inner := text[1 : len(text)-1]
-	if strings.Contains(inner, "%") {
-		return blocked("zone identifier in IPv6 literal")
+// checkHost canonicalises the host and applies the allow lists, the
+// address rules to a literal and the special-use rule to a name.
+func (p *Policy) checkHost(t *Target, text string) error {
+	host, ip, err := canonicalHost(text)
+	if err != nil {
+		return err
 	}
-	addr, err := netip.ParseAddr(inner)
-	if err != nil || !addr.Is6() {
-		return blocked("invalid IPv6 literal %s", text)
+	t.Host, t.IP = host, ip
+	if len(p.AllowHosts) > 0 && !p.hostAllowed(host) {
+		return blocked("host %s not in allow_hosts", host)
 	}
-	t.IP, t.Host = addr, addr.String()
-	if len(p.AllowHosts) > 0 && !p.hostAllowed(t.Host) {
-		return blocked("host %s not in allow_hosts", t.Host)
+	if ip.IsValid() {
+		return p.checkAddr(ip)
 	}
-	return p.checkAddr(addr)
+	if len(p.AllowHosts) == 0 && isSpecialUse(host) {
+		return blocked("special-use host name %s", host)
+	}
+	return nil
 }
 
-// hostOrIPv4 checks a name or a dotted-quad literal.
-func (p *Policy) hostOrIPv4(t *Target, text string) error {
+// CanonicalHost returns rawURL's host as the guard checks it: an IP
+// literal in its canonical text, a name mapped to lower-case ASCII (UTS 46)
+// without its trailing dot. Whatever keys on a host (the per-host gates)
+// keys on this, so two spellings of one host are one host. The error is a
+// refusal when the URL's form alone is refused.
+func CanonicalHost(rawURL string) (string, error) {
+	authority, err := splitAuthority(rawURL)
+	if err != nil {
+		return "", err
+	}
+	hostText, _, _, err := splitHostPort(authority)
+	if err != nil {
+		return "", err
+	}
+	host, _, err := canonicalHost(hostText)
+	return host, err
+}
+
+// canonicalHost reads a bracketed IPv6 literal, a dotted-quad literal or a
+// name, refusing any other form.
+func canonicalHost(text string) (string, netip.Addr, error) {
+	if strings.HasPrefix(text, "[") {
+		return literal6(text)
+	}
 	if strings.Contains(text, "%") {
-		return blocked("percent-encoding in host")
+		return "", netip.Addr{}, blocked("percent-encoding in host")
 	}
 	lower := strings.ToLower(text)
 	mapped, err := idnaProfile.ToASCII(lower)
 	if err != nil {
-		return blocked("invalid host name %q", text)
+		return "", netip.Addr{}, blocked("invalid host name %q", text)
 	}
 	if looksNumeric(mapped) {
 		// WHATWG and inet_aton read numeric hosts in many forms
@@ -210,29 +230,44 @@ func (p *Policy) hostOrIPv4(t *Target, text string) error {
 		// dotted quad, written as such, is accepted.
 		addr, err := netip.ParseAddr(mapped)
 		if err != nil || !addr.Is4() || mapped != lower {
-			return blocked("non-canonical IPv4 address %q", text)
+			return "", netip.Addr{}, blocked("non-canonical IPv4 address %q", text)
 		}
-		t.IP, t.Host = addr, mapped
-		if len(p.AllowHosts) > 0 && !p.hostAllowed(t.Host) {
-			return blocked("host %s not in allow_hosts", t.Host)
-		}
-		return p.checkAddr(addr)
+		return mapped, addr, nil
 	}
 	name := strings.TrimSuffix(mapped, ".")
 	if err := checkName(name); err != nil {
-		return err
+		return "", netip.Addr{}, err
 	}
-	t.Host = name
-	if len(p.AllowHosts) > 0 {
-		if !p.hostAllowed(name) {
-			return blocked("host %s not in allow_hosts", name)
+	return name, netip.Addr{}, nil
+}
+
+// literal6 reads a bracketed IPv6 literal.
+func literal6(text string) (string, netip.Addr, error) {
+	inner := text[1 : len(text)-1]
+	if strings.Contains(inner, "%") {
+		return "", netip.Addr{}, blocked("zone identifier in IPv6 literal")
+	}
+	addr, err := netip.ParseAddr(inner)
+	if err != nil || !addr.Is6() {
+		return "", netip.Addr{}, blocked("invalid IPv6 literal %s", text)
+	}
+	return addr.String(), addr, nil
+}
+
+// specialUseSuffixes are the names that never lead to a public site: they
+// resolve to this machine or only inside a local network (RFC 6761
+// localhost, RFC 6762 local, RFC 8375 home.arpa, the private-use internal
+// TLD, and localdomain as resolvers' search domains use it).
+var specialUseSuffixes = []string{"localhost", "localdomain", "local", "internal", "home.arpa"}
+
+// isSpecialUse reports whether name is, or lies under, a special-use name.
+func isSpecialUse(name string) bool {
+	for _, s := range specialUseSuffixes {
+		if name == s || strings.HasSuffix(name, "."+s) {
+			return true
 		}
-		return nil
 	}
-	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
-		return blocked("local host name %s", name)
-	}
-	return nil
+	return false
 }
 
 // looksNumeric reports whether the last label is a number, which makes the
