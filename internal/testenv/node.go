@@ -63,8 +63,10 @@ func NodeProject(t testing.TB, fsys fs.FS, npmArgs ...string) string {
 	return dir
 }
 
+// installed reports whether dir holds a finished install: a directory is
+// renamed into place only once npm has succeeded.
 func installed(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "node_modules"))
+	_, err := os.Stat(dir)
 	return err == nil
 }
 
