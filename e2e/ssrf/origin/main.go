@@ -65,18 +65,25 @@ type doc struct {
 	RedirectChains      []chain  `json:"redirect_chains"`
 }
 
-var (
-	canaryHits atomic.Int64
-	logMu      sync.Mutex
-	logOut     io.Writer = os.Stdout
-	public               = map[netip.Addr]bool{}
-)
+// recorder logs every request and counts the canary hits.
+type recorder struct {
+	public map[netip.Addr]bool // the public test addresses; any other local address is a canary
+	hits   atomic.Int64
+	mu     sync.Mutex
+	out    io.Writer
+}
 
-func logJSON(v any) {
+func (rec *recorder) log(v any) {
 	b, _ := json.Marshal(v)
-	logMu.Lock()
-	logOut.Write(append(b, '\n'))
-	logMu.Unlock()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	_, _ = rec.out.Write(append(b, '\n'))
+}
+
+// origin serves the redirect chains and the connect-stage behaviours.
+type origin struct {
+	byPath map[string]chain
+	bomb   func() []byte // one gzip member inflating to 64 MiB of zeros, made on first use
 }
 
 func localAddr(r *http.Request) netip.Addr {
@@ -115,8 +122,9 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	rec := &recorder{public: map[netip.Addr]bool{}, out: os.Stdout}
 	for _, s := range d.PublicTestAddresses {
-		public[netip.MustParseAddr(s)] = true
+		rec.public[netip.MustParseAddr(s)] = true
 	}
 	byPath := map[string]chain{}
 	for _, c := range d.RedirectChains {
@@ -133,8 +141,9 @@ func main() {
 	}
 
 	mux := http.NewServeMux()
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { serve(w, r, byPath) })
-	h := canaryMiddleware(mux)
+	o := &origin{byPath: byPath, bomb: sync.OnceValue(gzipMember)}
+	mux.HandleFunc("/", o.serve)
+	h := rec.middleware(mux)
 
 	// One listener per local address (not a wildcard), so that the blackhole
 	// address can have its own backlog-0 socket on the same port.
@@ -162,15 +171,15 @@ func main() {
 				if err != nil {
 					return err
 				}
-				canaryHits.Add(1)
-				logJSON(map[string]any{"canary": "proxy", "local": c.LocalAddr().String(), "remote": c.RemoteAddr().String()})
+				rec.hits.Add(1)
+				rec.log(map[string]any{"canary": "proxy", "local": c.LocalAddr().String(), "remote": c.RemoteAddr().String()})
 				c.Close()
 			}
 		})
 	}
 	ctl := http.NewServeMux()
-	ctl.HandleFunc("/canaries", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, canaryHits.Load()) })
-	ctl.HandleFunc("/reset", func(w http.ResponseWriter, _ *http.Request) { canaryHits.Store(0); fmt.Fprintln(w, "ok") })
+	ctl.HandleFunc("/canaries", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, rec.hits.Load()) })
+	ctl.HandleFunc("/reset", func(w http.ResponseWriter, _ *http.Request) { rec.hits.Store(0); fmt.Fprintln(w, "ok") })
 	log.Printf("origin: serving %d chains; CA in %s; control on %s", len(byPath), *caOut, *control)
 	log.Fatal(http.ListenAndServe(*control, ctl))
 }
@@ -242,26 +251,26 @@ func listen(network, addr string, serve func(net.Listener) error) {
 	log.Fatal(serve(l))
 }
 
-// canaryMiddleware logs every request and counts the ones that arrived on a
+// middleware logs every request and counts the ones that arrived on a
 // local address that is not in public_test_addresses.
-func canaryMiddleware(next http.Handler) http.Handler {
+func (rec *recorder) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		la := localAddr(r)
-		canary := !public[la]
+		canary := !rec.public[la]
 		if canary {
-			canaryHits.Add(1)
+			rec.hits.Add(1)
 		}
 		sni := ""
 		if r.TLS != nil {
 			sni = r.TLS.ServerName
 		}
-		logJSON(map[string]any{"time": time.Now().UTC().Format(time.RFC3339Nano), "canary": canary, "local": la.String(),
+		rec.log(map[string]any{"time": time.Now().UTC().Format(time.RFC3339Nano), "canary": canary, "local": la.String(),
 			"remote": r.RemoteAddr, "host": r.Host, "sni": sni, "method": r.Method, "path": r.URL.Path, "headers": r.Header})
 		next.ServeHTTP(w, r)
 	})
 }
 
-func serve(w http.ResponseWriter, r *http.Request, byPath map[string]chain) {
+func (o *origin) serve(w http.ResponseWriter, r *http.Request) {
 	switch p := r.URL.Path; {
 	case p == "/echo":
 		w.Header().Set("Content-Type", "application/json")
@@ -273,9 +282,9 @@ func serve(w http.ResponseWriter, r *http.Request, byPath map[string]chain) {
 	case p == "/landing" || p == "/":
 		fmt.Fprintln(w, "landing")
 	case p == "/bomb.gz":
-		gzipBomb(w, 10<<30)
+		gzipBomb(w, 10<<30, o.bomb)
 	case p == "/big.gz":
-		gzipBomb(w, 6<<20)
+		gzipBomb(w, 6<<20, o.bomb)
 	case p == "/6mib":
 		w.Header().Set("Content-Length", strconv.Itoa(6<<20))
 		w.Write(bytes.Repeat([]byte("a"), 6<<20))
@@ -292,18 +301,18 @@ func serve(w http.ResponseWriter, r *http.Request, byPath map[string]chain) {
 		case <-r.Context().Done():
 		}
 	default:
-		redirect(w, r, byPath)
+		o.redirect(w, r)
 	}
 }
 
 // redirect serves chain hops. The start path is hop 0; "/<start>/<n>" is hop n.
-func redirect(w http.ResponseWriter, r *http.Request, byPath map[string]chain) {
+func (o *origin) redirect(w http.ResponseWriter, r *http.Request) {
 	path, n := r.URL.Path, 0
-	c, ok := byPath[path]
+	c, ok := o.byPath[path]
 	if !ok {
 		if i := strings.LastIndex(path, "/"); i > 0 {
 			if k, err := strconv.Atoi(path[i+1:]); err == nil {
-				c, ok, n = byPath[path[:i]], byPath[path[:i]].ID != "", k
+				c, ok, n = o.byPath[path[:i]], o.byPath[path[:i]].ID != "", k
 			}
 		}
 	}
@@ -332,21 +341,22 @@ func redirect(w http.ResponseWriter, r *http.Request, byPath map[string]chain) {
 	fmt.Fprintf(w, "hop %d of %s\n", n, c.ID)
 }
 
-var (
-	memberOnce sync.Once
-	member     []byte // one gzip member inflating to 64 MiB of zeros
-)
+// bombChunk is what one gzip member of the bomb inflates to.
+const bombChunk = 64 << 20
 
-// gzipBomb streams concatenated gzip members (Go's gzip.Reader is multistream).
-func gzipBomb(w http.ResponseWriter, inflated int64) {
-	const chunk = 64 << 20
-	memberOnce.Do(func() {
-		var b bytes.Buffer
-		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		zw.Write(make([]byte, chunk))
-		zw.Close()
-		member = b.Bytes()
-	})
+// gzipMember is one gzip member inflating to bombChunk zeros.
+func gzipMember() []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	zw.Write(make([]byte, bombChunk))
+	zw.Close()
+	return b.Bytes()
+}
+
+// gzipBomb streams concatenated gzip members (Go's gzip.Reader is
+// multistream) inflating to about inflated bytes.
+func gzipBomb(w http.ResponseWriter, inflated int64, member func() []byte) {
+	const chunk = bombChunk
 	w.Header().Set("Content-Encoding", "gzip")
 	w.Header().Set("Content-Type", "application/octet-stream")
 	if inflated < chunk {
@@ -358,7 +368,7 @@ func gzipBomb(w http.ResponseWriter, inflated int64) {
 		return
 	}
 	for sent := int64(0); sent < inflated; sent += chunk {
-		if _, err := w.Write(member); err != nil {
+		if _, err := w.Write(member()); err != nil {
 			return
 		}
 	}
