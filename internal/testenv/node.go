@@ -23,13 +23,14 @@ const npmInstallTimeout = 10 * time.Minute
 // lives in; npmArgs are added to `npm install`. It stops t (see Missing)
 // where node or npm is missing.
 //
-// The install is cached under the user's cache directory by the content of
-// fsys: test binaries and later runs reuse it, and concurrent first
-// installs each build their own copy and keep whichever lands first.
+// The install is cached under the user's cache directory, keyed by fsys's
+// content and npmArgs: test binaries and later runs reuse it, and
+// concurrent first installs each build their own copy and keep whichever
+// lands first.
 func NodeProject(t testing.TB, fsys fs.FS, npmArgs ...string) string {
 	t.Helper()
 	NeedNode(t)
-	sum, err := contentHash(fsys)
+	sum, err := contentHash(fsys, npmArgs)
 	if err != nil {
 		t.Fatalf("testenv: hash the node project: %v", err)
 	}
@@ -83,9 +84,11 @@ func cacheRoot() (string, error) {
 	return root, nil
 }
 
-// contentHash is the SHA-256 of every file's path and bytes, in walk order.
-func contentHash(fsys fs.FS) (string, error) {
+// contentHash is the SHA-256 of the npm arguments and of every file's
+// path and bytes, in walk order.
+func contentHash(fsys fs.FS, npmArgs []string) (string, error) {
 	h := sha256.New()
+	h.Write([]byte(strings.Join(npmArgs, "\x00") + "\x00\x00"))
 	err := fs.WalkDir(fsys, ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
