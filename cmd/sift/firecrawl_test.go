@@ -113,9 +113,14 @@ pipeline {
 	return addr, serve
 }
 
+// startDeadline bounds a `sift serve` start, plugin processes and store
+// migrations included: generous, as on a loaded 2-core machine a start
+// can take tens of seconds.
+const startDeadline = time.Minute
+
 func waitHealthy(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(startDeadline)
 	for time.Now().Before(deadline) {
 		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
 			resp.Body.Close()
