@@ -8,6 +8,8 @@ PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 # Packages whose code runs concurrently get the race detector.
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
+# The extraction benchmark (eval.py and its pages), outside the repository:
+# make bench uses it when present and skips those steps otherwise.
 BENCH_DATA ?= ../shared/bench/extract
 
 .PHONY: build run test e2e bench fuzz proto tools clean
@@ -32,7 +34,7 @@ test: build
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
-	$(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
+	SIFT_BENCH_DATA=$(abspath $(BENCH_DATA)) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \

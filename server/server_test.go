@@ -590,7 +590,7 @@ func TestSlowClientsDropped(t *testing.T) {
 // TestFetchPDF: a PDF through /v1/fetch (with pages) and /v2/scrape
 // (numPages); a scan answers no_text with the OCR hint.
 func TestFetchPDF(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "bench", "pdf", "pdf")
+	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))
 		if err != nil {

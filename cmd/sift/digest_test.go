@@ -10,41 +10,21 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/honcho/honchotest"
+	"github.com/siftd/sift/internal/testenv/llm"
 )
 
 // TestDigestThroughRealLLM: sift serve runs its built-in digester as a
-// plugin process against the real llama.cpp engine of ../shared/tools/llm,
-// with context from a loopback Honcho, and answers /v1/fetch's whole
-// fetchEnvelope; /healthz reports both services; with the engine stopped, the
+// plugin process against a real llama.cpp engine (internal/testenv/llm),
+// with context from a loopback Honcho, and answers the whole /v1/fetch
+// envelope; /healthz reports both services; with the engine stopped, the
 // fetch still answers, with the clean text.
 func TestDigestThroughRealLLM(t *testing.T) {
-	work := t.TempDir()
-	start, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tools", "llm", "start.sh"))
-	llmPort := freePort(t)
-	cmd := exec.Command("bash", start, work)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("LLM_PORT=%d", llmPort), fmt.Sprintf("EMBED_PORT=%d", freePort(t)))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("start the llama.cpp engine: %v\n%s", err, out)
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(out)) {
-		var pid int
-		fmt.Sscan(f, &pid)
-		pids = append(pids, pid)
-	}
-	stopLLM := func() {
-		for _, pid := range pids {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
-	t.Cleanup(stopLLM)
+	llmBase, stopLLM := llm.Chat(t)
 
 	honchoFake := honchotest.New(t)
 	honchoFake.Messages = []map[string]any{
@@ -75,13 +55,13 @@ context "honcho" {
   url = %q
 }
 digester "llm" {
-  endpoint       = "http://127.0.0.1:%d/v1"
+  endpoint       = %q
   max_tokens     = 48
   context_tokens = 2048
   pool           = 1
   timeout        = "30s"
 }
-`, addr, filepath.Dir(cfg), port, honchoFake.URL, llmPort)
+`, addr, filepath.Dir(cfg), port, honchoFake.URL, llmBase)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -12,18 +12,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testenv"
 )
 
-// TestFirecrawlJSSDK runs the real Firecrawl JS SDK's scrape checks
-// (../shared/tools/firecrawl-js/check.mjs) against a running sift serving
-// loopback fixture pages.
+// TestFirecrawlJSSDK runs the real Firecrawl JS SDK's checks
+// (testdata/firecrawl-js/check.mjs: scrape, search, batch) against a
+// running sift serving loopback fixture pages.
 func TestFirecrawlJSSDK(t *testing.T) {
-	for _, tool := range []string{"node", "npm"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s is required for the Firecrawl SDK check (.ci/run installs it): %v", tool, err)
-		}
-	}
-	sdkDir := installSDK(t)
+	sdkDir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-js")))
 	origin := fixturePages(t)
 	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
@@ -37,28 +34,6 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	if err != nil || !strings.Contains(out.String(), " 0 failed") {
 		t.Fatalf("the Firecrawl SDK checks failed: %v", err)
 	}
-}
-
-// installSDK copies the check (../shared is read-only) and installs the SDK
-// it pins from the npm registry.
-func installSDK(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	for _, f := range []string{"check.mjs", "package.json"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "tools", "firecrawl-js", f))
-		if err != nil {
-			t.Fatalf("the Firecrawl SDK check is required: %v", err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	install := exec.Command("npm", "install", "--no-audit", "--no-fund", "--loglevel=error")
-	install.Dir = dir
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("npm install: %v\n%s", err, out)
-	}
-	return dir
 }
 
 func fixturePages(t *testing.T) *httptest.Server {
@@ -138,9 +113,14 @@ pipeline {
 	return addr, serve
 }
 
+// startDeadline bounds a `sift serve` start, plugin processes and store
+// migrations included: generous, as on a loaded 2-core machine a start
+// can take tens of seconds.
+const startDeadline = time.Minute
+
 func waitHealthy(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(startDeadline)
 	for time.Now().Before(deadline) {
 		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
 			resp.Body.Close()

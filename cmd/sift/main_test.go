@@ -228,7 +228,7 @@ func TestGuardCommand(t *testing.T) {
 // TestExtractPDF: `sift extract --format text` prints a PDF's pages
 // separated by form feeds, as pdftotext does; a scan is a clean error.
 func TestExtractPDF(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "bench", "pdf", "pdf")
+	corpus := filepath.Join("..", "..", "plugins", "pdf", "testdata")
 	file, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
 	stdout, stderr, code := runSift(t, nil, "extract", "--format", "text", file)
 	if code != 0 || strings.Count(stdout, "\f") != 22 || strings.Contains(stdout, "<!-- page") ||

@@ -35,12 +35,7 @@ type cluster struct {
 // c0…c9 (keys key-0…key-9), two batch workers each and a 3 s claim lease.
 func startCluster(t testing.TB, origin *httptest.Server, n int) *cluster {
 	t.Helper()
-	pg, err := pgtest.Start()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
-	dsn, err := pg.CreateDB("sift")
+	dsn, err := pgtest.New(t).CreateDB("sift")
 	if err != nil {
 		t.Fatal(err)
 	}

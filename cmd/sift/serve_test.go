@@ -48,7 +48,7 @@ func TestServeHealthAndShutdown(t *testing.T) {
 			}
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(startDeadline)
 	for {
 		resp, err := http.Get("http://" + addr + "/healthz")
 		if err == nil {

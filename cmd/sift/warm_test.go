@@ -42,7 +42,7 @@ func runWarm(t *testing.T, runtimeDir, warm string, args ...string) (stdout, std
 // answers the next calls exactly as an inline run does, errors included,
 // and exits when idle.
 func TestExtractWarm(t *testing.T) {
-	corpus := filepath.Join("..", "..", "..", "shared", "bench", "pdf", "pdf")
+	corpus := filepath.Join("..", "..", "plugins", "pdf", "testdata")
 	file, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
 	scan, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-issue12213.pdf"))
 	dir := t.TempDir()

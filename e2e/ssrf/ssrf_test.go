@@ -1,7 +1,7 @@
 //go:build e2e
 
 // Package ssrf is the black-box test of sift's guard: every case of
-// ../shared/ssrf/corpus.json against the real `sift serve` binary, through
+// testdata/ssrf/corpus.json against the real `sift serve` binary, through
 // its public API, inside the sealed network namespace of run.sh, where a
 // canary counts any arrival on a forbidden address.
 package ssrf

@@ -1,7 +1,7 @@
-// Package honchotest is a loopback Honcho for tests. It speaks the search
-// route's real shapes (those of Honcho's v3 API): the request
-// body with limit 1..100, a bare JSON array of messages, `detail` errors,
-// and a bearer token only when configured to want one.
+// Package honchotest is a loopback Honcho for tests. It speaks the real
+// shapes of Honcho v3's workspace search (POST /v3/workspaces/{id}/search):
+// the request body with limit 1..100, a bare JSON array of messages,
+// `detail` errors, and a bearer token only when configured to want one.
 package honchotest
 
 import (

@@ -20,7 +20,13 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testenv"
 )
+
+// ErrNotInstalled is returned by Start where PostgreSQL's programs are
+// missing; DB turns it into testenv.Missing.
+var ErrNotInstalled = errors.New("pgtest: PostgreSQL's initdb not found under /usr/lib/postgresql")
 
 // Server is a running PostgreSQL.
 type Server struct {
@@ -44,7 +50,7 @@ func Start() (*Server, error) {
 	if os.Geteuid() == 0 {
 		if s.asUser, err = user.Lookup("postgres"); err != nil {
 			s.cleanup()
-			return nil, fmt.Errorf("pgtest: running as root needs the postgres user of Debian's postgresql package: %w", err)
+			return nil, fmt.Errorf("%w (running as root needs its postgres user): %w", ErrNotInstalled, err)
 		}
 		if err := chownAll(dir, s.asUser); err != nil {
 			s.cleanup()
@@ -68,6 +74,21 @@ func Start() (*Server, error) {
 		return nil, fmt.Errorf("pgtest: start: %w\n%s\n%s", err, out, log)
 	}
 	return s, nil
+}
+
+// New starts a server for one test and stops it when the test ends. Where
+// PostgreSQL is not installed the test skips (see testenv.Missing).
+func New(t testing.TB) *Server {
+	t.Helper()
+	s, err := Start()
+	if errors.Is(err, ErrNotInstalled) {
+		testenv.Missing(t, "PostgreSQL's initdb", "apt-get install postgresql")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Stop)
+	return s
 }
 
 // DSN returns a connection string for database name on this server.
@@ -124,7 +145,7 @@ func binDir() (string, error) {
 			return d, nil
 		}
 	}
-	return "", errors.New("pgtest: PostgreSQL is required for these tests: apt-get install postgresql (.ci/run installs it)")
+	return "", ErrNotInstalled
 }
 
 func version(binDir string) int {
@@ -161,7 +182,8 @@ var shared struct {
 
 // Main starts one server for a test package, runs its tests and stops the
 // server: call it from TestMain as os.Exit(pgtest.Main(m)). A server that
-// cannot start fails the tests that ask DB for a database, not the others.
+// cannot start fails the tests that ask DB for a database, not the others;
+// where PostgreSQL is not installed they skip (see testenv.Missing).
 func Main(m *testing.M) int {
 	shared.srv, shared.err = Start()
 	code := m.Run()
@@ -174,6 +196,9 @@ func Main(m *testing.M) int {
 // DB creates a fresh database on the package's server and returns its DSN.
 func DB(t testing.TB) string {
 	t.Helper()
+	if errors.Is(shared.err, ErrNotInstalled) {
+		testenv.Missing(t, "PostgreSQL's initdb", "apt-get install postgresql")
+	}
 	if shared.err != nil {
 		t.Fatal(shared.err)
 	}

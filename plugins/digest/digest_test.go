@@ -8,31 +8,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testenv/llm"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
-
-var (
-	llmOnce sync.Once
-	llmDir  string
-	llmErr  error
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if llmDir != "" {
-		os.RemoveAll(llmDir)
-	}
-	os.Exit(code)
-}
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -42,42 +25,6 @@ func freePort(t *testing.T) int {
 	}
 	defer ln.Close()
 	return ln.Addr().(*net.TCPAddr).Port
-}
-
-// startLLM runs the real llama.cpp engine of ../shared/tools/llm (a tiny
-// real model) on loopback with the given environment and returns its
-// OpenAI base URL. The npm install happens once per test binary.
-func startLLM(t *testing.T, env ...string) string {
-	t.Helper()
-	llmOnce.Do(func() { llmDir, llmErr = os.MkdirTemp("", "sift-llm") })
-	if llmErr != nil {
-		t.Fatal(llmErr)
-	}
-	start, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "tools", "llm", "start.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := freePort(t)
-	cmd := exec.Command("bash", start, llmDir)
-	cmd.Env = append(os.Environ(), append(env, fmt.Sprintf("LLM_PORT=%d", port), fmt.Sprintf("EMBED_PORT=%d", freePort(t)))...)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("start the llama.cpp server: %v\n%s", err, out)
-	}
-	var pids []int
-	for _, f := range strings.Fields(string(out)) {
-		var pid int
-		fmt.Sscan(f, &pid)
-		pids = append(pids, pid)
-	}
-	t.Cleanup(func() {
-		for _, pid := range pids {
-			if p, err := os.FindProcess(pid); err == nil {
-				_ = p.Kill()
-			}
-		}
-	})
-	return fmt.Sprintf("http://127.0.0.1:%d/v1", port)
 }
 
 func configured(t *testing.T, cfg map[string]any) sdk.Digester {
@@ -104,7 +51,7 @@ func docClass(t *testing.T, err error) string {
 // thinking off and a bounded output, and text comes back.
 func TestRealLlamaCpp(t *testing.T) {
 	var seen chatRequest
-	base := startLLM(t, "CTX=2048")
+	base, _ := llm.Chat(t, "CTX=2048")
 	// A recording proxy in front of the engine shows what sift sends.
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := readBody(r)
@@ -146,7 +93,7 @@ func TestFallbackClasses(t *testing.T) {
 		}
 	})
 	t.Run("context overflow", func(t *testing.T) {
-		base := startLLM(t, "CTX=256")
+		base, _ := llm.Chat(t, "CTX=256")
 		// sift believes the context is larger than the server's: the
 		// server's own overflow error is what catches it.
 		d := configured(t, map[string]any{"endpoint": base, "max_tokens": 32, "context_tokens": 8192})
@@ -156,7 +103,7 @@ func TestFallbackClasses(t *testing.T) {
 		}
 	})
 	t.Run("busy", func(t *testing.T) {
-		base := startLLM(t, "BUSY=503", "MAX_QUEUE=0", "PARALLEL=1")
+		base, _ := llm.Chat(t, "BUSY=503", "MAX_QUEUE=0", "PARALLEL=1")
 		long := make(chan struct{})
 		go func() {
 			defer close(long)

@@ -2,7 +2,6 @@ package pdf
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,13 +12,17 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// FuzzExtract feeds the extractor hostile bytes, seeded with the corpus's
-// malformed, truncated, broken-xref and hostile files. Every input ends as
-// text under page markers or as a document error: never a plugin failure,
-// never invalid UTF-8.
+// FuzzExtract feeds the extractor hostile bytes, seeded with real
+// malformed, truncated, broken-xref and hostile files (testdata/hostile).
+// Every input ends as text under page markers or as a document error:
+// never a plugin failure, never invalid UTF-8.
 func FuzzExtract(f *testing.F) {
-	for _, file := range hostileSeeds(f) {
-		body, err := os.ReadFile(filepath.Join(corpus, "..", file))
+	seeds, err := filepath.Glob(filepath.Join(corpus, "hostile", "*.pdf"))
+	if err != nil || len(seeds) == 0 {
+		f.Fatalf("no seeds in testdata/hostile: %v", err)
+	}
+	for _, file := range seeds {
+		body, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -40,24 +43,4 @@ func FuzzExtract(f *testing.F) {
 			t.Fatalf("content %.100q", res.Content)
 		}
 	})
-}
-
-// hostileSeeds lists the corpus files a parser must survive.
-func hostileSeeds(f *testing.F) []string {
-	raw, err := os.ReadFile(filepath.Join(corpus, "..", "manifest.json"))
-	if err != nil {
-		f.Fatalf("the PDF corpus is required: %v", err)
-	}
-	var entries []struct{ File, Category string }
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		f.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		switch e.Category {
-		case "malformed", "truncated", "broken-xref", "hostile":
-			out = append(out, e.File)
-		}
-	}
-	return out
 }

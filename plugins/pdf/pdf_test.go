@@ -15,14 +15,14 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// corpus is the shared PDF corpus (../shared/bench/pdf).
-var corpus = filepath.Join("..", "..", "..", "shared", "bench", "pdf", "pdf")
+// corpus holds the test PDFs; testdata/SOURCES.md says where each comes from.
+const corpus = "testdata"
 
 func extract(t *testing.T, e *Extractor, file string, opts map[string]string) (*sdk.ExtractResult, error) {
 	t.Helper()
 	body, err := os.ReadFile(filepath.Join(corpus, file))
 	if err != nil {
-		t.Fatalf("the PDF corpus is required: %v", err)
+		t.Fatal(err)
 	}
 	return e.Extract(context.Background(), &sdk.ExtractRequest{Body: body, ContentType: "application/pdf", Options: opts})
 }
@@ -102,7 +102,7 @@ func openCorpus(t *testing.T, e *Extractor, file string) (pdfium.Pdfium, referen
 	t.Helper()
 	body, err := os.ReadFile(filepath.Join(corpus, file))
 	if err != nil {
-		t.Fatalf("the PDF corpus is required: %v", err)
+		t.Fatal(err)
 	}
 	inst, err := e.engine.instance()
 	if err != nil {

@@ -10,8 +10,9 @@ import (
 	"testing"
 )
 
-// corpusDir is ../shared/ssrf beside the repository.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "ssrf")
+// corpusDir holds the guard's cases, shared with the black-box suite
+// (e2e/ssrf); its README says what each file holds.
+var corpusDir = filepath.Join("..", "..", "testdata", "ssrf")
 
 type corpusCase struct {
 	ID      string `json:"id"`
@@ -31,7 +32,7 @@ func loadCorpus(t *testing.T, stage string) []corpusCase {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(corpusDir, "corpus.json"))
 	if err != nil {
-		t.Fatalf("the guard corpus is required: %v", err)
+		t.Fatal(err)
 	}
 	var all []corpusCase
 	if err := json.Unmarshal(raw, &all); err != nil {

@@ -17,7 +17,7 @@ import (
 )
 
 // fakeDNS is an authoritative-only DNS server on loopback that answers from
-// ../shared/ssrf/dns_cases.json, so resolve cases go through Go's real
+// testdata/ssrf/dns_cases.json, so resolve cases go through Go's real
 // resolver: UDP, truncation and TCP retry, CNAME chains, error codes.
 type fakeDNS struct {
 	mu      sync.Mutex
@@ -44,7 +44,7 @@ func startFakeDNS(t *testing.T) *net.Resolver {
 	t.Helper()
 	raw, err := os.ReadFile(filepath.Join(corpusDir, "dns_cases.json"))
 	if err != nil {
-		t.Fatalf("the DNS cases are required: %v", err)
+		t.Fatal(err)
 	}
 	var file struct {
 		Cases []dnsEntry `json:"cases"`

@@ -4,7 +4,7 @@
 // same run:
 //
 //	go build -o /tmp/gotrafilatura ./bench/html/gotrafilatura
-//	python3 ../shared/bench/extract/eval.py --dataset wcxb-dev --batch --cmd /tmp/gotrafilatura
+//	python3 $BENCH_DATA/eval.py --dataset wcxb-dev --batch --cmd /tmp/gotrafilatura
 package main
 
 import (
