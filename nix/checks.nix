@@ -11,7 +11,7 @@ let
   # "127.0.0.1:8890" -> "127.0.0.1", "[::1]:8890" -> "::1".
   listenHost = listen:
     let
-      bracketed = builtins.match "\\[([^]]*)\\]:[0-9]*" listen;
+      bracketed = builtins.match "[[](.*)[]]:[0-9]*" listen;
       plain = builtins.match "([^:]*):[0-9]*" listen;
     in
     if bracketed != null then builtins.head bracketed
