@@ -208,4 +208,3 @@ func validate(t *testing.T, sift, hcl string) {
 		t.Errorf("sift validate refuses the rendered HCL: %v\n%s%s", err, stdout, stderr)
 	}
 }
-
