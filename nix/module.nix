@@ -96,11 +96,12 @@ let
   # sift reads secrets from environment variables; a systemd credential
   # becomes the variable of its name just before sift starts.
   start = "${cfg.package}/bin/sift serve --config ${configFile}";
-  startWithCredentials = pkgs.writeShellScript "sift-start" (lib.concatStrings
+  startScript = lib.concatStrings
     (lib.mapAttrsToList (name: _: ''
       ${name}="$(< "$CREDENTIALS_DIRECTORY/${name}")"
       export ${name}
-    '') cfg.credentials) + "exec ${start}\n");
+    '') cfg.credentials) + "exec ${start}\n";
+  startWithCredentials = pkgs.writeShellScript "sift-start" startScript;
 in
 {
   options.services.sift = {
@@ -216,6 +217,13 @@ in
       description = "TasksMax of the service (threads of sift and its plugins).";
     };
 
+    startScript = mkOption {
+      type = types.str;
+      readOnly = true;
+      internal = true;
+      description = "The script that turns credentials into variables and starts sift.";
+    };
+
     renderedConfig = mkOption {
       type = types.str;
       readOnly = true;
@@ -226,6 +234,7 @@ in
 
   config = mkIf cfg.enable {
     services.sift.renderedConfig = configText;
+    services.sift.startScript = startScript;
 
     assertions = checks.assertions cfg;
 

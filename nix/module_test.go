@@ -2,6 +2,7 @@ package nix
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -33,6 +34,7 @@ func TestModule(t *testing.T) {
 			want(t, sc, "ExecStart", storeStub+"sift-start")
 			want(t, sc, "EnvironmentFile", "/run/secrets/sift.env")
 			want(t, sc, "LoadCredential", []any{"HONCHO_KEY:/run/secrets/honcho"})
+			startScript(t, ev.StartScript)
 			if !contains(ev.Unit.After, "postgresql.service") {
 				t.Errorf("a PostgreSQL sift does not start after postgresql.service: after = %v", ev.Unit.After)
 			}
@@ -206,5 +208,40 @@ func validate(t *testing.T, sift, hcl string) {
 	}
 	if stdout, stderr, err := run(t, sift, "validate", file); err != nil {
 		t.Errorf("sift validate refuses the rendered HCL: %v\n%s%s", err, stdout, stderr)
+	}
+}
+
+// startScript runs the module's start script with a credential whose value
+// is hostile to a shell, and a stand-in sift that prints the variable.
+func startScript(t *testing.T, script string) {
+	t.Helper()
+	dir := t.TempDir()
+	const secret = "s3cr3t $HOME `id` \"quoted\" * ;"
+	creds := filepath.Join(dir, "credentials")
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(creds, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(creds, "HONCHO_KEY"), []byte(secret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stand := "#!/bin/sh\nprintf '%s|%s %s %s' \"$HONCHO_KEY\" \"$1\" \"$2\" \"${3##*-}\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "bin", "sift"), []byte(stand), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "sift-start")
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(script, storeStub+"sift/", dir+"/")), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("bash", file)
+	cmd.Env = append(os.Environ(), "CREDENTIALS_DIRECTORY="+creds)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("start script: %v\n%s\nscript:\n%s", err, out, script)
+	}
+	if want := secret + "|serve --config sift.hcl"; string(out) != want {
+		t.Errorf("start script gave sift %q, want %q", out, want)
 	}
 }

@@ -69,8 +69,9 @@ type evaluation struct {
 		Environment   map[string]string `json:"environment"`
 		ServiceConfig map[string]any    `json:"serviceConfig"`
 	} `json:"unit"`
-	HCL       string         `json:"hcl"`
-	Hardening map[string]any `json:"hardening"`
+	HCL         string         `json:"hcl"`
+	StartScript string         `json:"startScript"`
+	Hardening   map[string]any `json:"hardening"`
 }
 
 // evaluate evaluates services.sift with configuration, a Nix expression

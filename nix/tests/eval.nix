@@ -52,5 +52,6 @@ in
 {
   unit = config.systemd.services.sift;
   hcl = config.services.sift.renderedConfig;
+  startScript = config.services.sift.startScript;
   hardening = import ../hardening.nix;
 }
