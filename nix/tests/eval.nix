@@ -8,19 +8,6 @@ let
   lib = import ./nixpkgs-lib/lib;
   store = name: "/nix/store/00000000000000000000000000000000-${name}";
 
-  nixosStandIns = {
-    options = {
-      assertions = lib.mkOption {
-        type = lib.types.listOf lib.types.unspecified;
-        default = [ ];
-      };
-      systemd.services = lib.mkOption {
-        type = lib.types.attrsOf lib.types.anything;
-        default = { };
-      };
-    };
-  };
-
   pkgs = {
     runCommand = name: _env: _script: store name;
     writeShellScript = name: _text: store name;
@@ -35,7 +22,7 @@ let
   evaluated = lib.evalModules {
     modules = [
       ../module.nix
-      nixosStandIns
+      ./stand-ins.nix
       configuration
       {
         _module.args.pkgs = pkgs;
