@@ -76,6 +76,12 @@ let
     ++ lib.optionals (cfg.search != null) (blockProblems "services.sift.search" cfg.search)
     ++ blockProblems "services.sift.batch" cfg.batch
     ++ extraConfigProblems cfg.extraConfig
+    ++ lib.optional (cfg.environmentFile != null && hasPrefix builtins.storeDir cfg.environmentFile)
+      "services.sift.environmentFile is in the Nix store, readable by every user: keep it outside, e.g. in /run/secrets"
+    ++ concatLists (mapAttrsToList
+      (name: path: lib.optional (hasPrefix builtins.storeDir path)
+        "services.sift.credentials.${name} is in the Nix store, readable by every user: keep it outside, e.g. in /run/secrets")
+      cfg.credentials)
     ++ lib.optional (!hasPrefix "/var/lib/" cfg.dataDir)
       "services.sift.dataDir must be under /var/lib/ (it is the service's StateDirectory)";
 in

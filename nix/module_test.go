@@ -120,6 +120,10 @@ func TestModuleRefuses(t *testing.T) {
 			"services.sift.digesters.llm.token would put a secret in the Nix store"},
 		{"secret in extraConfig", `callers.a.keySha256 = "` + hash + `"; extraConfig = "context \"honcho\" {\n  api_key = \"abc\"\n}";`,
 			"services.sift.extraConfig sets a secret"},
+		{"environment file in the store", `callers.a.keySha256 = "` + hash + `"; environmentFile = "/nix/store/abc-sift.env";`,
+			"services.sift.environmentFile is in the Nix store"},
+		{"credential in the store", `callers.a.keySha256 = "` + hash + `"; credentials.BRAVE_API_KEY = "/nix/store/abc-brave";`,
+			"services.sift.credentials.BRAVE_API_KEY is in the Nix store"},
 		{"state outside /var/lib", `callers.a.keySha256 = "` + hash + `"; dataDir = "/srv/sift";`,
 			"services.sift.dataDir must be under /var/lib/"},
 	}
