@@ -18,7 +18,8 @@ let
     else if plain != null then builtins.head plain
     else listen;
 
-  isLoopback = host: host == "localhost" || host == "::1" || hasPrefix "127." host;
+  isLoopback = host: host == "localhost" || host == "::1"
+    || builtins.match "127[.][0-9]+[.][0-9]+[.][0-9]+" host != null;
 
   # Names of attributes that hold a secret themselves; *_env names a
   # variable that holds it instead.
@@ -68,6 +69,8 @@ let
 
   problems = cfg:
     callerProblems cfg
+    ++ lib.optional (lib.hasInfix devKeySha256 cfg.extraConfig && !isLoopback (listenHost cfg.listen))
+      "services.sift.extraConfig gives a caller the development key sift-dev-key, so sift may listen only on loopback (listen = \"${cfg.listen}\")"
     ++ blockProblems "services.sift.store" cfg.store
     ++ concatLists (lib.imap0 (i: s: blockProblems "services.sift.pipeline.${toString i}" s) cfg.pipeline)
     ++ concatLists (mapAttrsToList (n: b: blockProblems "services.sift.extractors.${n}" b) cfg.extractors)
