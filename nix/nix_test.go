@@ -56,6 +56,9 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, err 
 	t.Helper()
 	var out, errb bytes.Buffer
 	cmd := exec.Command(name, args...)
+	// Evaluation needs no Nix store: the dummy one lets the tests run as
+	// any user, with no daemon, and leaves /nix alone.
+	cmd.Env = append(os.Environ(), "NIX_REMOTE=dummy://")
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()
 	return out.String(), errb.String(), err
