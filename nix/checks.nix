@@ -82,6 +82,10 @@ let
     ++ lib.optional (cfg.environmentFile != null && hasPrefix builtins.storeDir cfg.environmentFile)
       "services.sift.environmentFile is in the Nix store, readable by every user: keep it outside, e.g. in /run/secrets"
     ++ concatLists (mapAttrsToList
+      (name: _: lib.optional (!envName name)
+        "services.sift.credentials.${name}: a credential's name is the environment variable sift reads, so it must be one (like BRAVE_API_KEY)")
+      cfg.credentials)
+    ++ concatLists (mapAttrsToList
       (name: path: lib.optional (hasPrefix builtins.storeDir path)
         "services.sift.credentials.${name} is in the Nix store, readable by every user: keep it outside, e.g. in /run/secrets")
       cfg.credentials)

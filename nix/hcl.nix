@@ -4,7 +4,7 @@
 # interpolated.
 { lib }:
 let
-  inherit (lib) attrNames concatStrings concatMapStrings concatMapStringsSep filter isAttrs isBool
+  inherit (lib) attrNames concatMapStrings concatMapStringsSep filter isAttrs isBool
     isFloat isInt isList isString replaceStrings;
 
   identifier = name:

@@ -128,6 +128,8 @@ func TestModuleRefuses(t *testing.T) {
 			"services.sift.environmentFile is in the Nix store"},
 		{"credential in the store", `callers.a.keySha256 = "` + hash + `"; credentials.BRAVE_API_KEY = "/nix/store/abc-brave";`,
 			"services.sift.credentials.BRAVE_API_KEY is in the Nix store"},
+		{"credential named like no variable", `callers.a.keySha256 = "` + hash + `"; credentials."KEY; rm -rf /" = "/run/secrets/k";`,
+			"a credential's name is the environment variable sift reads"},
 		{"state outside /var/lib", `callers.a.keySha256 = "` + hash + `"; dataDir = "/srv/sift";`,
 			"services.sift.dataDir must be under /var/lib/"},
 	}
