@@ -12,7 +12,7 @@ RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./
 # make bench uses it when present and skips those steps otherwise.
 BENCH_DATA ?= ../shared/bench/extract
 
-.PHONY: build run test e2e bench fuzz proto tools clean
+.PHONY: build run test e2e bench fuzz proto tools clean nix-check
 
 # sift and sift-html, its HTML extractor, which it finds beside itself.
 build:
@@ -41,6 +41,12 @@ bench: build
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
 	fi
+
+# The flake, the NixOS module and deploy/sift.service, offline (nix-bin and
+# systemd-analyze): .nix files parse, services.sift evaluates to HCL that
+# sift validate accepts, refusals, the units' security score, vendorHash.
+nix-check: build
+	SIFT_NIX_CHECK=1 $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -v ./nix/
 
 # The black-box SSRF suite: as root, in a throw-away network namespace.
 e2e:
