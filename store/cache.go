@@ -85,22 +85,31 @@ func migrateCache(tx *gorm.DB) error {
 // CacheGet returns the fresh snapshot under key and when it was taken.
 // Reading never writes.
 func (s *Store) CacheGet(ctx context.Context, key string, now time.Time) (snapshot []byte, takenAt time.Time, ok bool, err error) {
+	e, ok, err := s.cacheGet(ctx, key, now)
+	if err != nil || !ok {
+		return nil, time.Time{}, false, err
+	}
+	return e.snapshot, e.takenAt, true, nil
+}
+
+func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEntry, bool, error) {
 	var row struct {
 		CreatedAt time.Time
+		ExpiresAt time.Time
 		Snapshot  []byte
 	}
-	err = s.db.WithContext(ctx).Table("cache_entries AS e").
-		Select("e.created_at, b.snapshot").
+	err := s.db.WithContext(ctx).Table("cache_entries AS e").
+		Select("e.created_at, e.expires_at, b.snapshot").
 		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
 		Where("e.cache_key = ? AND e.expires_at > ?", key, now).
 		Take(&row).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
-		return nil, time.Time{}, false, nil
+		return nil, false, nil
 	case err != nil:
-		return nil, time.Time{}, false, fmt.Errorf("cache get: %w", err)
+		return nil, false, fmt.Errorf("cache get: %w", err)
 	}
-	return row.Snapshot, row.CreatedAt, true, nil
+	return &hotEntry{key: key, snapshot: row.Snapshot, takenAt: row.CreatedAt, expires: row.ExpiresAt}, true, nil
 }
 
 // CachePut stores snapshot under key until expires, replacing an older
@@ -230,24 +239,45 @@ func (s *Store) CacheStats(ctx context.Context) (bytes, entries int64, err error
 }
 
 // CacheTable is the cache as the cache stages use it (stages.CacheStore),
-// with the byte budget every Put keeps to.
+// with the byte budget every Put keeps to, in front of which it keeps the
+// most recently used snapshots in memory (a quarter of the budget, at
+// most hotMax).
 type CacheTable struct {
 	store  *Store
 	budget int64
+	hot    *hot
 	now    func() time.Time
 }
 
 // CacheTable returns the cache with a budget of budget bytes.
 func (s *Store) CacheTable(budget int64) *CacheTable {
-	return &CacheTable{store: s, budget: budget, now: time.Now}
+	return &CacheTable{store: s, budget: budget, hot: newHot(min(budget/4, hotMax)), now: time.Now}
 }
 
-// Get returns the fresh snapshot under key and when it was taken.
+// Get returns the fresh snapshot under key and when it was taken. The
+// snapshot may be shared with other readers: it must not be changed.
 func (c *CacheTable) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
-	return c.store.CacheGet(ctx, key, c.now())
+	now := c.now()
+	if snap, takenAt, ok := c.hot.get(key, now); ok {
+		return snap, takenAt, true, nil
+	}
+	e, ok, err := c.store.cacheGet(ctx, key, now)
+	if err != nil || !ok {
+		return nil, time.Time{}, false, err
+	}
+	c.hot.put(key, e.snapshot, e.takenAt, e.expires)
+	return e.snapshot, e.takenAt, true, nil
 }
 
 // Put stores a snapshot until expires.
 func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
-	return c.store.CachePut(ctx, key, snapshot, c.now(), expires, c.budget)
+	now := c.now()
+	if err := c.store.CachePut(ctx, key, snapshot, now, expires, c.budget); err != nil {
+		c.hot.drop(key)
+		return err
+	}
+	if int64(len(snapshot)) <= c.budget {
+		c.hot.put(key, snapshot, now, expires)
+	}
+	return nil
 }
