@@ -35,7 +35,9 @@ test: build
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
 	SIFT_BENCH_DATA=$(abspath $(BENCH_DATA)) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
-	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/
+	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
+	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
+	$(GO) test -run '^$$' -bench Throughput -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \

@@ -20,6 +20,7 @@ type Metrics struct {
 	latency        *prometheus.HistogramVec
 	guardRefusals  *prometheus.CounterVec
 	cacheLookups   *prometheus.CounterVec
+	stageLatency   *prometheus.HistogramVec
 	pluginCalls    *prometheus.CounterVec
 	pluginLatency  *prometheus.HistogramVec
 	pluginRestarts *prometheus.CounterVec
@@ -49,6 +50,10 @@ func New() *Metrics {
 		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_cache_lookups_total", Help: "Cache lookups by result (hit, miss).",
 		}, []string{"result"}),
+		stageLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "sift_stage_duration_seconds", Help: "Time each pipeline stage took, by stage kind.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+		}, []string{"stage"}),
 		pluginCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_plugin_calls_total", Help: "Plugin calls by plugin and outcome.",
 		}, []string{"plugin", "outcome"}),
@@ -80,7 +85,7 @@ func New() *Metrics {
 		Batch: newBatch(),
 	}
 	m.registry.MustRegister(m.Batch.collectors()...)
-	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups,
+	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
 		m.tokenRatio, m.tokens,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -108,6 +113,11 @@ func (m *Metrics) CacheLookup(hit bool) {
 		result = "hit"
 	}
 	m.cacheLookups.WithLabelValues(result).Inc()
+}
+
+// Stage records the time one stage took; stage is its kind's name.
+func (m *Metrics) Stage(stage string, took time.Duration) {
+	m.stageLatency.WithLabelValues(stage).Observe(took.Seconds())
 }
 
 // PluginCall records one plugin call and how it ended.

@@ -6,9 +6,11 @@ import (
 )
 
 // gates bound concurrent fetches: a global limit, and a limit per caller
-// per host, so one agent cannot hammer one site or starve the others. A
-// full gate answers at once with 429 and Retry-After: waiting would only
-// hold the agent's connection.
+// per host, so one agent cannot hammer one site or starve the others. Only
+// requests that go to the origin take them (the chain asks, through
+// stages.WithGate): cache hits and requests sharing an identical one in
+// flight do not. A full gate answers at once with 429 and Retry-After:
+// waiting would only hold the agent's connection.
 type gates struct {
 	global  chan struct{}
 	perHost int

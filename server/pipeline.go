@@ -21,8 +21,9 @@ type fetchResult struct {
 	fetchedAt time.Time
 }
 
-// run passes one request through the chain under the gates, and logs one
-// line for it.
+// run passes one request through the chain, and logs one line for it. The
+// chain takes the gates only when the request goes to the origin: a cache
+// hit, or a request sharing an identical one in flight, takes none.
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
 	start := s.now()
 	host := hostOf(req.URL)
@@ -34,14 +35,9 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	if fromBatch(ctx) {
 		logHost, poolCaller = "", c.name+"/batch"
 	}
-	release, busy := s.gates.acquire(c.name, host)
-	if busy != nil {
-		s.logRequest(c, logHost, busy.Status, nil, busy, time.Since(start))
-		return nil, busy
-	}
-	defer release()
 	req.Caller, req.Workspace = c.name, c.workspace
 	ctx = stages.WithCaller(ctx, poolCaller)
+	ctx = stages.WithGate(ctx, s.gate(c.name, host))
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(doc, err)
@@ -56,8 +52,25 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
 }
 
-// observe records the guard's refusals and the cache's hits and misses.
+// gate is the chain's way into the gates for caller's fetch of host.
+func (s *Server) gate(callerName, host string) stages.Gate {
+	return func(context.Context) (func(), error) {
+		release, busy := s.gates.acquire(callerName, host)
+		if busy != nil {
+			return nil, busy
+		}
+		return release, nil
+	}
+}
+
+// observe records the time each stage took, the guard's refusals and the
+// cache's hits and misses.
 func (s *Server) observe(doc *stages.Doc, err error) {
+	for _, t := range doc.Timings {
+		if !t.Skipped {
+			s.metrics.Stage(t.Stage, t.Duration)
+		}
+	}
 	var b *guard.Blocked
 	if errors.As(err, &b) {
 		s.metrics.GuardRefusal(b.Rule)

@@ -438,6 +438,11 @@ func TestMetrics(t *testing.T) {
 		`sift_http_requests_total{route="/v1/fetch",status="403"} 1`,
 		`sift_http_requests_total{route="/v1/fetch",status="200"} 2`,
 		`sift_http_request_duration_seconds_bucket{route="/v1/fetch"`,
+		`sift_stage_duration_seconds_count{stage="guard"} 3`,
+		`sift_stage_duration_seconds_count{stage="fetch"} 1`,
+		`sift_stage_duration_seconds_count{stage="extract"} 1`,
+		`sift_stage_duration_seconds_count{stage="cache"} 1`,
+		`sift_stage_duration_seconds_bucket{stage="fetch",le=`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/metrics lacks %s", want)

@@ -14,7 +14,8 @@ import (
 
 // Chain is a validated, ordered list of stages.
 type Chain struct {
-	stages []*bound
+	stages  []*bound
+	flights flights
 }
 
 // bound is a stage with what the chain knows about it.

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"strconv"
 	"time"
 )
 
@@ -11,8 +12,9 @@ import (
 // always-run stages (guard) run first; then the furthest checkpoint holding a
 // fresh snapshot restores it, every always-run stage before that checkpoint
 // that has not yet run runs on the restored Doc, and the chain continues
-// after the checkpoint. Without a hit every stage runs, and each checkpoint
-// stores its snapshot as it is passed.
+// after the checkpoint. Without a hit every stage runs, under the ctx's
+// Gate, and each checkpoint stores its snapshot as it is passed; identical
+// misses in flight together share one pass (see miss).
 func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	pos := 0
 	for pos < len(c.stages) && c.stages[pos].kind.AlwaysRun {
@@ -25,7 +27,17 @@ func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	if err != nil {
 		return err
 	}
-	for i := max(pos, resumed); i < len(c.stages); i++ {
+	if resumed == pos {
+		next, release, err := c.miss(ctx, doc, pos)
+		if release != nil {
+			defer release()
+		}
+		if err != nil {
+			return err
+		}
+		resumed = next
+	}
+	for i := resumed; i < len(c.stages); i++ {
 		if err := c.stages[i].run(ctx, doc); err != nil {
 			return err
 		}
@@ -59,6 +71,63 @@ func (c *Chain) resume(ctx context.Context, doc *Doc, from int) (int, error) {
 		return j + 1, nil
 	}
 	return from, nil
+}
+
+// miss handles a request no checkpoint had a snapshot for. The first
+// checkpoint from pos on that can share one names a flight: the first
+// request to miss leads it, taking the gate and running the stages up to
+// and including that checkpoint, which stores the snapshot; identical
+// requests arriving meanwhile wait and resume from it, never taking the
+// gate. A follower that finds nothing stored (the leader was cancelled or
+// the answer may not be kept) runs the stages itself. miss returns where
+// to continue and the gate to release when the chain ends.
+func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release func(), err error) {
+	at, key := c.flightKey(doc, pos)
+	if key == "" {
+		release, err := admit(ctx)
+		return pos, release, err
+	}
+	f, leader := c.flights.join(key)
+	if !leader {
+		if err := f.wait(ctx); err != nil {
+			return 0, nil, err
+		}
+		if next, err := c.resume(ctx, doc, pos); err != nil || next > pos {
+			return next, nil, err
+		}
+		release, err := admit(ctx)
+		return pos, release, err
+	}
+	var stageErr error
+	defer func() { c.flights.land(key, f, stageErr) }() // a panic too sets the followers free
+	// A flight that landed between this request's lookup and its joining
+	// has stored what it came for: look once more before leaving.
+	if next, err := c.resume(ctx, doc, pos); err != nil || next > pos {
+		return next, nil, err
+	}
+	if release, err = admit(ctx); err != nil {
+		return 0, nil, err
+	}
+	for i := pos; i <= at; i++ {
+		if stageErr = c.stages[i].run(ctx, doc); stageErr != nil {
+			return 0, release, stageErr
+		}
+	}
+	return at + 1, release, nil
+}
+
+// flightKey finds the first checkpoint from pos on that shares snapshots,
+// and the key of doc's flight there.
+func (c *Chain) flightKey(doc *Doc, pos int) (int, string) {
+	for i := pos; i < len(c.stages); i++ {
+		if sh, ok := c.stages[i].stage.(Shared); ok {
+			if key := sh.FlightKey(doc); key != "" {
+				return i, strconv.Itoa(i) + "\x00" + key
+			}
+			return 0, ""
+		}
+	}
+	return 0, ""
 }
 
 // run is the host-side wrapper every stage call goes through: it applies the

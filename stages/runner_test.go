@@ -217,3 +217,39 @@ func TestBuildRules(t *testing.T) {
 func newRecorder(name string) func(hcl.Body, Deps) (Stage, hcl.Diagnostics) {
 	return func(hcl.Body, Deps) (Stage, hcl.Diagnostics) { return recorder{name}, nil }
 }
+
+// TestGateOnlyOnMiss: the gate is taken once for a request that goes past
+// the checkpoints to the origin, released when the chain ends, and never
+// for one a snapshot answers.
+func TestGateOnlyOnMiss(t *testing.T) {
+	for _, fresh := range []bool{false, true} {
+		taken, released := 0, 0
+		ctx := WithGate(context.Background(), func(context.Context) (func(), error) {
+			taken++
+			return func() { released++ }, nil
+		})
+		c := chainOf(st("guard", recorder{"guard"}, true), st("fetch", recorder{"fetch"}, false),
+			st("cache", &snapshotter{"cache", fresh}, false), st("digest", recorder{"digest"}, false))
+		if err := c.Run(ctx, &Doc{}); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{false: 1, true: 0}[fresh]; taken != want || released != want {
+			t.Errorf("snapshot fresh=%v: gate taken %d, released %d; want %d", fresh, taken, released, want)
+		}
+	}
+}
+
+// TestGateRefusalEndsTheRequest: a busy gate stops the chain before any
+// stage past the checkpoints runs.
+func TestGateRefusalEndsTheRequest(t *testing.T) {
+	busy := errors.New("busy")
+	ctx := WithGate(context.Background(), func(context.Context) (func(), error) { return nil, busy })
+	doc := &Doc{}
+	c := chainOf(st("guard", recorder{"guard"}, true), st("fetch", recorder{"fetch"}, false))
+	if err := c.Run(ctx, doc); !errors.Is(err, busy) {
+		t.Fatalf("err %v, want the gate's", err)
+	}
+	if want := []string{"ran guard"}; !reflect.DeepEqual(doc.Warnings, want) {
+		t.Fatalf("ran %v, want %v", doc.Warnings, want)
+	}
+}

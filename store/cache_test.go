@@ -3,8 +3,12 @@ package store
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/pgtest"
 )
 
 // openTest opens a fresh SQLite store.
@@ -69,14 +73,17 @@ func TestCacheEvictsOldestFirst(t *testing.T) {
 				t.Errorf("entry %s was evicted", k)
 			}
 		}
-		if total, _ := s.CacheBytes(ctx); total != 200 {
+		if total, _, _ := s.CacheStats(ctx); total != 200 {
 			t.Errorf("cache holds %d bytes, want 200", total)
 		}
 		if err := c.Put(ctx, "huge", bytes.Repeat([]byte("x"), 300), now.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if total, _ := s.CacheBytes(ctx); total > 250 {
+		if total, _, _ := s.CacheStats(ctx); total > 250 {
 			t.Errorf("an entry over the whole budget left %d bytes", total)
+		}
+		if _, _, ok, _ := c.Get(ctx, "b"); !ok {
+			t.Error("an entry over the whole budget evicted the others")
 		}
 	})
 }
@@ -100,4 +107,211 @@ func TestReopenKeepsEntries(t *testing.T) {
 	if snap, _, ok, _ := s.CacheTable(1<<20).Get(ctx, "k"); !ok || string(snap) != "kept" {
 		t.Fatalf("after reopening: %q %v", snap, ok)
 	}
+}
+
+// counted is what the cache tables really hold, summed the slow way.
+func counted(t *testing.T, s *Store) (bytes, entries int64) {
+	t.Helper()
+	var row struct{ Bytes, Entries int64 }
+	if err := s.db.Model(&CacheEntry{}).Select("COALESCE(SUM(bytes), 0) AS bytes, COUNT(*) AS entries").Scan(&row).Error; err != nil {
+		t.Fatal(err)
+	}
+	var blobs int64
+	if err := s.db.Model(&CacheBlob{}).Count(&blobs).Error; err != nil {
+		t.Fatal(err)
+	}
+	if blobs != row.Entries {
+		t.Fatalf("%d snapshots for %d entries", blobs, row.Entries)
+	}
+	return row.Bytes, row.Entries
+}
+
+// checkTotals fails unless the running totals match the tables and the
+// budget holds.
+func checkTotals(t *testing.T, s *Store, budget int64) {
+	t.Helper()
+	bytes, entries, err := s.CacheStats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantBytes, wantEntries := counted(t, s); bytes != wantBytes || entries != wantEntries {
+		t.Fatalf("running totals %d bytes in %d entries; the tables hold %d in %d", bytes, entries, wantBytes, wantEntries)
+	}
+	if bytes > budget {
+		t.Fatalf("%d bytes cached over a budget of %d", bytes, budget)
+	}
+}
+
+// TestCacheTotalsKept: puts, replacements of a key by a larger or smaller
+// snapshot, expiry and eviction all keep the running total equal to what
+// the tables hold, and within the budget.
+func TestCacheTotalsKept(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		const budget = 5000
+		c := s.CacheTable(budget)
+		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		c.now = func() time.Time { return now }
+		for i := range 300 {
+			key := fmt.Sprintf("k%d", i%40) // keys come back: replacements
+			ttl := time.Hour
+			if i%7 == 0 {
+				ttl = time.Second // some expire before the next puts
+			}
+			size := 10 + (i*37)%400
+			if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, size), now.Add(ttl)); err != nil {
+				t.Fatal(err)
+			}
+			checkTotals(t, s, budget)
+			if _, _, ok, _ := c.Get(ctx, key); !ok {
+				t.Fatalf("put %d: the entry just stored is gone", i)
+			}
+			now = now.Add(time.Second)
+		}
+	})
+}
+
+// TestCacheExpiredSweptInBatches: expired entries are dropped by later puts
+// a bounded batch at a time, until none is left.
+func TestCacheExpiredSweptInBatches(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		c := s.CacheTable(1 << 30)
+		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		c.now = func() time.Time { return now }
+		const stale = 3*evictBatch*evictRounds + 5
+		for i := range stale {
+			if err := c.Put(ctx, fmt.Sprintf("old%d", i), []byte("x"), now.Add(time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		now = now.Add(time.Hour)
+		if err := c.Put(ctx, "new0", []byte("y"), now.Add(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if _, entries, _ := s.CacheStats(ctx); entries != stale+1-evictBatch*evictRounds {
+			t.Fatalf("one put left %d entries of %d stale + 1; want one bounded sweep of %d", entries, stale, evictBatch*evictRounds)
+		}
+		for i := 1; i <= 3; i++ {
+			if err := c.Put(ctx, fmt.Sprintf("new%d", i), []byte("y"), now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, entries, _ := s.CacheStats(ctx); entries != 4 {
+			t.Fatalf("%d entries after the sweeps, want the 4 fresh ones", entries)
+		}
+		checkTotals(t, s, 1<<30)
+	})
+}
+
+// TestCacheBudgetLowered: a cache over a budget lowered since it was
+// filled drains over the following puts, oldest first, a bounded batch
+// each.
+func TestCacheBudgetLowered(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		big := s.CacheTable(1 << 30)
+		big.now = func() time.Time { return now }
+		const n = 400
+		for i := range n {
+			if err := big.Put(ctx, fmt.Sprintf("k%03d", i), bytes.Repeat([]byte{'x'}, 100), now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(time.Millisecond)
+		}
+		small := s.CacheTable(1000)
+		small.now = big.now
+		i := 0
+		for ; ; i++ {
+			if err := small.Put(ctx, fmt.Sprintf("new%d", i), bytes.Repeat([]byte{'y'}, 100), now.Add(time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			now = now.Add(time.Millisecond)
+			total, _, _ := s.CacheStats(ctx)
+			if total <= 1000 {
+				break
+			}
+			if i > n/(evictBatch*evictRounds)+1 {
+				t.Fatalf("still %d bytes after %d puts", total, i+1)
+			}
+		}
+		checkTotals(t, s, 1000)
+		// What is left is the newest ten: the last old ones and every new one.
+		for _, k := range []string{fmt.Sprintf("k%03d", n-10+i+1), fmt.Sprintf("new%d", i), "new0"} {
+			if _, _, ok, _ := small.Get(ctx, k); !ok {
+				t.Errorf("%s was evicted before older entries", k)
+			}
+		}
+		if _, _, ok, _ := small.Get(ctx, fmt.Sprintf("k%03d", n-10+i)); ok {
+			t.Error("an old entry outlived the newer ones")
+		}
+	})
+}
+
+// TestCacheSharedByInstances: several instances putting into one
+// PostgreSQL database at once keep one correct total within the budget.
+func TestCacheSharedByInstances(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DB(t)
+	const budget = 20_000
+	var stores []*Store
+	for range 3 {
+		s, err := OpenPostgres(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = s.Close() })
+		stores = append(stores, s)
+	}
+	var wg sync.WaitGroup
+	for i, s := range stores {
+		c := s.CacheTable(budget)
+		wg.Go(func() {
+			for j := range 100 {
+				key := fmt.Sprintf("k%d", (i*7+j)%60) // instances replace each other's keys
+				if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, 100+j*5), time.Now().Add(time.Hour)); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	checkTotals(t, stores[0], budget)
+}
+
+// TestOldCacheLayoutDropped: a database whose cache table keeps snapshots
+// beside the bookkeeping (the earlier layout) opens with an empty cache.
+func TestOldCacheLayoutDropped(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := OpenSQLite(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP TABLE cache_entries",
+		"CREATE TABLE cache_entries (cache_key TEXT PRIMARY KEY, snapshot BLOB NOT NULL, bytes INTEGER NOT NULL, created_at DATETIME NOT NULL, expires_at DATETIME NOT NULL)",
+		"INSERT INTO cache_entries VALUES ('k', x'00', 1, '2026-01-01', '2099-01-01')"} {
+		if err := s.db.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Close()
+	s, err = OpenSQLite(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	c := s.CacheTable(1 << 20)
+	if err := c.Put(ctx, "k2", []byte("new"), time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok, _ := c.Get(ctx, "k"); ok {
+		t.Error("an entry of the old layout survived")
+	}
+	checkTotals(t, s, 1<<20)
 }

@@ -100,13 +100,17 @@ func (s *Store) migrate(ctx context.Context) error {
 			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrateLock).Error; err != nil {
 				return fmt.Errorf("migrate lock: %w", err)
 			}
-			if err := tx.AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
-				return fmt.Errorf("migrate: %w", err)
-			}
-			return nil
+			return migrateTables(tx)
 		})
 	}
-	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
+	return migrateTables(s.db.WithContext(ctx))
+}
+
+func migrateTables(db *gorm.DB) error {
+	if err := migrateCache(db); err != nil {
+		return fmt.Errorf("migrate cache: %w", err)
+	}
+	if err := db.AutoMigrate(&BatchJob{}, &BatchTarget{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil

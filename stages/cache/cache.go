@@ -150,3 +150,14 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 }
 
 var _ stages.Checkpoint = (*Stage)(nil)
+
+// FlightKey is the key a snapshot for doc is stored under: identical
+// requests that miss together share the first one's pass to the origin.
+func (s *Stage) FlightKey(doc *stages.Doc) string {
+	if s.store == nil || doc.Target == nil {
+		return ""
+	}
+	return s.key(doc)
+}
+
+var _ stages.Shared = (*Stage)(nil)

@@ -1,0 +1,267 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/siftd/sift/plugins/html"
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// benchHosts is how many loopback addresses the throughput origin serves
+// on, and how many clients drive sift at once.
+const (
+	benchHosts   = 8
+	benchClients = 8
+	benchPhase   = 4 * time.Second
+)
+
+// articlePage is a news article of about 80 KB: navigation, the story,
+// a sidebar of teasers and a footer.
+func articlePage() []byte {
+	var b bytes.Buffer
+	b.WriteString(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Water rights in the valley</title>` +
+		`<meta name="description" content="How the valley shares its river"><style>` + strings.Repeat(".c{margin:0 auto;padding:1em}", 80) + `</style></head><body>`)
+	b.WriteString(`<header><nav><ul>`)
+	for i := range 60 {
+		fmt.Fprintf(&b, `<li><a href="/section/%d">Section %d</a></li>`, i, i)
+	}
+	b.WriteString(`</ul></nav></header><main><article><h1>Water rights in the valley</h1><p class="byline">By A. Reporter</p>`)
+	for i := range 90 {
+		if i%12 == 0 {
+			fmt.Fprintf(&b, `<h2>Part %d: the ditch company's ledger</h2>`, i/12+1)
+		}
+		fmt.Fprintf(&b, `<p>In the spring of year %d the ditch riders opened the headgates at dawn, and the farmers downstream `+
+			`measured what reached them against what the ledger promised; paragraph %d of the story follows the water from the `+
+			`diversion dam to the last field, where <a href="/people/%d">a grower</a> kept her own records.</p>`, 1900+i, i, i)
+	}
+	b.WriteString(`</article><aside><h3>More from the valley</h3><ul>`)
+	for i := range 40 {
+		fmt.Fprintf(&b, `<li><a href="/story/%d"><img src="/img/%d.jpg" alt="">Teaser headline number %d about the river</a></li>`, i, i, i)
+	}
+	b.WriteString(`</ul></aside></main><footer>`)
+	for i := range 30 {
+		fmt.Fprintf(&b, `<a href="/about/%d">Footer link %d</a> `, i, i)
+	}
+	b.WriteString(`<p>© The Valley Paper</p></footer></body></html>`)
+	return b.Bytes()
+}
+
+// multiHostOrigin serves page on 127.0.0.1 … 127.0.0.benchHosts, all on
+// one port (the guard admits one).
+func multiHostOrigin(b *testing.B, page []byte) (*httptest.Server, []string) {
+	b.Helper()
+	handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write(page)
+	})
+	for range 5 {
+		first, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		port := first.Addr().(*net.TCPAddr).Port
+		var others []net.Listener
+		for i := 2; i <= benchHosts; i++ {
+			ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.%d:%d", i, port))
+			if err != nil {
+				break
+			}
+			others = append(others, ln)
+		}
+		if len(others) < benchHosts-1 {
+			first.Close()
+			for _, ln := range others {
+				ln.Close()
+			}
+			continue // the port was taken on another address: try another
+		}
+		origin := httptest.NewUnstartedServer(handler)
+		origin.Listener.Close()
+		origin.Listener = first
+		origin.Start()
+		rest := &http.Server{Handler: handler}
+		for _, ln := range others {
+			go func() { _ = rest.Serve(ln) }()
+		}
+		b.Cleanup(func() { origin.Close(); _ = rest.Close() })
+		hosts := []string{}
+		for i := 1; i <= benchHosts; i++ {
+			hosts = append(hosts, fmt.Sprintf("http://127.0.0.%d:%d", i, port))
+		}
+		return origin, hosts
+	}
+	b.Fatal("no port free on every loopback address")
+	return nil, nil
+}
+
+// load is what one phase of the throughput benchmark saw.
+type load struct {
+	ok, busy, other int
+	elapsed         time.Duration
+	lat             []time.Duration
+}
+
+func (l load) rate() float64 { return float64(l.ok) / l.elapsed.Seconds() }
+
+func (l load) pct(p int) time.Duration {
+	if len(l.lat) == 0 {
+		return 0
+	}
+	return l.lat[len(l.lat)*p/100]
+}
+
+// drive runs benchClients clients for benchPhase; client c posts the
+// body next(c, i) for its i-th request.
+func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []byte) load {
+	b.Helper()
+	var mu sync.Mutex
+	var total load
+	var wg sync.WaitGroup
+	start := time.Now()
+	deadline := start.Add(benchPhase)
+	for c := range benchClients {
+		wg.Go(func() {
+			var mine load
+			for i := 0; time.Now().Before(deadline); i++ {
+				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(next(c, i)))
+				req.Header.Set("Authorization", "Bearer "+testKey)
+				t0 := time.Now()
+				resp, err := client.Do(req)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				switch resp.StatusCode {
+				case http.StatusOK:
+					mine.ok++
+					mine.lat = append(mine.lat, time.Since(t0))
+				case http.StatusTooManyRequests:
+					mine.busy++
+				default:
+					mine.other++
+				}
+			}
+			mu.Lock()
+			total.ok, total.busy, total.other = total.ok+mine.ok, total.busy+mine.busy, total.other+mine.other
+			total.lat = append(total.lat, mine.lat...)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	total.elapsed = time.Since(start)
+	slices.Sort(total.lat)
+	return total
+}
+
+// extractionLimit is the pages/s the machine's cores could extract page
+// at in process: GOMAXPROCS over the warm time of one extraction.
+func extractionLimit(b *testing.B, page []byte) (float64, time.Duration) {
+	b.Helper()
+	ex := html.New()
+	req := &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "http://127.0.0.1/article"}
+	for range 3 {
+		if _, err := ex.Extract(context.Background(), req); err != nil {
+			b.Fatal(err)
+		}
+	}
+	const n = 30
+	start := time.Now()
+	for range n {
+		_, _ = ex.Extract(context.Background(), req)
+	}
+	per := time.Since(start) / n
+	return float64(runtime.GOMAXPROCS(0)) / per.Seconds(), per
+}
+
+// BenchmarkThroughput drives the whole pipeline (guard, fetch, extract,
+// cache; sift's default gates) with benchClients concurrent clients of one
+// caller: cache misses spread over benchHosts loopback origins, then cache
+// hits of one URL. It prints pages/s, p50 and p99 and the refusals of
+// each, the in-process extraction limit beside the misses, and the mean
+// time of each stage from /metrics.
+func BenchmarkThroughput(b *testing.B) {
+	page := articlePage()
+	origin, hosts := multiHostOrigin(b, page)
+	srv := newTestServer(b, origin, Options{}, `stage "cache" {}`)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	body := func(url string) []byte {
+		out, _ := json.Marshal(map[string]any{"url": url})
+		return out
+	}
+	for b.Loop() {
+		limit, per := extractionLimit(b, page)
+		round := time.Now().UnixNano()
+		misses := drive(b, client, srv.URL+"/v1/fetch", func(c, i int) []byte {
+			return body(fmt.Sprintf("%s/article?r=%d&c=%d&i=%d", hosts[c%len(hosts)], round, c, i))
+		})
+		hot := body(hosts[0] + "/article?hot")
+		benchPost(b, client, srv.URL+"/v1/fetch", hot)
+		hits := drive(b, client, srv.URL+"/v1/fetch", func(int, int) []byte { return hot })
+
+		fmt.Printf("page %d KB; in-process extraction %v a page on %d cores: limit %.1f pages/s\n",
+			len(page)>>10, per.Round(10*time.Microsecond), runtime.GOMAXPROCS(0), limit)
+		fmt.Printf("misses, %d hosts, %d clients, one caller: %.1f pages/s (%.0f%% of the limit), p50 %v, p99 %v, %d answered 429, %d other errors\n",
+			len(hosts), benchClients, misses.rate(), 100*misses.rate()/limit, misses.pct(50).Round(100*time.Microsecond),
+			misses.pct(99).Round(100*time.Microsecond), misses.busy, misses.other)
+		fmt.Printf("hits, one URL, %d clients, one caller: %.0f req/s, p50 %v, p99 %v, %d answered 429, %d other errors\n",
+			benchClients, hits.rate(), hits.pct(50).Round(10*time.Microsecond), hits.pct(99).Round(10*time.Microsecond), hits.busy, hits.other)
+		printStageMeans(b, srv.URL)
+		b.ReportMetric(misses.rate(), "miss_pages/s")
+		b.ReportMetric(limit, "extract_limit_pages/s")
+		b.ReportMetric(hits.rate(), "hit_req/s")
+		b.ReportMetric(float64(hits.pct(99).Microseconds())/1000, "hit_p99_ms")
+		b.ReportMetric(float64(misses.busy+hits.busy), "429s")
+	}
+}
+
+// printStageMeans prints each stage's mean time from sift_stage_duration_seconds.
+func printStageMeans(b *testing.B, base string) {
+	b.Helper()
+	resp, err := http.Get(base + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sums, counts := map[string]float64{}, map[string]float64{}
+	var order []string
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		for suffix, into := range map[string]map[string]float64{"_sum": sums, "_count": counts} {
+			prefix := "sift_stage_duration_seconds" + suffix + `{stage="`
+			if rest, ok := strings.CutPrefix(line, prefix); ok {
+				stage, val, _ := strings.Cut(rest, `"} `)
+				v, _ := strconv.ParseFloat(val, 64)
+				into[stage] = v
+				if suffix == "_count" {
+					order = append(order, stage)
+				}
+			}
+		}
+	}
+	var parts []string
+	for _, st := range order {
+		if counts[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %v ×%.0f", st, time.Duration(sums[st]/counts[st]*float64(time.Second)).Round(10*time.Microsecond), counts[st]))
+		}
+	}
+	fmt.Printf("stage means: %s\n", strings.Join(parts, ", "))
+}
