@@ -67,6 +67,9 @@ var (
 	ErrCallerBusy = errors.New("busy: the caller already has a live batch job")
 	// ErrBusy refuses any caller while the total live-job cap is reached (429).
 	ErrBusy = errors.New("busy: too many live batch jobs")
+	// ErrBadID refuses an id longer than a job id can be (400), before
+	// anything is looked up or kept for it.
+	ErrBadID = fmt.Errorf("a batch job id is at most %d characters", IDLen)
 	// ErrNotFound is a job that does not exist or is another caller's (404).
 	ErrNotFound = errors.New("batch job not found")
 	// ErrFinished refuses to cancel a finished job (409).
@@ -149,7 +152,10 @@ func IdemKey(caller string, targets []Target) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// newJobID returns a random, opaque job id of 32 hex digits.
+// IDLen is the length of a job id: 32 hex digits.
+const IDLen = 32
+
+// newJobID returns a random, opaque job id of IDLen hex digits.
 func newJobID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {

@@ -450,7 +450,8 @@ func TestWatchSeesChanges(t *testing.T) {
 		ctx := context.Background()
 		job := submit(t, r, alice, targets("a", 1))
 		waitFor(t, r, alice, job.ID, store.JobRunning)
-		changed := r.Watch(job.ID)
+		changed, release := r.Watch(job.ID)
+		defer release()
 		select {
 		case <-changed:
 			t.Fatal("closed before any change")

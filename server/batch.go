@@ -34,7 +34,14 @@ type BatchOptions struct {
 	Disabled bool
 	// Runner tunes the runner (timings, hooks); tests shorten its pauses.
 	Runner batch.Options
+	// PageBytes bounds the results one read returns (MaxPageBytes when
+	// 0); tests shrink it.
+	PageBytes int
 }
+
+// MaxPageBytes bounds the stored results one batch read returns: a read
+// with more to give answers a page and a `next`.
+const MaxPageBytes = 8 << 20
 
 // batchOptions is what a stored target carries: the request of the API
 // it came through.
@@ -221,6 +228,8 @@ func writeBatchError(w http.ResponseWriter, err error) {
 	case errors.Is(err, batch.ErrTooManyTargets):
 		writeError(w, &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid", Message: "invalid: " + err.Error()})
 	case errors.Is(err, batch.ErrNoTargets):
+		writeError(w, badRequest(err.Error()))
+	case errors.Is(err, batch.ErrBadID):
 		writeError(w, badRequest(err.Error()))
 	case errors.Is(err, batch.ErrNotFound):
 		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such batch job"})

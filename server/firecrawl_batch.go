@@ -91,6 +91,8 @@ func firecrawlJobURL(r *http.Request, id string, query url.Values) string {
 
 func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
 	switch {
+	case errors.Is(err, batch.ErrBadID):
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
 	case errors.Is(err, batch.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "error": "Job not found"})
 	case errors.Is(err, batch.ErrFinished):
