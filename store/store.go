@@ -100,16 +100,16 @@ func (s *Store) migrate(ctx context.Context) error {
 			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrateLock).Error; err != nil {
 				return fmt.Errorf("migrate lock: %w", err)
 			}
-			if err := tx.AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
+			if err := tx.AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}, &BatchUsage{}); err != nil {
 				return fmt.Errorf("migrate: %w", err)
 			}
-			return nil
+			return s.rebuildUsage(tx)
 		})
 	}
-	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}); err != nil {
+	if err := s.db.WithContext(ctx).AutoMigrate(&CacheEntry{}, &BatchJob{}, &BatchTarget{}, &BatchUsage{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
-	return nil
+	return s.db.WithContext(ctx).Transaction(s.rebuildUsage)
 }
 
 // Ping checks the database answers, for /healthz.
