@@ -69,9 +69,9 @@ type BatchTarget struct {
 	Result  []byte
 	// ResultBytes is len(Result), so reads can page by bytes without
 	// loading results.
-	ResultBytes int64 `gorm:"not null;default:0"`
-	Error   string `gorm:"not null"`
-	Hint    string `gorm:"not null"`
+	ResultBytes int64  `gorm:"not null;default:0"`
+	Error       string `gorm:"not null"`
+	Hint        string `gorm:"not null"`
 	// ClaimedBy names the worker running the target and ClaimUntil when
 	// its claim lapses unless renewed; Attempts counts the claims. A
 	// lapsed claim means the instance died: the target is tried once more

@@ -110,7 +110,7 @@ func TestBatchUsageRebuiltOnOpen(t *testing.T) {
 	finishWith(t, s, "a", 70, Budget{})
 	newJob(t, s, "b", "eve", "k2", 1, t0.Add(time.Hour))
 	finishWith(t, s, "b", 30, Budget{})
-	s.db.Exec("UPDATE batch_usages SET nbytes = 12345")   // drifted
+	s.db.Exec("UPDATE batch_usages SET nbytes = 12345")    // drifted
 	s.db.Exec("UPDATE batch_targets SET result_bytes = 0") // stored before sizes were
 	s.Close()
 	if s, err = OpenSQLite(ctx, dir); err != nil {
