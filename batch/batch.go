@@ -84,13 +84,25 @@ type Limits struct {
 	Workers       int
 	// TTL is how long a job outlives its last lease bump.
 	TTL time.Duration
-	// MaxBytes bounds the stored results; finished jobs are evicted,
-	// oldest lease first, to stay under it.
-	MaxBytes int64
+	// MaxBytes bounds the stored results of all callers, ResultBytes one
+	// result and CallerBytes one caller's. A result is stored only if it
+	// fits all three; else its target fails too_large. Nothing is evicted
+	// to make room.
+	MaxBytes    int64
+	ResultBytes int64
+	CallerBytes int64
 }
 
-// DefaultLimits are P6's starting values.
-var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20}
+// DefaultLimits are P6's starting values; CallerBytes defaults to a
+// quarter of MaxBytes and ResultBytes to the lesser of 8 MiB and
+// CallerBytes.
+var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20,
+	ResultBytes: 8 << 20, CallerBytes: 16 << 20}
+
+// EvictGrace is how long after its last activity a finished job is kept
+// even when the stored results pass MaxBytes (as after MaxBytes is
+// lowered): only older finished jobs are evicted, oldest first.
+const EvictGrace = time.Hour
 
 // Timing of the runner.
 const (

@@ -43,6 +43,8 @@ func (o *Options) defaults() {
 	l.Workers = or(l.Workers, d.Workers)
 	l.TTL = or(l.TTL, d.TTL)
 	l.MaxBytes = or(l.MaxBytes, d.MaxBytes)
+	l.CallerBytes = or(l.CallerBytes, l.MaxBytes/4)
+	l.ResultBytes = or(l.ResultBytes, min(d.ResultBytes, l.CallerBytes))
 	o.RetryEvery = or(o.RetryEvery, DefaultRetryEvery)
 	o.RetryFor = or(o.RetryFor, DefaultRetryFor)
 	o.TargetTimeout = or(o.TargetTimeout, DefaultTargetTimeout)
@@ -116,6 +118,12 @@ func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
 
 // Limits returns the runner's caps, defaults filled in.
 func (r *Runner) Limits() Limits { return r.opts.Limits }
+
+// budget is the store's view of the byte limits.
+func (r *Runner) budget() store.Budget {
+	l := r.opts.Limits
+	return store.Budget{Result: l.ResultBytes, Caller: l.CallerBytes, Total: l.MaxBytes}
+}
 
 // Start sweeps and starts the workers and the sweeper. On a store of its
 // own (SQLite) it first fails the work a previous process left (P6 §7:
@@ -244,15 +252,26 @@ func (r *Runner) owned(ctx context.Context, caller Caller, id string) (*store.Ba
 	return job, err
 }
 
-// Targets returns the targets of caller's job id from offset, at most
-// limit (all when 0), with their results when asked.
-func (r *Runner) Targets(ctx context.Context, caller Caller, id string, withResults bool, offset, limit int) (*store.BatchJob, []store.BatchTarget, error) {
+// Summary returns caller's job id with its targets (those in status
+// when it is not ""), without their results.
+func (r *Runner) Summary(ctx context.Context, caller Caller, id, status string) (*store.BatchJob, []store.BatchTarget, error) {
 	job, err := r.Job(ctx, caller, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, err := r.store.Targets(ctx, id, withResults, offset, limit)
+	ts, err := r.store.Summary(ctx, id, status)
 	return job, ts, err
+}
+
+// Results returns caller's job id with a page of its targets and their
+// results, as q selects; more reports whether selected targets remain
+// after the page. Only the page's results are read.
+func (r *Runner) Results(ctx context.Context, caller Caller, id string, q store.PageQuery) (job *store.BatchJob, page []store.BatchTarget, more bool, err error) {
+	if job, err = r.Job(ctx, caller, id); err != nil {
+		return nil, nil, false, err
+	}
+	page, more, err = r.store.ResultsPage(ctx, id, q)
+	return job, page, more, err
 }
 
 // Target returns one target of caller's job id, with its result.
@@ -344,7 +363,7 @@ func (r *Runner) fingerprint(ctx context.Context, caller Caller, id string) (str
 	if !store.IsLive(job.Status) {
 		return "", nil
 	}
-	ts, err := r.store.Targets(ctx, id, false, 0, 0)
+	ts, err := r.store.Summary(ctx, id, "")
 	if err != nil {
 		return "", err
 	}
@@ -465,8 +484,8 @@ func (r *Runner) sweeper(ctx context.Context) {
 }
 
 func (r *Runner) sweep(ctx context.Context) {
-	before := r.opts.Now().UTC().Add(-r.opts.Limits.TTL)
-	if n, err := r.store.SweepJobs(ctx, before, r.opts.Limits.MaxBytes); err != nil {
+	now := r.opts.Now().UTC()
+	if n, err := r.store.SweepJobs(ctx, now.Add(-r.opts.Limits.TTL), now.Add(-EvictGrace), r.opts.Limits.MaxBytes); err != nil {
 		r.log.Error("batch sweep", "error", err)
 	} else if n > 0 {
 		r.log.Info("batch jobs removed", "jobs", n)

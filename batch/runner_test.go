@@ -201,7 +201,7 @@ func TestFailureIsolation(t *testing.T) {
 		ctx := context.Background()
 		job := submit(t, r, alice, targets("a", 3))
 		waitFor(t, r, alice, job.ID, store.JobPartial)
-		_, ts, err := r.Targets(ctx, alice, job.ID, true, 0, 0)
+		_, ts, _, err := r.Results(ctx, alice, job.ID, store.PageQuery{})
 		if err != nil || ts[0].Status != store.TargetDone || ts[1].Error != "blocked: private address 10.0.0.5" || ts[2].Status != store.TargetDone {
 			t.Fatalf("targets %+v %v", ts, err)
 		}
@@ -335,7 +335,7 @@ func TestCancelLetsTheInFlightTargetFinish(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		time.Sleep(50 * time.Millisecond) // a worker that ignored the cancel would start target 1 now
-		_, ts, _ := r.Targets(ctx, alice, job.ID, false, 0, 0)
+		_, ts, _ := r.Summary(ctx, alice, job.ID, "")
 		if ts[1].Status != store.TargetPending || ts[2].Status != store.TargetPending || len(rec.Calls()) != 1 {
 			t.Fatalf("after cancel: targets %+v, calls %q", ts, rec.Calls())
 		}
