@@ -244,3 +244,39 @@ func readAllPages(t *testing.T, base, first string, max int) int {
 	}
 	return seen
 }
+
+// TestBatchResultsPages: `?results=1` answers a page of targets with their
+// results, at most PageBytes of them (one target whatever its size), and
+// `next` reads on from the target after it; the summary has no results.
+func TestBatchResultsPages(t *testing.T) {
+	origin := bigOrigin(t, 10<<10)
+	_, srv := batchAPI(t, origin, nil, batch.Limits{}, 15<<10)
+	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/big/0", origin.URL+"/big/1", origin.URL+"/big/2"))
+	id := sub["job_id"].(string)
+	summary := collect(t, srv.URL, testKey, id, "")
+	for _, tg := range summary["targets"].([]any) {
+		if tg.(map[string]any)["result"] != nil {
+			t.Fatalf("a summary with results: %v", summary)
+		}
+	}
+	var idxs []string
+	next := "/v1/batch/" + id + "?results=1"
+	for pages := 0; next != ""; pages++ {
+		if pages > 3 {
+			t.Fatalf("pages do not end: %v", idxs)
+		}
+		_, body := do(t, "GET", srv.URL+next, testKey, nil)
+		targets := body["targets"].([]any)
+		if len(targets) != 1 || targets[0].(map[string]any)["result"] == nil {
+			t.Fatalf("%s: %v", next, body)
+		}
+		idxs = append(idxs, fmt.Sprint(targets[0].(map[string]any)["idx"]))
+		next, _ = body["next"].(string)
+	}
+	if got := strings.Join(idxs, " "); got != "0 1 2" {
+		t.Fatalf("pages of targets %s", got)
+	}
+	if resp, _ := do(t, "GET", srv.URL+"/v1/batch/"+id+"?results=1&from=-1", testKey, nil); resp.StatusCode != 400 {
+		t.Fatalf("from=-1: %d", resp.StatusCode)
+	}
+}
