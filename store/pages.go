@@ -71,12 +71,15 @@ func fit(sizes []BatchTarget, max int, maxBytes int64) int {
 	return max
 }
 
-// Summary returns a job's targets from index from on, in index order,
-// without their options or results.
-func (s *Store) Summary(ctx context.Context, id string, from int) ([]BatchTarget, error) {
+// Summary returns a job's targets in index order, only those in status
+// when it is not "", without their options or results.
+func (s *Store) Summary(ctx context.Context, id, status string) ([]BatchTarget, error) {
+	q := s.db.WithContext(ctx).Select(summaryColumns).Where("job_id = ?", id)
+	if status != "" {
+		q = q.Where("status = ?", status)
+	}
 	var ts []BatchTarget
-	err := s.db.WithContext(ctx).Select(summaryColumns).Where("job_id = ? AND idx >= ?", id, from).Order("idx").Find(&ts).Error
-	if err != nil {
+	if err := q.Order("idx").Find(&ts).Error; err != nil {
 		return nil, fmt.Errorf("read batch targets: %w", err)
 	}
 	return ts, nil
