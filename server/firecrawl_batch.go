@@ -152,13 +152,6 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, out)
 }
 
-func nonNil(docs []json.RawMessage) []json.RawMessage {
-	if docs == nil {
-		return []json.RawMessage{}
-	}
-	return docs
-}
-
 // pageParams reads `skip` (a non-negative integer) and `limit` (1–1000).
 func pageParams(q url.Values) (skip, limit int, ae *apiError) {
 	limit = firecrawlPageDefault
