@@ -68,6 +68,9 @@ var (
 	ErrCallerBusy = errors.New("busy: the caller already has a live batch job")
 	// ErrBusy refuses any caller while the total live-job cap is reached (429).
 	ErrBusy = errors.New("busy: too many live batch jobs")
+	// ErrBadID refuses an id longer than a job id can be (400), before
+	// anything is looked up or kept for it.
+	ErrBadID = fmt.Errorf("a batch job id is at most %d characters", IDLen)
 	// ErrNotFound is a job that does not exist or is another caller's (404).
 	ErrNotFound = errors.New("batch job not found")
 	// ErrFinished refuses to cancel a finished job (409).
@@ -82,13 +85,25 @@ type Limits struct {
 	Workers       int
 	// TTL is how long a job outlives its last lease bump.
 	TTL time.Duration
-	// MaxBytes bounds the stored results; finished jobs are evicted,
-	// oldest lease first, to stay under it.
-	MaxBytes int64
+	// MaxBytes bounds the stored results of all callers, ResultBytes one
+	// result and CallerBytes one caller's. A result is stored only if it
+	// fits all three; else its target fails too_large. Nothing is evicted
+	// to make room.
+	MaxBytes    int64
+	ResultBytes int64
+	CallerBytes int64
 }
 
-// DefaultLimits are P6's starting values.
-var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20}
+// DefaultLimits are P6's starting values; CallerBytes defaults to a
+// quarter of MaxBytes and ResultBytes to the lesser of 8 MiB and
+// CallerBytes.
+var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20,
+	ResultBytes: 8 << 20, CallerBytes: 16 << 20}
+
+// EvictGrace is how long after its last activity a finished job is kept
+// even when the stored results pass MaxBytes (as after MaxBytes is
+// lowered): only older finished jobs are evicted, oldest first.
+const EvictGrace = time.Hour
 
 // Timing of the runner.
 const (
@@ -150,7 +165,10 @@ func IdemKey(caller string, targets []Target) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// newJobID returns a random, opaque job id of 32 hex digits.
+// IDLen is the length of a job id: 32 hex digits.
+const IDLen = 32
+
+// newJobID returns a random, opaque job id of IDLen hex digits.
 func newJobID() (string, error) {
 	var b [16]byte
 	if _, err := rand.Read(b[:]); err != nil {

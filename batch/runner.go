@@ -43,6 +43,8 @@ func (o *Options) defaults() {
 	l.Workers = or(l.Workers, d.Workers)
 	l.TTL = or(l.TTL, d.TTL)
 	l.MaxBytes = or(l.MaxBytes, d.MaxBytes)
+	l.CallerBytes = or(l.CallerBytes, l.MaxBytes/4)
+	l.ResultBytes = or(l.ResultBytes, min(d.ResultBytes, l.CallerBytes))
 	o.RetryEvery = or(o.RetryEvery, DefaultRetryEvery)
 	o.RetryFor = or(o.RetryFor, DefaultRetryFor)
 	o.TargetTimeout = or(o.TargetTimeout, DefaultTargetTimeout)
@@ -81,7 +83,7 @@ type Runner struct {
 	live     []*liveJob // this process's live jobs, oldest first
 	turn     uint64     // counts the targets handed out, for turns
 	inFlight int
-	watchers map[string]chan struct{}
+	watchers map[string]*watcher
 	wake     chan struct{}
 
 	stop    chan struct{}
@@ -111,11 +113,17 @@ func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
 	opts.defaults()
 	instance, _ := newJobID()
 	return &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger, instance: instance[:12],
-		watchers: map[string]chan struct{}{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+		watchers: map[string]*watcher{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 }
 
 // Limits returns the runner's caps, defaults filled in.
 func (r *Runner) Limits() Limits { return r.opts.Limits }
+
+// budget is the store's view of the byte limits.
+func (r *Runner) budget() store.Budget {
+	l := r.opts.Limits
+	return store.Budget{Result: l.ResultBytes, Caller: l.CallerBytes, Total: l.MaxBytes}
+}
 
 // Start sweeps and starts the workers and the sweeper. On a store of its
 // own (SQLite) it first fails the work a previous process left (never
@@ -233,8 +241,11 @@ func (r *Runner) Job(ctx context.Context, caller Caller, id string) (*store.Batc
 }
 
 // owned reads caller's job id without touching it; another caller's job
-// is ErrNotFound.
+// is ErrNotFound, an id no job can have ErrBadID.
 func (r *Runner) owned(ctx context.Context, caller Caller, id string) (*store.BatchJob, error) {
+	if len(id) > IDLen {
+		return nil, ErrBadID
+	}
 	job, err := r.store.Job(ctx, id)
 	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
 		return nil, ErrNotFound
@@ -242,15 +253,26 @@ func (r *Runner) owned(ctx context.Context, caller Caller, id string) (*store.Ba
 	return job, err
 }
 
-// Targets returns the targets of caller's job id from offset, at most
-// limit (all when 0), with their results when asked.
-func (r *Runner) Targets(ctx context.Context, caller Caller, id string, withResults bool, offset, limit int) (*store.BatchJob, []store.BatchTarget, error) {
+// Summary returns caller's job id with its targets (those in status
+// when it is not ""), without their results.
+func (r *Runner) Summary(ctx context.Context, caller Caller, id, status string) (*store.BatchJob, []store.BatchTarget, error) {
 	job, err := r.Job(ctx, caller, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	ts, err := r.store.Targets(ctx, id, withResults, offset, limit)
+	ts, err := r.store.Summary(ctx, id, status)
 	return job, ts, err
+}
+
+// Results returns caller's job id with a page of its targets and their
+// results, as q selects; more reports whether selected targets remain
+// after the page. Only the page's results are read.
+func (r *Runner) Results(ctx context.Context, caller Caller, id string, q store.PageQuery) (job *store.BatchJob, page []store.BatchTarget, more bool, err error) {
+	if job, err = r.Job(ctx, caller, id); err != nil {
+		return nil, nil, false, err
+	}
+	page, more, err = r.store.ResultsPage(ctx, id, q)
+	return job, page, more, err
 }
 
 // Target returns one target of caller's job id, with its result.
@@ -296,11 +318,16 @@ func (r *Runner) Cancel(ctx context.Context, caller Caller, id string) error {
 // finishes, the job ends or is cancelled) or d passes, at once if the job
 // has finished. Changes made by this process wake it at once; on a shared
 // database the job is also looked at every PollEvery, for changes made by
-// other instances.
+// other instances. Nothing is kept for an id the caller does not own, and
+// the watch is given up when Await returns.
 func (r *Runner) Await(ctx context.Context, caller Caller, id string, d time.Duration) error {
-	changed := r.Watch(id) // before the read: no change falls between
+	if _, err := r.owned(ctx, caller, id); err != nil || d <= 0 {
+		return err
+	}
+	changed, release := r.Watch(id) // before the read: no change falls between
+	defer release()
 	before, err := r.fingerprint(ctx, caller, id)
-	if err != nil || before == "" || d <= 0 {
+	if err != nil || before == "" {
 		return err
 	}
 	timer := time.NewTimer(d)
@@ -337,7 +364,7 @@ func (r *Runner) fingerprint(ctx context.Context, caller Caller, id string) (str
 	if !store.IsLive(job.Status) {
 		return "", nil
 	}
-	ts, err := r.store.Targets(ctx, id, false, 0, 0)
+	ts, err := r.store.Summary(ctx, id, "")
 	if err != nil {
 		return "", err
 	}
@@ -349,25 +376,53 @@ func (r *Runner) fingerprint(ctx context.Context, caller Caller, id string) (str
 	return b.String(), nil
 }
 
-// Watch returns a channel closed at the job's next change: a target
-// started or finished, the job finished or was cancelled. Subscribe before
-// reading the job, so no change falls between the read and the wait.
-func (r *Runner) Watch(id string) <-chan struct{} {
+// watcher is the channel of a job's next change and how many waiters
+// hold it.
+type watcher struct {
+	ch      chan struct{}
+	waiters int
+}
+
+// Watch returns a channel closed at the job's next change (a target
+// started or finished, the job finished or was cancelled) and the release
+// the waiter calls when it stops waiting; the last release frees the
+// entry. Subscribe before reading the job, so no change falls between the
+// read and the wait, and only for a job the caller owns: an entry per id
+// asked about would let anyone grow the map.
+func (r *Runner) Watch(id string) (changed <-chan struct{}, release func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	ch, ok := r.watchers[id]
+	w, ok := r.watchers[id]
 	if !ok {
-		ch = make(chan struct{})
-		r.watchers[id] = ch
+		w = &watcher{ch: make(chan struct{})}
+		r.watchers[id] = w
 	}
-	return ch
+	w.waiters++
+	var once sync.Once
+	return w.ch, func() { once.Do(func() { r.unwatch(id, w) }) }
+}
+
+func (r *Runner) unwatch(id string, w *watcher) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w.waiters--
+	if w.waiters == 0 && r.watchers[id] == w {
+		delete(r.watchers, id)
+	}
+}
+
+// Watching returns how many jobs have waiters, for tests and metrics.
+func (r *Runner) Watching() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.watchers)
 }
 
 func (r *Runner) notify(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ch, ok := r.watchers[id]; ok {
-		close(ch)
+	if w, ok := r.watchers[id]; ok {
+		close(w.ch)
 		delete(r.watchers, id)
 	}
 }
@@ -430,8 +485,8 @@ func (r *Runner) sweeper(ctx context.Context) {
 }
 
 func (r *Runner) sweep(ctx context.Context) {
-	before := r.opts.Now().UTC().Add(-r.opts.Limits.TTL)
-	if n, err := r.store.SweepJobs(ctx, before, r.opts.Limits.MaxBytes); err != nil {
+	now := r.opts.Now().UTC()
+	if n, err := r.store.SweepJobs(ctx, now.Add(-r.opts.Limits.TTL), now.Add(-EvictGrace), r.opts.Limits.MaxBytes); err != nil {
 		r.log.Error("batch sweep", "error", err)
 	} else if n > 0 {
 		r.log.Info("batch jobs removed", "jobs", n)

@@ -201,7 +201,7 @@ func TestFailureIsolation(t *testing.T) {
 		ctx := context.Background()
 		job := submit(t, r, alice, targets("a", 3))
 		waitFor(t, r, alice, job.ID, store.JobPartial)
-		_, ts, err := r.Targets(ctx, alice, job.ID, true, 0, 0)
+		_, ts, _, err := r.Results(ctx, alice, job.ID, store.PageQuery{})
 		if err != nil || ts[0].Status != store.TargetDone || ts[1].Error != "blocked: private address 10.0.0.5" || ts[2].Status != store.TargetDone {
 			t.Fatalf("targets %+v %v", ts, err)
 		}
@@ -335,7 +335,7 @@ func TestCancelLetsTheInFlightTargetFinish(t *testing.T) {
 			time.Sleep(5 * time.Millisecond)
 		}
 		time.Sleep(50 * time.Millisecond) // a worker that ignored the cancel would start target 1 now
-		_, ts, _ := r.Targets(ctx, alice, job.ID, false, 0, 0)
+		_, ts, _ := r.Summary(ctx, alice, job.ID, "")
 		if ts[1].Status != store.TargetPending || ts[2].Status != store.TargetPending || len(rec.Calls()) != 1 {
 			t.Fatalf("after cancel: targets %+v, calls %q", ts, rec.Calls())
 		}
@@ -450,7 +450,8 @@ func TestWatchSeesChanges(t *testing.T) {
 		ctx := context.Background()
 		job := submit(t, r, alice, targets("a", 1))
 		waitFor(t, r, alice, job.ID, store.JobRunning)
-		changed := r.Watch(job.ID)
+		changed, release := r.Watch(job.ID)
+		defer release()
 		select {
 		case <-changed:
 			t.Fatal("closed before any change")
@@ -518,4 +519,53 @@ func TestRestartFailsLeftoverWork(t *testing.T) {
 		t.Fatalf("hooks %q", ev)
 	}
 	close(hold)
+}
+
+// TestAwaitKeepsNoWatcher: a wait on another caller's job, on no job, or
+// on an id longer than an id is refused before anything is kept; a wait
+// on one's own job gives its watcher up when it returns, however it ends.
+func TestAwaitKeepsNoWatcher(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		hold := make(chan struct{})
+		defer close(hold)
+		r, _ := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { <-hold; return []byte(`{}`), nil }, Options{})
+		ctx := context.Background()
+		job := submit(t, r, alice, targets("a", 2))
+		waitFor(t, r, alice, job.ID, store.JobRunning)
+		for _, tc := range []struct {
+			caller Caller
+			id     string
+			want   error
+		}{
+			{bob, job.ID, ErrNotFound},
+			{alice, strings.Repeat("0", IDLen), ErrNotFound},
+			{alice, strings.Repeat("0", IDLen+1), ErrBadID},
+			{alice, strings.Repeat("x", 60<<10), ErrBadID},
+		} {
+			if err := r.Await(ctx, tc.caller, tc.id, time.Second); !errors.Is(err, tc.want) {
+				t.Errorf("%s on %.40s: %v, want %v", tc.caller.Name, tc.id, err, tc.want)
+			}
+		}
+		if n := r.Watching(); n != 0 {
+			t.Fatalf("%d watchers after refused waits", n)
+		}
+		if err := r.Await(ctx, alice, job.ID, 10*time.Millisecond); err != nil {
+			t.Fatal(err)
+		}
+		waitCtx, cancel := context.WithCancel(ctx)
+		done := make(chan error)
+		go func() { done <- r.Await(waitCtx, alice, job.ID, time.Minute) }()
+		for deadline := time.Now().Add(5 * time.Second); r.Watching() == 0; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("the waiter never watched")
+			}
+		}
+		cancel()
+		if err := <-done; err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+		if n := r.Watching(); n != 0 {
+			t.Fatalf("%d watchers after the waiters left", n)
+		}
+	})
 }

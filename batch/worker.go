@@ -124,14 +124,17 @@ func (r *Runner) step(ctx context.Context, j *liveJob, owner string) {
 		out, outcome = store.Outcome{Error: te.Message, Hint: te.Hint}, te.Outcome
 	}
 	j.busySince = time.Time{}
-	finished, settled, err := r.store.FinishTarget(ctx, j.id, t.Idx, owner, out, r.opts.Now().UTC())
+	f, err := r.store.FinishTarget(ctx, j.id, t.Idx, owner, out, r.opts.Now().UTC(), r.budget())
 	if err != nil {
 		r.log.Error("batch store result", "job", j.id, "error", err)
 	}
-	if finished {
+	if f.TooLarge {
+		outcome, out.Result = "too_long", nil
+	}
+	if f.Counted {
 		r.opts.Hooks.Target(outcome, took, len(out.Result))
 	}
-	r.settled(j, settled)
+	r.settled(j, f.Settled)
 	r.notify(j.id)
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -15,7 +16,12 @@ type Batch struct {
 	JobsTotal     int
 	Workers       int
 	TTL           time.Duration
-	MaxBytes      int64
+	// MaxBytes bounds the stored results of all callers, MaxCallerBytes
+	// one caller's and MaxResultBytes one result's; a result that does
+	// not fit fails its target too_large.
+	MaxBytes       int64
+	MaxCallerBytes int64
+	MaxResultBytes int64
 	// ClaimLease is how long a worker's claim on a target holds without
 	// renewal; on a shared PostgreSQL, a dead instance's target is
 	// retried elsewhere this long after it died.
@@ -30,7 +36,10 @@ const (
 	DefaultBatchWorkers       = 1
 	DefaultBatchTTL           = 24 * time.Hour
 	DefaultBatchMaxBytes      = 64 << 20
-	DefaultBatchClaimLease    = 30 * time.Second
+	// MaxBatchResultBytes is the most max_result_bytes may be: one result
+	// must fit in one page of a batch read.
+	MaxBatchResultBytes    = 8 << 20
+	DefaultBatchClaimLease = 30 * time.Second
 )
 
 type rawBatch struct {
@@ -41,6 +50,8 @@ type rawBatch struct {
 	Workers       hcl.Expression `hcl:"workers,optional"`
 	TTL           hcl.Expression `hcl:"ttl,optional"`
 	MaxBytes      hcl.Expression `hcl:"max_bytes,optional"`
+	CallerBytes   hcl.Expression `hcl:"max_caller_bytes,optional"`
+	ResultBytes   hcl.Expression `hcl:"max_result_bytes,optional"`
 	ClaimLease    hcl.Expression `hcl:"claim_lease,optional"`
 }
 
@@ -58,6 +69,26 @@ func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {
 	b.Workers, diags = optInt(rb.Workers, DefaultBatchWorkers, 1, 2, diags)
 	b.TTL, diags = optDuration(rb.TTL, DefaultBatchTTL, diags)
 	b.MaxBytes, diags = optSize(rb.MaxBytes, DefaultBatchMaxBytes, diags)
+	b.MaxCallerBytes, diags = optSize(rb.CallerBytes, b.MaxBytes/4, diags)
+	b.MaxResultBytes, diags = optSize(rb.ResultBytes, min(MaxBatchResultBytes, b.MaxCallerBytes), diags)
+	diags = b.checkBytes(rb, diags)
 	b.ClaimLease, diags = optDuration(rb.ClaimLease, DefaultBatchClaimLease, diags)
 	return b, diags
+}
+
+// checkBytes refuses byte bounds that cannot hold together: a result
+// larger than a page, than a caller's share, or a share larger than all.
+func (b *Batch) checkBytes(rb *rawBatch, diags hcl.Diagnostics) hcl.Diagnostics {
+	switch {
+	case b.MaxResultBytes > MaxBatchResultBytes:
+		return append(diags, attrError(rb.ResultBytes.Range().Ptr(), "Invalid max_result_bytes",
+			fmt.Sprintf("max_result_bytes is at most %d bytes (8MiB): one result must fit in one page of a batch read.", MaxBatchResultBytes)))
+	case b.MaxResultBytes > b.MaxCallerBytes:
+		return append(diags, attrError(rb.ResultBytes.Range().Ptr(), "Invalid max_result_bytes",
+			"max_result_bytes must not exceed max_caller_bytes."))
+	case b.MaxCallerBytes > b.MaxBytes:
+		return append(diags, attrError(rb.CallerBytes.Range().Ptr(), "Invalid max_caller_bytes",
+			"max_caller_bytes must not exceed max_bytes."))
+	}
+	return diags
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -35,7 +36,14 @@ type BatchOptions struct {
 	Disabled bool
 	// Runner tunes the runner (timings, hooks); tests shorten its pauses.
 	Runner batch.Options
+	// PageBytes bounds the results one read returns (MaxPageBytes when
+	// 0); tests shrink it.
+	PageBytes int
 }
+
+// MaxPageBytes bounds the stored results one batch read returns: a read
+// with more to give answers a page and a `next`.
+const MaxPageBytes = 8 << 20
 
 // batchOptions is what a stored target carries: the request of the API
 // it came through.
@@ -215,21 +223,27 @@ func trimClass(msg, class string) string {
 
 // writeBatchError maps the runner's typed errors to statuses.
 func writeBatchError(w http.ResponseWriter, err error) {
-	switch {
-	case errors.Is(err, batch.ErrCallerBusy), errors.Is(err, batch.ErrBusy):
+	if errors.Is(err, batch.ErrCallerBusy) || errors.Is(err, batch.ErrBusy) {
 		w.Header().Set("Retry-After", busyRetryAfter)
 		writeJSON(w, http.StatusTooManyRequests, map[string]any{"success": false, "error": err.Error(), "hint": "retry_after"})
-	case errors.Is(err, batch.ErrTooManyTargets):
-		writeError(w, &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid", Message: "invalid: " + err.Error()})
-	case errors.Is(err, batch.ErrNoTargets):
-		writeError(w, badRequest(err.Error()))
-	case errors.Is(err, batch.ErrNotFound):
-		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such batch job"})
-	case errors.Is(err, batch.ErrFinished):
-		writeError(w, &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"})
-	default:
-		writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: batch store failed"})
+		return
 	}
+	writeError(w, batchAPIError(err))
+}
+
+// batchAPIError is the answer to one of the runner's typed errors.
+func batchAPIError(err error) *apiError {
+	switch {
+	case errors.Is(err, batch.ErrTooManyTargets):
+		return &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid", Message: "invalid: " + err.Error()}
+	case errors.Is(err, batch.ErrNoTargets), errors.Is(err, batch.ErrBadID):
+		return badRequest(err.Error())
+	case errors.Is(err, batch.ErrNotFound):
+		return &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such batch job"}
+	case errors.Is(err, batch.ErrFinished):
+		return &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"}
+	}
+	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: batch store failed"}
 }
 
 type batchTargetView struct {
@@ -250,27 +264,67 @@ type batchJobView struct {
 	CreatedAt    time.Time         `json:"created_at"`
 	ExpiresAt    time.Time         `json:"expires_at"`
 	Targets      []batchTargetView `json:"targets"`
+	// Next reads the page after this one, while results remain.
+	Next string `json:"next,omitempty"`
 }
 
 func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *caller) {
 	id := mux.Vars(r)["id"]
-	withResults := r.URL.Query().Get("results") == "1"
-	wait, ae := parseWait(r.URL.Query().Get("wait"))
+	q := r.URL.Query()
+	withResults := q.Get("results") == "1"
+	from, ae := nonNegative(q, "from")
+	if ae == nil {
+		var wait time.Duration
+		if wait, ae = parseWait(q.Get("wait")); ae == nil {
+			ae = s.awaitJob(r.Context(), c, id, wait)
+		}
+	}
 	if ae != nil {
 		writeError(w, ae)
 		return
 	}
-	err := s.batch.Await(r.Context(), batchCaller(c), id, wait)
-	var job *store.BatchJob
-	var targets []store.BatchTarget
-	if err == nil {
-		job, targets, err = s.batch.Targets(r.Context(), batchCaller(c), id, withResults, 0, 0)
+	if !withResults {
+		job, targets, err := s.batch.Summary(r.Context(), batchCaller(c), id, "")
+		if err != nil {
+			writeBatchError(w, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, s.jobView(job, targets))
+		return
 	}
+	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
+		store.PageQuery{From: from, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
 		writeBatchError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.jobView(job, targets))
+	v := s.jobView(job, page)
+	if more {
+		v.Next = fmt.Sprintf("/v1/batch/%s?results=1&from=%d", id, page[len(page)-1].Idx+1)
+	}
+	writeJSON(w, http.StatusOK, v)
+}
+
+// awaitJob holds a status read until the job changes or wait passes.
+func (s *Server) awaitJob(ctx context.Context, c *caller, id string, wait time.Duration) *apiError {
+	if err := s.batch.Await(ctx, batchCaller(c), id, wait); err != nil {
+		return batchAPIError(err)
+	}
+	return nil
+}
+
+// nonNegative reads the query parameter name as a non-negative integer
+// (0 when absent).
+func nonNegative(q url.Values, name string) (int, *apiError) {
+	v := q.Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, badRequest(fmt.Sprintf("%s %q is not a non-negative integer", name, v))
+	}
+	return n, nil
 }
 
 func (s *Server) jobView(job *store.BatchJob, targets []store.BatchTarget) batchJobView {

@@ -91,6 +91,8 @@ func firecrawlJobURL(r *http.Request, id string, query url.Values) string {
 
 func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
 	switch {
+	case errors.Is(err, batch.ErrBadID):
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
 	case errors.Is(err, batch.ErrNotFound):
 		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "error": "Job not found"})
 	case errors.Is(err, batch.ErrFinished):
@@ -124,25 +126,23 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	id := mux.Vars(r)["id"]
-	job, targets, err := s.batch.Targets(r.Context(), batchCaller(c), id, true, 0, 0)
+	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
+		store.PageQuery{Status: store.TargetDone, Skip: skip, Limit: limit, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
 		writeFirecrawlBatchError(w, err)
 		return
 	}
-	var docs []json.RawMessage
-	for _, t := range targets {
-		if t.Status == store.TargetDone {
-			docs = append(docs, t.Result)
-		}
+	docs := make([]json.RawMessage, len(page))
+	for i := range page {
+		docs[i] = page[i].Result
 	}
-	page := docs[min(skip, len(docs)):min(skip+limit, len(docs))]
 	out := map[string]any{"success": true, "status": firecrawlStatus(job.Status), "completed": job.TargetsDone,
 		"total": job.TargetsTotal, "creditsUsed": job.TargetsDone,
-		"expiresAt": job.Lease.Add(s.batch.Limits().TTL).UTC().Format(time.RFC3339), "data": nonNil(page)}
-	// A next page while documents remain beyond this one, or while the job
-	// still works on targets not yet counted; never past the last document
-	// of a finished job, so a client following `next` always stops.
-	if skip+len(page) < len(docs) || (store.IsLive(job.Status) && skip+len(page) < job.TargetsTotal) {
+		"expiresAt": job.Lease.Add(s.batch.Limits().TTL).UTC().Format(time.RFC3339), "data": docs}
+	// A next page only while stored documents remain beyond this one:
+	// Firecrawl's SDKs follow `next` at once, so a `next` to a page not
+	// yet there would spin them; they poll the job itself while it works.
+	if more {
 		q := url.Values{"skip": {strconv.Itoa(skip + len(page))}}
 		if r.URL.Query().Has("limit") {
 			q.Set("limit", strconv.Itoa(limit))
@@ -150,13 +150,6 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 		out["next"] = firecrawlJobURL(r, id, q)
 	}
 	writeJSON(w, http.StatusOK, out)
-}
-
-func nonNil(docs []json.RawMessage) []json.RawMessage {
-	if docs == nil {
-		return []json.RawMessage{}
-	}
-	return docs
 }
 
 // pageParams reads `skip` (a non-negative integer) and `limit` (1–1000).
@@ -190,20 +183,36 @@ func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Reque
 	writeJSON(w, http.StatusOK, map[string]any{"status": "cancelled"})
 }
 
-// handleFirecrawlBatchErrors lists the failed targets of a job.
+// handleFirecrawlBatchErrors lists the failed targets of a job, a page
+// of at most pageBytes at a time (`skip` and `next` as for documents).
 func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Request, c *caller) {
+	skip, ae := nonNegative(r.URL.Query(), "skip")
+	if ae != nil {
+		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + trimClass(ae.Message, "invalid")})
+		return
+	}
 	id := mux.Vars(r)["id"]
-	job, targets, err := s.batch.Targets(r.Context(), batchCaller(c), id, false, 0, 0)
+	job, failed, err := s.batch.Summary(r.Context(), batchCaller(c), id, store.TargetFailed)
 	if err != nil {
 		writeFirecrawlBatchError(w, err)
 		return
 	}
+	failed = failed[min(skip, len(failed)):]
 	errs := []map[string]any{}
-	for _, t := range targets {
-		if t.Status == store.TargetFailed {
-			errs = append(errs, map[string]any{"id": fmt.Sprintf("%s-%d", job.ID, t.Idx),
-				"timestamp": job.Lease.UTC().Format(time.RFC3339), "url": t.URL, "error": t.Error})
+	size := 0
+	for _, t := range failed {
+		if size += len(t.URL) + len(t.Error) + errorEntryBytes; len(errs) > 0 && size > s.pageBytes {
+			break
 		}
+		errs = append(errs, map[string]any{"id": fmt.Sprintf("%s-%d", job.ID, t.Idx),
+			"timestamp": job.Lease.UTC().Format(time.RFC3339), "url": t.URL, "error": t.Error})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"errors": errs, "robotsBlocked": []string{}})
+	out := map[string]any{"errors": errs, "robotsBlocked": []string{}}
+	if len(errs) < len(failed) {
+		out["next"] = firecrawlJobURL(r, id+"/errors", url.Values{"skip": {strconv.Itoa(skip + len(errs))}})
+	}
+	writeJSON(w, http.StatusOK, out)
 }
+
+// errorEntryBytes is what an error entry adds beside its URL and message.
+const errorEntryBytes = 128

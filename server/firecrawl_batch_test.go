@@ -94,3 +94,32 @@ func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestFirecrawlBatchNextOnlyWhenMore: while a job still works, a page that
+// holds every document stored so far has no `next` (the SDKs follow it at
+// once, so a `next` to an empty page would spin them); `next` always
+// moves past the page it is on.
+func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
+	origin := newHeldOrigin(t)
+	srv := batchServer(t, origin.Server, batch.Limits{})
+	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
+		"urls": []string{origin.URL + "/article", origin.URL + "/data.json", origin.URL + "/held"}})
+	id := start["id"].(string)
+	waitTarget(t, srv.URL, id, 2, "running")
+	_, page := do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
+	if page["status"] != "scraping" || len(page["data"].([]any)) != 2 || page["next"] != nil {
+		t.Fatalf("a live job's page with every stored document: %v", page)
+	}
+	_, page = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id+"?limit=1", testKey, nil)
+	if next := srv.URL + "/v2/batch/scrape/" + id + "?limit=1&skip=1"; page["next"] != next {
+		t.Fatalf("first of two stored documents: next %v, want %s", page["next"], next)
+	}
+	_, page = do(t, "GET", page["next"].(string), testKey, nil)
+	if len(page["data"].([]any)) != 1 || page["next"] != nil {
+		t.Fatalf("last stored document: %v", page)
+	}
+	if resp, body := do(t, "GET", srv.URL+"/v2/batch/scrape/"+strings.Repeat("a", 33), testKey, nil); resp.StatusCode != 400 ||
+		body["success"] != false {
+		t.Fatalf("an id longer than an id: %d %v", resp.StatusCode, body)
+	}
+}

@@ -77,6 +77,7 @@ type Server struct {
 	archive      string
 	search       *search.Service
 	batch        *batch.Runner // nil when batch is disabled
+	pageBytes    int           // the most stored results one batch read returns
 	precheck     func(string) error
 	now          func() time.Time
 }
@@ -111,6 +112,10 @@ func New(opts Options) *Server {
 			ro.Logger = opts.Logger
 		}
 		s.batch = batch.New(b.Store, s.batchFetch, ro)
+		s.pageBytes = b.PageBytes
+		if s.pageBytes <= 0 {
+			s.pageBytes = MaxPageBytes
+		}
 	}
 	return s
 }

@@ -67,8 +67,11 @@ type BatchTarget struct {
 	Options []byte `gorm:"not null"`
 	Status  string `gorm:"not null;size:16"`
 	Result  []byte
-	Error   string `gorm:"not null"`
-	Hint    string `gorm:"not null"`
+	// ResultBytes is len(Result), so reads can page by bytes without
+	// loading results.
+	ResultBytes int64  `gorm:"not null;default:0"`
+	Error       string `gorm:"not null"`
+	Hint        string `gorm:"not null"`
 	// ClaimedBy names the worker running the target and ClaimUntil when
 	// its claim lapses unless renewed; Attempts counts the claims. A
 	// lapsed claim means the instance died: the target is tried once more
@@ -386,22 +389,56 @@ type Outcome struct {
 	Hint   string
 }
 
+// Finish is what FinishTarget did.
+type Finish struct {
+	// Counted is false when the target was no longer owner's to finish
+	// (finished already, or its claim was taken over): nothing changed.
+	Counted bool
+	// Settled names the job's final status when this was its last target.
+	Settled string
+	// TooLarge is set when the result did not fit the budget: the target
+	// was failed with a too_large error instead of storing it.
+	TooLarge bool
+}
+
+// errNotOwner rolls back a finish whose target is no longer the owner's.
+var errNotOwner = errors.New("batch target no longer claimed by this worker")
+
 // FinishTarget stores the outcome of a target owner is running and counts
 // it on its job, exactly once: a second finish, or one by a worker whose
-// claim was taken over, changes nothing and returns false. When it was
-// the job's last target, the job takes its final status (done, partial or
-// failed) unless it was cancelled, and settled names it.
-func (s *Store) FinishTarget(ctx context.Context, id string, idx int, owner string, out Outcome, now time.Time) (finished bool, settled string, err error) {
-	err = s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+// claim was taken over, changes nothing. A result is stored only if it
+// fits b (checked and counted in the same transaction); one that does not
+// fails the target as too_large and nothing else is touched to make room.
+// When it was the job's last target, the job takes its final status
+// (done, partial or failed) unless it was cancelled.
+func (s *Store) FinishTarget(ctx context.Context, id string, idx int, owner string, out Outcome, now time.Time, b Budget) (Finish, error) {
+	var f Finish
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if s.shared {
 			if err := lockJob(tx, id); err != nil {
 				return err
 			}
 		}
-		finished, settled, err = finishIn(tx, id, idx, owner, out, now)
+		if len(out.Result) > 0 {
+			msg, err := reserve(tx, id, int64(len(out.Result)), b)
+			if err != nil {
+				return err
+			}
+			if msg != "" {
+				out, f.TooLarge = Outcome{Error: msg}, true
+			}
+		}
+		counted, settled, err := finishIn(tx, id, idx, owner, out, now)
+		if err == nil && !counted && len(out.Result) > 0 {
+			return errNotOwner // undo the reservation
+		}
+		f.Counted, f.Settled = counted, settled
 		return err
 	})
-	return finished, settled, err
+	if errors.Is(err, errNotOwner) {
+		return Finish{}, nil
+	}
+	return f, err
 }
 
 func finishIn(tx *gorm.DB, id string, idx int, owner string, out Outcome, now time.Time) (finished bool, settled string, err error) {
@@ -410,7 +447,7 @@ func finishIn(tx *gorm.DB, id string, idx int, owner string, out Outcome, now ti
 		status = TargetFailed
 	}
 	res := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ? AND claimed_by = ?", id, idx, TargetRunning, owner).
-		Updates(map[string]any{"status": status, "result": out.Result, "error": out.Error, "hint": out.Hint})
+		Updates(map[string]any{"status": status, "result": out.Result, "result_bytes": len(out.Result), "error": out.Error, "hint": out.Hint})
 	if res.Error != nil {
 		return false, "", fmt.Errorf("finish batch target: %w", res.Error)
 	}
@@ -520,10 +557,12 @@ func failJobs(tx *gorm.DB, ids []string, reason string) error {
 }
 
 // SweepJobs deletes every job whose lease is older than before, with its
-// targets, then evicts whole finished jobs, oldest lease first, until the
-// stored results fit budget bytes. A live job is never evicted for bytes.
-// It returns the number of jobs deleted.
-func (s *Store) SweepJobs(ctx context.Context, before time.Time, budget int64) (int, error) {
+// targets. Then, while the stored results pass budget bytes (which only a
+// lowered budget leaves, since results are stored only if they fit), it
+// evicts whole finished jobs whose lease is older than graceBefore, oldest
+// lease first. A live job, or one read or finished within the grace, is
+// never evicted for bytes. It returns the number of jobs deleted.
+func (s *Store) SweepJobs(ctx context.Context, before, graceBefore time.Time, budget int64) (int, error) {
 	deleted := 0
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		var expired []string
@@ -534,15 +573,15 @@ func (s *Store) SweepJobs(ctx context.Context, before time.Time, budget int64) (
 			return err
 		}
 		deleted = len(expired)
-		total, err := batchBytes(tx)
+		total, err := usage(tx, allScope)
 		if err != nil {
 			return err
 		}
 		for total > budget {
 			var oldest BatchJob
-			err := tx.Where("status NOT IN ?", liveStatuses).Order("lease, id").Take(&oldest).Error
+			err := tx.Where("status NOT IN ? AND lease < ?", liveStatuses, graceBefore).Order("lease, id").Take(&oldest).Error
 			if errors.Is(err, gorm.ErrRecordNotFound) {
-				return nil // only live jobs remain: they are never evicted
+				return nil // what remains is live or within its grace
 			}
 			if err != nil {
 				return fmt.Errorf("find batch job to evict: %w", err)
@@ -558,22 +597,18 @@ func (s *Store) SweepJobs(ctx context.Context, before time.Time, budget int64) (
 	return deleted, err
 }
 
-// BatchBytes is the size of every stored result.
-func (s *Store) BatchBytes(ctx context.Context) (int64, error) {
-	return batchBytes(s.db.WithContext(ctx))
-}
-
-func batchBytes(tx *gorm.DB) (int64, error) {
-	var total int64
-	if err := tx.Model(&BatchJob{}).Select("COALESCE(SUM(nbytes), 0)").Scan(&total).Error; err != nil {
-		return 0, fmt.Errorf("batch size: %w", err)
-	}
-	return total, nil
-}
-
 func deleteJobs(tx *gorm.DB, ids []string) error {
 	if len(ids) == 0 {
 		return nil
+	}
+	var freed []struct {
+		Caller string
+		N      int64
+	}
+	err := tx.Model(&BatchJob{}).Select("caller, SUM(nbytes) AS n").Where("id IN ?", ids).
+		Group("caller").Order("caller").Scan(&freed).Error
+	if err != nil {
+		return fmt.Errorf("size batch jobs: %w", err)
 	}
 	// Jobs before their targets: the lock order of every batch write.
 	if err := tx.Where("id IN ?", ids).Delete(&BatchJob{}).Error; err != nil {
@@ -582,5 +617,12 @@ func deleteJobs(tx *gorm.DB, ids []string) error {
 	if err := tx.Where("job_id IN ?", ids).Delete(&BatchTarget{}).Error; err != nil {
 		return fmt.Errorf("delete batch targets: %w", err)
 	}
-	return nil
+	var total int64
+	for _, f := range freed {
+		if err := addUsage(tx, callerScope(f.Caller), -f.N); err != nil {
+			return err
+		}
+		total += f.N
+	}
+	return addUsage(tx, allScope, -total)
 }

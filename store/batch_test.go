@@ -35,8 +35,8 @@ func runTarget(t *testing.T, s *Store, id string, out Outcome, at time.Time) int
 	if err != nil || state != Claimed {
 		t.Fatalf("claim on %s: state=%v err=%v", id, state, err)
 	}
-	if done, _, err := s.FinishTarget(ctx, id, tg.Idx, "w1", out, at); err != nil || !done {
-		t.Fatalf("finish %s/%d: %v %v", id, tg.Idx, done, err)
+	if f, err := s.FinishTarget(ctx, id, tg.Idx, "w1", out, at, Budget{}); err != nil || !f.Counted {
+		t.Fatalf("finish %s/%d: %+v %v", id, tg.Idx, f, err)
 	}
 	return tg.Idx
 }
@@ -126,7 +126,7 @@ func TestBatchFinishExactlyOnce(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 8 {
 			wg.Go(func() {
-				if ok, _, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0.Add(time.Minute)); err == nil && ok {
+				if f, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0.Add(time.Minute), Budget{}); err == nil && f.Counted {
 					finished.Add(1)
 				}
 			})
@@ -187,7 +187,7 @@ func TestBatchLapsedClaims(t *testing.T) {
 			t.Fatalf("after the lapse: %v %+v", state, retry)
 		}
 		// The first owner wakes up: its result is refused.
-		if ok, _, _ := s.FinishTarget(ctx, "j", 0, "dead-1", Outcome{Result: []byte("{}")}, t0); ok {
+		if f, _ := s.FinishTarget(ctx, "j", 0, "dead-1", Outcome{Result: []byte("{}")}, t0, Budget{}); f.Counted {
 			t.Fatal("a stale owner finished a target taken over")
 		}
 		next, state, _, _ := s.ClaimTarget(ctx, "j", Claim{Owner: "w3", Now: t0.Add(13 * time.Second), Until: t0.Add(time.Minute)})
@@ -198,8 +198,8 @@ func TestBatchLapsedClaims(t *testing.T) {
 		if tg.Status != TargetFailed || tg.Error != LostError {
 			t.Fatalf("target 0 after two lapses: %+v", tg)
 		}
-		if _, settled, _ := s.FinishTarget(ctx, "j", 1, "w3", Outcome{Result: []byte("{}")}, t0); settled != JobPartial {
-			t.Fatalf("settled %q, want partial", settled)
+		if f, _ := s.FinishTarget(ctx, "j", 1, "w3", Outcome{Result: []byte("{}")}, t0, Budget{}); f.Settled != JobPartial {
+			t.Fatalf("settled %q, want partial", f.Settled)
 		}
 	})
 }
@@ -298,8 +298,8 @@ func TestBatchCancel(t *testing.T) {
 			t.Fatal(err)
 		}
 		// The target in flight finishes and is stored; nothing more is claimed.
-		if ok, _, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0); err != nil || !ok {
-			t.Fatalf("in-flight target after cancel: %v %v", ok, err)
+		if f, err := s.FinishTarget(ctx, "j", tg.Idx, "w1", Outcome{Result: []byte("{}")}, t0, Budget{}); err != nil || !f.Counted {
+			t.Fatalf("in-flight target after cancel: %+v %v", f, err)
 		}
 		if _, state, _, _ := s.ClaimTarget(ctx, "j", claimAt(t0)); state != Finished {
 			t.Fatalf("a cancelled job answered %v", state)
@@ -384,7 +384,7 @@ func TestBatchSweep(t *testing.T) {
 
 		// Over a 2,500-byte budget the oldest finished job goes first; the
 		// live one stays though its lease is as old.
-		n, err := s.SweepJobs(ctx, t0.Add(-time.Hour), 2500)
+		n, err := s.SweepJobs(ctx, t0.Add(-time.Hour), t0.Add(3*time.Hour), 2500)
 		if err != nil || n != 2 {
 			t.Fatalf("swept %d, err %v; want 2", n, err)
 		}
@@ -397,7 +397,7 @@ func TestBatchSweep(t *testing.T) {
 			t.Fatalf("bytes %d after eviction", b)
 		}
 		// Past the TTL everything goes, live or not, targets too.
-		if n, err := s.SweepJobs(ctx, t0.Add(3*time.Hour), 1<<20); err != nil || n != 2 {
+		if n, err := s.SweepJobs(ctx, t0.Add(3*time.Hour), t0, 1<<20); err != nil || n != 2 {
 			t.Fatalf("TTL sweep %d %v", n, err)
 		}
 		if ts, _ := s.Targets(ctx, "live", false, 0, 0); len(ts) != 0 {

@@ -100,17 +100,24 @@ func (s *Store) migrate(ctx context.Context) error {
 			if err := tx.Exec("SELECT pg_advisory_xact_lock(?)", migrateLock).Error; err != nil {
 				return fmt.Errorf("migrate lock: %w", err)
 			}
-			return migrateTables(tx)
+			if err := migrateTables(tx); err != nil {
+				return err
+			}
+			return s.rebuildUsage(tx)
 		})
 	}
-	return migrateTables(s.db.WithContext(ctx))
+	if err := migrateTables(s.db.WithContext(ctx)); err != nil {
+		return err
+	}
+	return s.db.WithContext(ctx).Transaction(s.rebuildUsage)
 }
 
+// migrateTables creates or updates every table.
 func migrateTables(db *gorm.DB) error {
 	if err := migrateCache(db); err != nil {
 		return fmt.Errorf("migrate cache: %w", err)
 	}
-	if err := db.AutoMigrate(&BatchJob{}, &BatchTarget{}); err != nil {
+	if err := db.AutoMigrate(&BatchJob{}, &BatchTarget{}, &BatchUsage{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil

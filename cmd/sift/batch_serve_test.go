@@ -215,6 +215,16 @@ func TestBatchCLI(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "/two") || !strings.Contains(stdout, `"status": "done"`) {
 		t.Fatalf("get: %d %s", code, stdout)
 	}
+	stdout, _, code = runSift(t, nil, "batch", "status", "--results", job.JobID)
+	var full struct {
+		Targets []struct {
+			Result json.RawMessage `json:"result"`
+		} `json:"targets"`
+		Next *string `json:"next"`
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &full) != nil || len(full.Targets) != 2 || full.Targets[1].Result == nil || full.Next != nil {
+		t.Fatalf("status --results: %d %s", code, stdout)
+	}
 	_, stderr, code = runSift(t, nil, "batch", "cancel", job.JobID)
 	if code == 0 || !strings.Contains(stderr, "already finished") {
 		t.Fatalf("cancel of a done job: %d %s", code, stderr)

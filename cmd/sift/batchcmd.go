@@ -70,7 +70,7 @@ func batchStatusCommand() *cobra.Command {
 			if wait {
 				return waitForJob(cmd, args[0], results)
 			}
-			raw, err := callSiftMethod(cmd, "GET", jobPath(args[0], results, ""), nil)
+			raw, err := jobWithResults(cmd, args[0], results)
 			if err != nil {
 				return err
 			}
@@ -132,7 +132,7 @@ func jobPath(id string, results bool, wait string) string {
 func waitForJob(cmd *cobra.Command, id string, results bool) error {
 	progress := newProgress(cmd.ErrOrStderr())
 	for {
-		raw, err := callSiftMethod(cmd, "GET", jobPath(id, results, "25s"), nil)
+		raw, err := callSiftMethod(cmd, "GET", jobPath(id, false, "25s"), nil)
 		if err != nil {
 			return err
 		}
@@ -147,9 +147,52 @@ func waitForJob(cmd *cobra.Command, id string, results bool) error {
 		progress.show(job.TargetsDone, job.TargetsTotal, job.Status)
 		if job.Status != "queued" && job.Status != "running" {
 			progress.end()
+			if results {
+				if raw, err = jobWithResults(cmd, id, true); err != nil {
+					return err
+				}
+			}
 			return printJSON(cmd, raw)
 		}
 	}
+}
+
+// jobWithResults reads the job's summary, or with results every page of
+// them (sift answers at most 8 MiB of results a page, with `next`),
+// joined into one job.
+func jobWithResults(cmd *cobra.Command, id string, results bool) ([]byte, error) {
+	raw, err := callSiftMethod(cmd, "GET", jobPath(id, results, ""), nil)
+	if err != nil || !results {
+		return raw, err
+	}
+	var job map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &job); err != nil {
+		return nil, fmt.Errorf("sift answered something that is not JSON: %w", err)
+	}
+	var targets []json.RawMessage
+	for {
+		var page []json.RawMessage
+		var next string
+		if err := json.Unmarshal(job["targets"], &page); err != nil {
+			return nil, fmt.Errorf("sift answered a job without targets: %w", err)
+		}
+		targets = append(targets, page...)
+		if n, ok := job["next"]; !ok || json.Unmarshal(n, &next) != nil || next == "" {
+			break
+		}
+		if raw, err = callSiftMethod(cmd, "GET", next, nil); err != nil {
+			return nil, err
+		}
+		clear(job)
+		if err := json.Unmarshal(raw, &job); err != nil {
+			return nil, fmt.Errorf("sift answered something that is not JSON: %w", err)
+		}
+	}
+	delete(job, "next")
+	if job["targets"], err = json.Marshal(targets); err != nil {
+		return nil, err
+	}
+	return json.Marshal(job)
 }
 
 // progress reports a job's state on stderr: a bar redrawn in place on a

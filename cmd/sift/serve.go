@@ -127,7 +127,7 @@ func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
 	}
 	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
 		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
-		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes,
+		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes, CallerBytes: b.MaxCallerBytes, ResultBytes: b.MaxResultBytes,
 	}, Runner: batch.Options{ClaimLease: b.ClaimLease}}
 }
 
