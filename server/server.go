@@ -222,7 +222,10 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+// handleHealth answers whether sift is healthy. Only a caller with a valid
+// key sees the detail: the stages and each dependency's state, whose
+// errors can name internal addresses.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	ok, detail := true, any(nil)
 	if s.health != nil {
 		ok, detail = s.health()
@@ -230,6 +233,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	status := http.StatusOK
 	if !ok {
 		status = http.StatusServiceUnavailable
+	}
+	if _, ae := s.authenticate(r); ae != nil {
+		writeJSON(w, status, map[string]any{"ok": ok})
+		return
 	}
 	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.chain.Names(), "dependencies": detail})
 }

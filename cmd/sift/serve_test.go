@@ -26,10 +26,16 @@ func freePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// testCaller holds the key "test-key", which sees /healthz's detail.
+const testCaller = `caller "test" {
+  key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
+}
+`
+
 func TestServeHealthAndShutdown(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n", addr, filepath.Dir(cfg))), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n%s", addr, filepath.Dir(cfg), testCaller)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(siftBin, "serve", "--config", cfg)
@@ -49,8 +55,10 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(10 * time.Second)
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer test-key")
 	for {
-		resp, err := http.Get("http://" + addr + "/healthz")
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&health)
 			resp.Body.Close()
