@@ -62,6 +62,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	api := server.New(server.Options{
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
+		PublicURL:  cfg.PublicURL,
 		Search:     search.New(cfg.Search, m),
 		Digester:   searchDigester(a),
 		Batch:      batchOptions(cfg, a),
