@@ -39,7 +39,7 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 		return nil, busy
 	}
 	defer release()
-	req.Caller, req.Workspace = c.name, c.workspace
+	req.Caller, req.Workspace, req.Restricted = c.name, c.workspace, c.restricted
 	ctx = stages.WithCaller(ctx, poolCaller)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
