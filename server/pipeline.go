@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/siftd/sift/stages"
@@ -24,6 +25,15 @@ type fetchResult struct {
 // run passes one request through the chain under the gates, and logs one
 // line for it.
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
+	res, release, ae := s.runHeld(ctx, c, req)
+	release()
+	return res, ae
+}
+
+// runHeld is run that keeps the caller's gate slots until release is
+// called, so work done on the result (a grep) stays inside the caller's
+// share.
+func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request) (res *fetchResult, release func(), ae *apiError) {
 	start := s.now()
 	host := hostOf(req.URL)
 	// Batch log lines never carry a target's host (P6 §8). Pools share
@@ -33,26 +43,26 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	if fromBatch(ctx) {
 		logHost, poolCaller = "", c.name+"/batch"
 	}
-	release, busy := s.gates.acquire(c.name, host)
+	free, busy := s.gates.acquire(c.name, host)
 	if busy != nil {
 		s.logRequest(c, logHost, busy.Status, nil, busy, time.Since(start))
-		return nil, busy
+		return nil, func() {}, busy
 	}
-	defer release()
+	release = sync.OnceFunc(free)
 	req.Caller, req.Workspace, req.Restricted = c.name, c.workspace, c.restricted
 	ctx = stages.WithCaller(ctx, poolCaller)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(doc, err)
-	var ae *apiError
 	if err != nil {
 		ae = toAPIError(err)
 	}
 	s.logRequest(c, logHost, statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
-		return nil, ae
+		release()
+		return nil, func() {}, ae
 	}
-	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
+	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, release, nil
 }
 
 // observe records the guard's refusals and the cache's hits and misses.
