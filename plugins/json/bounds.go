@@ -20,7 +20,7 @@ const (
 	// MaxString bounds a string a program builds with `*` or `+`.
 	MaxString = 1 << 20
 	// MaxArray bounds an array a program builds with `+`.
-	MaxArray = 1 << 20
+	MaxArray = 1 << 17
 )
 
 // Names of the bounded operators the rewrite calls.
