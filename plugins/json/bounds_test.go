@@ -31,6 +31,11 @@ func TestBoundedOpsKeepSemantics(t *testing.T) {
 		{`reduce .[] as $x (0; . + $x)`, `[1, 2, 3]`, `6`},
 		{`def f(x): x * 2; f(.a)`, `{"a": 4}`, `8`},
 		{`1 + 2 * 3`, `null`, `7`},
+		{`9223372036854775807 + 1`, `null`, `9223372036854775808`},
+		{`4611686018427387904 * 4`, `null`, `18446744073709551616`},
+		{`-9223372036854775807 * -1`, `null`, `9223372036854775807`},
+		{`.a + .b`, `{"a": 1.5, "b": 2}`, `3.5`},
+		{`reduce range(5) as $x (0; . + $x * 2)`, `null`, `20`},
 	}
 	for _, tc := range tests {
 		got, err := runJQ(context.Background(), []byte(tc.input), tc.program)
