@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/itchyny/gojq"
+
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -106,4 +108,26 @@ func cpuTime(t *testing.T) time.Duration {
 		t.Fatal(err)
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// FuzzBoundedJQ: the rewrite of `*` and `+` never panics and keeps every
+// program that parses compilable.
+func FuzzBoundedJQ(f *testing.F) {
+	for _, p := range append([]string{`.a += 1`, `.[] *= 2`, `def f: . + 1; f`, `{(.a + "x"): (1 * 2)}`,
+		`reduce .[] as [$a, $b] (0; . + $a * $b)`, `try (. + 1) catch .`, `.a |= . + 1`}, hostileJQ...) {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, program string) {
+		query, err := gojq.Parse(program)
+		if err != nil {
+			return
+		}
+		if _, plainErr := gojq.Compile(query); plainErr != nil {
+			return
+		}
+		query, _ = gojq.Parse(program)
+		if _, err := boundedOps(query); err != nil {
+			t.Fatalf("%q compiles plain but not bounded: %v", program, err)
+		}
+	})
 }
