@@ -6,6 +6,9 @@
 
 listen   = "127.0.0.1:8890"
 data_dir = "./data"
+# public_url = "https://sift.example.com"  # base of the URLs sift hands back
+#                                          # (batch status, next pages); default
+#                                          # http:// and the listen address
 
 store {
   driver = "sqlite"

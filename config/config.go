@@ -23,7 +23,12 @@ const DefaultFile = "config.hcl"
 
 // Config is a decoded configuration file.
 type Config struct {
-	Listen     string
+	Listen string
+	// PublicURL is the base of every absolute URL sift hands back (a
+	// batch's status URL, a page's `next`): scheme and host, no path. It
+	// defaults to http:// and the listen address (localhost for a
+	// wildcard one); sift never builds it from a request's Host header.
+	PublicURL  string
 	DataDir    string
 	Store      Store
 	Callers    []Caller
@@ -52,8 +57,11 @@ type Store struct {
 
 // Caller is one agent or team allowed to use sift.
 type Caller struct {
-	Name       string
-	KeySHA256  string
+	Name      string
+	KeySHA256 string
+	// KeyHash is KeySHA256 decoded: keys are compared as bytes, so the
+	// hex's case never matters.
+	KeyHash    []byte
 	Workspace  string
 	Restricted bool
 	DefRange   hcl.Range
@@ -138,6 +146,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	if _, _, err := net.SplitHostPort(cfg.Listen); err != nil {
 		diags = append(diags, attrError(r.Listen.Range().Ptr(), "Invalid listen address", err.Error()))
 	}
+	cfg.PublicURL, diags = publicURL(r.PublicURL, cfg.Listen, diags)
 	cfg.DataDir, diags = optString(r.DataDir, DefaultDataDir, diags)
 	cfg.Store, diags = r.store(diags)
 	cfg.Callers, diags = r.callers(diags)

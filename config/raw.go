@@ -13,6 +13,7 @@ import (
 // semantic check keep their expression, so a diagnostic can point at them.
 type rawFile struct {
 	Listen     hcl.Expression `hcl:"listen,optional"`
+	PublicURL  hcl.Expression `hcl:"public_url,optional"`
 	DataDir    hcl.Expression `hcl:"data_dir,optional"`
 	Store      *rawStore      `hcl:"store,block"`
 	Callers    []rawCaller    `hcl:"caller,block"`
@@ -103,11 +104,13 @@ func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 				fmt.Sprintf("caller %q is defined more than once.", rc.Name)))
 		}
 		seen[rc.Name] = true
-		if b, err := hex.DecodeString(rc.KeySHA256); err != nil || len(b) != 32 {
+		hash, err := hex.DecodeString(rc.KeySHA256)
+		if err != nil || len(hash) != 32 {
 			diags = append(diags, attrError(rc.DefRange.Ptr(), "Invalid key_sha256",
 				"key_sha256 must be the 64 hex digits of a SHA-256 hash; `sift key new NAME` prints one."))
+			hash = nil
 		}
-		c := Caller{Name: rc.Name, KeySHA256: rc.KeySHA256, Workspace: "default", DefRange: rc.DefRange}
+		c := Caller{Name: rc.Name, KeySHA256: rc.KeySHA256, KeyHash: hash, Workspace: "default", DefRange: rc.DefRange}
 		if rc.Workspace != nil {
 			c.Workspace = *rc.Workspace
 		}

@@ -3,7 +3,6 @@ package server
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/hex"
 	"net/http"
 	"strings"
 
@@ -21,11 +20,10 @@ type caller struct {
 func callersFrom(cfg []config.Caller) []caller {
 	out := make([]caller, 0, len(cfg))
 	for _, c := range cfg {
-		h, err := hex.DecodeString(c.KeySHA256)
-		if err != nil {
+		if len(c.KeyHash) != sha256.Size {
 			continue // config validation refuses these
 		}
-		out = append(out, caller{name: c.Name, hash: h, workspace: c.Workspace, restricted: c.Restricted})
+		out = append(out, caller{name: c.Name, hash: c.KeyHash, workspace: c.Workspace, restricted: c.Restricted})
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -99,14 +98,19 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 // every batch target go through it.
 func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
 	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
-	res, ae := s.run(ctx, c, request)
+	res, release, ae := s.runHeld(ctx, c, request, req.Grep != "")
+	// The answer, its grep included, is made while the slot of the
+	// fetch it comes from is held.
+	defer func() { release() }()
 	var rec *recovered
 	var recoverFailed string
 	if req.Recover && s.archive != "" {
 		if why := recoverReason(res, ae); why != "" {
 			snapshot := fetch.ArchiveSnapshotURL(s.archive, req.URL)
 			request.URL = snapshot
-			archived, archiveErr := s.run(ctx, c, request)
+			release()
+			archived, releaseArchived, archiveErr := s.runHeld(ctx, c, request, req.Grep != "")
+			release = releaseArchived
 			switch {
 			case archiveErr == nil:
 				res, ae, rec = archived, nil, &recovered{From: "wayback", SnapshotURL: snapshot, Reason: why}
@@ -120,7 +124,7 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if ae != nil {
 		return nil, ae
 	}
-	out, ae := fetchAnswer(req, res)
+	out, ae := fetchAnswer(ctx, req, res)
 	if ae != nil {
 		return nil, ae
 	}
@@ -188,8 +192,8 @@ func (req *fetchRequest) validate() *apiError {
 		return badRequest("give json_path or jq, not both")
 	}
 	if req.Grep != "" {
-		if _, err := regexp.Compile(req.Grep); err != nil {
-			return badRequest("grep: " + err.Error())
+		if _, ae := compileGrep(req.Grep); ae != nil {
+			return ae
 		}
 	}
 	return nil
@@ -209,7 +213,7 @@ func (f *fetchRequest) options() map[string]string {
 	return opts
 }
 
-func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError) {
+func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError) {
 	doc := res.doc
 	resp := doc.Response
 	out := &fetchResponse{
@@ -249,7 +253,9 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 		}
 	}
 	if req.Grep != "" {
-		out.Content = grep(out.Content, regexp.MustCompile(req.Grep), 2)
+		if ae := grepAnswer(ctx, out, req.Grep); ae != nil {
+			return nil, ae
+		}
 	}
 	out.Sizes.ReturnedTokens = out.Sizes.CleanTokens
 	if doc.Extraction == nil || out.Content != doc.Extraction.Content {
@@ -269,31 +275,6 @@ func looksLikeShell(doc *stages.Doc, content string) bool {
 		return false
 	}
 	return strings.Count(strings.ToLower(string(doc.Response.Body)), "<script") >= 1
-}
-
-// grep keeps the lines matching re with ctx lines around each match;
-// separate runs are joined with "--", as grep -C does.
-func grep(content string, re *regexp.Regexp, ctx int) string {
-	lines := strings.Split(content, "\n")
-	keep := make([]bool, len(lines))
-	for i, l := range lines {
-		if re.MatchString(l) {
-			for j := max(0, i-ctx); j <= min(len(lines)-1, i+ctx); j++ {
-				keep[j] = true
-			}
-		}
-	}
-	var out []string
-	for i, k := range keep {
-		if !k {
-			continue
-		}
-		if len(out) > 0 && i > 0 && !keep[i-1] {
-			out = append(out, "--")
-		}
-		out = append(out, lines[i])
-	}
-	return strings.Join(out, "\n")
 }
 
 // rawTokens is the fetched body's token count: counted at fetch and kept

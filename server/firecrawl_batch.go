@@ -75,18 +75,18 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "id": job.ID,
-		"url": firecrawlJobURL(r, job.ID, nil), "invalidURLs": invalid})
+		"url": s.firecrawlJobURL(job.ID, nil), "invalidURLs": invalid})
 }
 
-// firecrawlJobURL is the absolute status URL of a job, built from the
-// request's own scheme and Host, as Firecrawl's SDKs expect.
-func firecrawlJobURL(r *http.Request, id string, query url.Values) string {
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
+// firecrawlJobURL is the absolute status URL of a job, as Firecrawl's SDKs
+// expect, on the configured public URL: a request's Host header is the
+// client's to write, so it never becomes a URL sift hands back.
+func (s *Server) firecrawlJobURL(id string, query url.Values) string {
+	u := s.publicURL + "/v2/batch/scrape/" + url.PathEscape(id)
+	if len(query) > 0 {
+		u += "?" + query.Encode()
 	}
-	u := url.URL{Scheme: scheme, Host: r.Host, Path: "/v2/batch/scrape/" + id, RawQuery: query.Encode()}
-	return u.String()
+	return u
 }
 
 func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
@@ -147,7 +147,7 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 		if r.URL.Query().Has("limit") {
 			q.Set("limit", strconv.Itoa(limit))
 		}
-		out["next"] = firecrawlJobURL(r, id, q)
+		out["next"] = s.firecrawlJobURL(id, q)
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -209,7 +209,7 @@ func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Reque
 	}
 	out := map[string]any{"errors": errs, "robotsBlocked": []string{}}
 	if len(errs) < len(failed) {
-		out["next"] = firecrawlJobURL(r, id+"/errors", url.Values{"skip": {strconv.Itoa(skip + len(errs))}})
+		out["next"] = s.firecrawlJobURL(id+"/errors", url.Values{"skip": {strconv.Itoa(skip + len(errs))}})
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/siftd/sift/stages"
@@ -25,19 +26,45 @@ type fetchResult struct {
 // chain takes the gates only when the request goes to the origin: a cache
 // hit, or a request sharing an identical one in flight, takes none.
 func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
-	start := s.now()
-	host := hostOf(req.URL)
-	// Batch log lines never carry a target's host, for any caller: a
-	// batch is an agent's whole worklist, and its log would list it. Pools share
-	// their slots out by caller; batch work has a share of its own, so a
-	// batch never takes the caller's interactive slot.
-	logHost, poolCaller := host, c.name
-	if fromBatch(ctx) {
-		logHost, poolCaller = "", c.name+"/batch"
+	return s.pass(ctx, c, req, s.gate(c.name, hostOf(req.URL)))
+}
+
+// runHeld is run for a request whose answer costs work of its own (a grep):
+// it takes the caller's gate slots before the chain, cache hit or not, and
+// keeps them until release is called, so that work stays inside the
+// caller's share. Without work to hold for it is run.
+func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request, hold bool) (res *fetchResult, release func(), ae *apiError) {
+	if !hold {
+		res, ae = s.run(ctx, c, req)
+		return res, func() {}, ae
 	}
-	req.Caller, req.Workspace = c.name, c.workspace
+	free, busy := s.gates.acquire(c.name, hostOf(req.URL))
+	if busy != nil {
+		s.logRequest(c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
+		return nil, func() {}, busy
+	}
+	release = sync.OnceFunc(free)
+	// The slots are held already: the chain's own gate admits at once.
+	held := func(context.Context) (func(), error) { return func() {}, nil }
+	if res, ae = s.pass(ctx, c, req, held); ae != nil {
+		release()
+		return nil, func() {}, ae
+	}
+	return res, release, nil
+}
+
+// pass runs the chain for one request with gate as its way to the origin.
+func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate stages.Gate) (*fetchResult, *apiError) {
+	start := s.now()
+	poolCaller := c.name
+	if fromBatch(ctx) {
+		// Pools share their slots out by caller; batch work has a share
+		// of its own, so a batch never takes the caller's interactive slot.
+		poolCaller = c.name + "/batch"
+	}
+	req.Caller, req.Workspace, req.Restricted = c.name, c.workspace, c.restricted
 	ctx = stages.WithCaller(ctx, poolCaller)
-	ctx = stages.WithGate(ctx, s.gate(c.name, host))
+	ctx = stages.WithGate(ctx, gate)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(doc, err)
@@ -45,11 +72,21 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	if err != nil {
 		ae = toAPIError(err)
 	}
-	s.logRequest(c, logHost, statusOf(ae), doc, ae, time.Since(start))
+	s.logRequest(c, s.logHost(ctx, req), statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
 		return nil, ae
 	}
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
+}
+
+// logHost is the host a request's log line names. Batch log lines never
+// carry a target's host, for any caller: a batch is an agent's whole
+// worklist, and its log would list it.
+func (s *Server) logHost(ctx context.Context, req stages.Request) string {
+	if fromBatch(ctx) {
+		return ""
+	}
+	return hostOf(req.URL)
 }
 
 // gate is the chain's way into the gates for caller's fetch of host.

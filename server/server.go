@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -53,6 +54,10 @@ type Options struct {
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
+	// PublicURL is the base of every absolute URL the API hands back (a
+	// batch's status URL, its `next` page); never the request's Host.
+	// Empty means the default listen address's.
+	PublicURL string
 	// Digester condenses the top results of a `/v1/search` with `digest:
 	// true`; nil joins their clean text instead.
 	Digester stages.Digester
@@ -79,6 +84,7 @@ type Server struct {
 	batch        *batch.Runner // nil when batch is disabled
 	pageBytes    int           // the most stored results one batch read returns
 	precheck     func(string) error
+	publicURL    string
 	now          func() time.Time
 }
 
@@ -96,11 +102,14 @@ func New(opts Options) *Server {
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New()
 	}
+	if opts.PublicURL == "" {
+		opts.PublicURL = config.DefaultPublicURL(config.DefaultListen)
+	}
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
-		precheck: opts.PreCheck,
+		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
 	if b := opts.Batch; b != nil && !b.Disabled {
 		ro := b.Runner
@@ -227,7 +236,10 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
+// handleHealth answers whether sift is healthy. Only a caller with a valid
+// key sees the detail: the stages and each dependency's state, whose
+// errors can name internal addresses.
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	ok, detail := true, any(nil)
 	if s.health != nil {
 		ok, detail = s.health()
@@ -235,6 +247,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, _ *http.Request) {
 	status := http.StatusOK
 	if !ok {
 		status = http.StatusServiceUnavailable
+	}
+	if _, ae := s.authenticate(r); ae != nil {
+		writeJSON(w, status, map[string]any{"ok": ok})
+		return
 	}
 	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.chain.Names(), "dependencies": detail})
 }

@@ -44,7 +44,12 @@ const (
 // configured to admit.
 func newTestServer(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
 	t.Helper()
-	srv := httptest.NewServer(newTestAPI(t, origin, opts, afterExtract...).Handler())
+	srv := httptest.NewUnstartedServer(nil)
+	if opts.PublicURL == "" {
+		opts.PublicURL = "http://" + srv.Listener.Addr().String()
+	}
+	srv.Config.Handler = newTestAPI(t, origin, opts, afterExtract...).Handler()
+	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
 }

@@ -31,6 +31,10 @@ func (d *Doc) Cached() bool { return !d.CachedAt.IsZero() }
 type Request struct {
 	URL    string
 	Caller string
+	// Restricted is the caller's class: a restricted caller's requests
+	// neither read nor write what other callers' requests can see (cache
+	// entries), so no caller learns whether or when another fetched a URL.
+	Restricted bool
 	// Workspace is the caller's Honcho workspace, the only one the context
 	// stage searches for this request.
 	Workspace string

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/siftd/sift"
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/health"
@@ -47,7 +44,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
-	if err := checkDevKey(cfg); err != nil {
+	if err := report(cmd.ErrOrStderr(), cfg, app.CheckDevKey(cfg)); err != nil {
 		return err
 	}
 	m := metrics.New()
@@ -65,6 +62,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	api := server.New(server.Options{
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
+		PublicURL:  cfg.PublicURL,
 		Search:     search.New(cfg.Search, m),
 		Digester:   searchDigester(a),
 		Batch:      batchOptions(cfg, a),
@@ -100,23 +98,6 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.
 const drainTimeout = 60 * time.Second
-
-// checkDevKey refuses to expose the documented development key beyond
-// loopback.
-func checkDevKey(cfg *config.Config) error {
-	sum := sha256.Sum256([]byte(sift.DevKey))
-	devHash := hex.EncodeToString(sum[:])
-	host, _, _ := net.SplitHostPort(cfg.Listen)
-	ip := net.ParseIP(host)
-	loopback := host == "localhost" || (ip != nil && ip.IsLoopback())
-	for _, c := range cfg.Callers {
-		if c.KeySHA256 == devHash && !loopback {
-			return fmt.Errorf("caller %q holds the development key, so sift listens only on loopback (listen = %q); "+
-				"replace it with `sift key new %s`", c.Name, cfg.Listen, c.Name)
-		}
-	}
-	return nil
-}
 
 // batchOptions turns on the batch API over the app's store, with the
 // batch block's limits.

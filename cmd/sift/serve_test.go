@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -26,10 +27,16 @@ func freePort(t testing.TB) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
+// testCaller holds the key "test-key", which sees /healthz's detail.
+const testCaller = `caller "test" {
+  key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
+}
+`
+
 func TestServeHealthAndShutdown(t *testing.T) {
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n", addr, filepath.Dir(cfg))), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n%s", addr, filepath.Dir(cfg), testCaller)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(siftBin, "serve", "--config", cfg)
@@ -49,8 +56,10 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		}
 	}
 	deadline := time.Now().Add(startDeadline)
+	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+	req.Header.Set("Authorization", "Bearer test-key")
 	for {
-		resp, err := http.Get("http://" + addr + "/healthz")
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			err = json.NewDecoder(resp.Body).Decode(&health)
 			resp.Body.Close()
@@ -84,19 +93,34 @@ func TestServeHealthAndShutdown(t *testing.T) {
 	}
 }
 
+// TestServeRefusesDevKeyBeyondLoopback: serve and validate both refuse the
+// development key on a non-loopback listen address, however its hash's hex
+// is spelled.
 func TestServeRefusesDevKeyBeyondLoopback(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	src := `listen = "0.0.0.0:8890"
+	for _, hash := range []string{
+		"4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea",
+		"4525AF7E8F344CC741A6E9608ADC2F8A4C5D1303103CA9AC907B698232109AEA",
+	} {
+		cfg := filepath.Join(t.TempDir(), "config.hcl")
+		src := `listen = "0.0.0.0:0"
 caller "local" {
-  key_sha256 = "4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea"
+  key_sha256 = "` + hash + `"
 }
 `
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, stderr, code := runSift(t, nil, "serve", "--config", cfg)
-	if code == 0 || !strings.Contains(stderr, "holds the development key") {
-		t.Fatalf("exit %d: %s", code, stderr)
+		if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"serve", "--config", cfg}, {"validate", cfg}} {
+			// A serve that does not refuse would listen until killed.
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			cmd := exec.CommandContext(ctx, siftBin, args...)
+			cmd.Dir = t.TempDir()
+			_, stderr, code := runCmd(t, cmd)
+			cancel()
+			if code <= 0 || !strings.Contains(stderr, "holds the development key") {
+				t.Errorf("%s with %s: exit %d: %s", args[0], hash, code, stderr)
+			}
+		}
 	}
 }
 

@@ -55,16 +55,35 @@ type Options struct {
 // defaultStages is the chain used when the configuration lists none.
 var defaultStages = []string{"guard", "fetch", "extract"}
 
-// Check runs every start-up check without keeping processes: the file, the
-// plugins' blocks and the stage chain. `sift validate` is this.
+// Check runs every start-up check `serve` runs, without keeping processes:
+// the development key's exposure, the plugins' blocks and the stage chain
+// (with the digesters the file declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	specs, diags := plan(ctx, cfg, nil)
+	diags := CheckDevKey(cfg)
+	specs, ds := plan(ctx, cfg, nil)
+	diags = append(diags, ds...)
 	for i := range specs {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
 	}
-	_, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), stages.Deps{Logger: slog.Default()})
+	_, ds = stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
+		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	return append(diags, ds...)
+}
+
+// declaredDigesters answers for the digester blocks of a file, without
+// starting them: enough for the digest stage to check the name it uses.
+type declaredDigesters []config.Plugin
+
+// Digester reports whether a block declares name; the digester itself is
+// nil, as Check runs nothing.
+func (d declaredDigesters) Digester(name string) (stages.Digester, bool) {
+	for _, p := range d {
+		if p.Name == name {
+			return nil, true
+		}
+	}
+	return nil, false
 }
 
 // Load checks cfg and starts its plugins and chain.

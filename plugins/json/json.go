@@ -21,6 +21,9 @@ const (
 	QueryTimeout = 2 * time.Second
 	// MaxQueryResults bounds how many values a jq program may emit.
 	MaxQueryResults = 10000
+	// MaxResult bounds a jq result before it is encoded: 16 times the
+	// default output cap, enough for compaction to have room.
+	MaxResult = 16 << 20
 )
 
 // Extractor handles application/json and every +json type.

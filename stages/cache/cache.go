@@ -88,8 +88,9 @@ func MaxBytes(body hcl.Body) int64 {
 }
 
 // key names what the snapshot depends on: the vetted URL, the request's
-// extractor options and mode, and, after a digest, the question and the
-// caller.
+// extractor options and mode, the caller's class (restricted callers have
+// entries of their own, which no other class reads), and, after a digest,
+// the question and the caller.
 func (s *Stage) key(doc *stages.Doc) string {
 	h := sha256.New()
 	write := func(parts ...string) {
@@ -104,6 +105,9 @@ func (s *Stage) key(doc *stages.Doc) string {
 	}
 	sort.Strings(opts)
 	write(strings.Join(opts, "&"))
+	if doc.Request.Restricted {
+		write("class", "restricted")
+	}
 	if s.perQuestion {
 		write(doc.Request.Mode, doc.Request.Question, doc.Request.Caller)
 	}

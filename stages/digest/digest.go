@@ -7,6 +7,7 @@ package digest
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -43,6 +44,13 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	s := &Stage{name: DefaultDigester, digesters: deps.Digesters}
 	if raw.Digester != nil {
 		s.name = *raw.Digester
+		// A stage that names its digester means it: a name no block
+		// declares is a mistake, not a digest that quietly never runs.
+		if _, ok := digester(deps.Digesters, s.name); !ok {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
+				Detail:  fmt.Sprintf("the digest stage names digester %q, and no digester block declares it.", s.name),
+				Subject: digesterRange(body)})
+		}
 	}
 	return s, diags
 }
@@ -52,10 +60,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if doc.Request.Mode != "digest" || doc.Extraction == nil {
 		return nil
 	}
-	var d stages.Digester
-	if s.digesters != nil {
-		d, _ = s.digesters.Digester(s.name)
-	}
+	d, _ := digester(s.digesters, s.name)
 	if d == nil {
 		return nil // the API says "digest not configured"
 	}
@@ -72,6 +77,23 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		doc.Warn(w)
 	}
 	return nil
+}
+
+// digesterRange points at the digester attribute of the stage's block.
+func digesterRange(body hcl.Body) *hcl.Range {
+	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "digester"}}})
+	if a, ok := content.Attributes["digester"]; ok {
+		return a.Range.Ptr()
+	}
+	return body.MissingItemRange().Ptr()
+}
+
+// digester looks name up in set, which may be nil.
+func digester(set stages.DigesterSet, name string) (stages.Digester, bool) {
+	if set == nil {
+		return nil, false
+	}
+	return set.Digester(name)
 }
 
 // fallback puts the clean text, cut to FallbackCap, in the digest's place

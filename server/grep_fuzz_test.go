@@ -1,0 +1,31 @@
+package server
+
+import (
+	"regexp/syntax"
+	"testing"
+)
+
+// FuzzCompileGrep: any pattern either compiles within the caps or is a 400
+// naming grep; none panics.
+func FuzzCompileGrep(f *testing.F) {
+	for _, p := range append([]string{`(?i)price|cost`, `^\s*#`, `a{2,5}`, `[`, `(?:a?){1000}b`}, hostileGrep...) {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		re, ae := compileGrep(pattern)
+		if ae != nil {
+			if ae.Status != 400 || re != nil {
+				t.Fatalf("%q: %v", pattern, ae)
+			}
+			return
+		}
+		parsed, err := syntax.Parse(pattern, syntax.Perl)
+		if err != nil {
+			t.Fatalf("%q accepted but does not parse: %v", pattern, err)
+		}
+		prog, _ := syntax.Compile(parsed.Simplify())
+		if len(pattern) > MaxGrepPattern || len(prog.Inst) > MaxGrepProgram {
+			t.Fatalf("%q accepted over the caps", pattern)
+		}
+	})
+}
