@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testwait"
 )
 
 // TestFirecrawlJSSDK runs the real Firecrawl JS SDK's scrape checks
@@ -140,17 +142,14 @@ pipeline {
 
 func waitHealthy(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+	testwait.For(t, fmt.Sprintf("sift on %s to become healthy", addr), func() bool {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err != nil {
+			return false
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("sift on %s did not become healthy", addr)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }
 
 func TestFetchCLI(t *testing.T) {
