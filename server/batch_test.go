@@ -85,15 +85,13 @@ func targetsOf(urls ...string) map[string]any {
 // collect long-polls the job until it finishes.
 func collect(t *testing.T, base, key, id, query string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		_, body := do(t, "GET", base+"/v1/batch/"+id+"?wait=5s"+query, key, nil)
-		if s := body["status"]; s != "queued" && s != "running" {
-			return body
-		}
-	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
+	var body map[string]any
+	testwait.For(t, fmt.Sprintf("job %s to finish", id), func() bool {
+		_, body = do(t, "GET", base+"/v1/batch/"+id+"?wait=5s"+query, key, nil)
+		s := body["status"]
+		return s != "queued" && s != "running"
+	})
+	return body
 }
 
 func TestBatchSubmitAndCollect(t *testing.T) {
