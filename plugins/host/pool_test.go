@@ -116,7 +116,9 @@ func TestPoolSurvivesFaults(t *testing.T) {
 			if tc.mode == "alloc" && raceEnabled {
 				t.Skip("memory limits cannot apply under the race detector; covered by the non-race pass")
 			}
+			// One process: the next call must be served by its successor.
 			spec := testSpec(t, "")
+			spec.Pool = 1
 			if tc.timeout != 0 {
 				spec.Timeout = tc.timeout
 			}
