@@ -26,11 +26,27 @@ run: build
 # A hung test fails its package with a goroutine dump instead of stalling CI.
 TEST_TIMEOUT ?= 10m
 
-test: build
-	$(GO) vet ./...
-	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS)
-	cd examples/extractor && $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...
+# Every step runs even when an earlier one failed, so one failure does not
+# hide another; the end names the failed steps and their failing tests, and
+# the target fails if any step did.
+test:
+	@log=$$(mktemp); trap 'rm -f "$$log" "$$log.rc"' EXIT; failed=; \
+	step() { \
+	  name=$$1; shift; echo "== $$name: $$*"; \
+	  { "$$@" 2>&1; echo $$? >"$$log.rc"; } | tee -a "$$log"; \
+	  [ "$$(cat "$$log.rc")" = 0 ] || failed="$$failed $$name"; \
+	}; \
+	step build $(GO) build -o bin/ ./cmd/sift ./cmd/sift-html; \
+	step vet $(GO) vet ./...; \
+	step tests $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
+	step race $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS); \
+	step example $(GO) -C examples/extractor test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
+	if [ -n "$$failed" ]; then \
+	  echo "== make test: failed:$$failed"; \
+	  grep -E '^(--- FAIL|FAIL|panic:)' "$$log"; \
+	  exit 1; \
+	fi; \
+	echo "== make test: every step passed"
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/store"
 )
 
@@ -99,20 +100,15 @@ var alice, bob, carol = Caller{Name: "alice", Class: "open"}, Caller{Name: "bob"
 // waitFor polls the job until it reaches status.
 func waitFor(t *testing.T, r *Runner, c Caller, id, status string) *store.BatchJob {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		job, err := r.Job(context.Background(), c, id)
-		if err != nil {
+	var job *store.BatchJob
+	testwait.For(t, fmt.Sprintf("job %s to become %s", id, status), func() bool {
+		var err error
+		if job, err = r.Job(context.Background(), c, id); err != nil {
 			t.Fatal(err)
 		}
-		if job.Status == status {
-			return job
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s is %s, want %s", id, job.Status, status)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return job.Status == status
+	})
+	return job
 }
 
 func submit(t *testing.T, r *Runner, c Caller, ts []Target) *store.BatchJob {
@@ -317,22 +313,16 @@ func TestCancelLetsTheInFlightTargetFinish(t *testing.T) {
 			t.Fatal(err)
 		}
 		close(hold)
-		deadline := time.Now().Add(5 * time.Second)
-		for {
-			tg, err := r.Target(ctx, alice, job.ID, 0)
-			if err != nil {
+		var tg *store.BatchTarget
+		testwait.For(t, "the in-flight target to be stored", func() bool {
+			var err error
+			if tg, err = r.Target(ctx, alice, job.ID, 0); err != nil {
 				t.Fatal(err)
 			}
-			if tg.Status == store.TargetDone {
-				if string(tg.Result) != `{"content":"first"}` {
-					t.Fatalf("in-flight result %q", tg.Result)
-				}
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the in-flight target was not stored: %+v", tg)
-			}
-			time.Sleep(5 * time.Millisecond)
+			return tg.Status == store.TargetDone
+		})
+		if string(tg.Result) != `{"content":"first"}` {
+			t.Fatalf("in-flight result %q", tg.Result)
 		}
 		time.Sleep(50 * time.Millisecond) // a worker that ignored the cancel would start target 1 now
 		_, ts, _ := r.Summary(ctx, alice, job.ID, "")
@@ -460,7 +450,7 @@ func TestWatchSeesChanges(t *testing.T) {
 		close(hold)
 		select {
 		case <-changed:
-		case <-time.After(5 * time.Second):
+		case <-time.After(testwait.Deadline):
 			t.Fatal("no change seen when the target finished")
 		}
 		if j, _ := r.Job(ctx, alice, job.ID); j.TargetsDone != 1 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/store"
 )
 
@@ -73,17 +74,10 @@ func TestSharedQueueSurvivesDeadInstances(t *testing.T) {
 	c := startInstance(t, dsn, fetcher("c"))
 	b.store.Close() // b dies on the same target
 
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testwait.For(t, "the job to end partial", func() bool {
 		got, err := c.runner.Job(context.Background(), alice, job.ID)
-		if err == nil && got.Status == store.JobPartial {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %+v (%v)", got, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return err == nil && got.Status == store.JobPartial
+	})
 	t0, _ := c.runner.Target(context.Background(), alice, job.ID, 0)
 	t1, _ := c.runner.Target(context.Background(), alice, job.ID, 1)
 	if t0.Error != store.LostError || t1.Status != store.TargetDone {

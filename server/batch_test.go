@@ -16,6 +16,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/store"
 )
 
@@ -84,15 +85,13 @@ func targetsOf(urls ...string) map[string]any {
 // collect long-polls the job until it finishes.
 func collect(t *testing.T, base, key, id, query string) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		_, body := do(t, "GET", base+"/v1/batch/"+id+"?wait=5s"+query, key, nil)
-		if s := body["status"]; s != "queued" && s != "running" {
-			return body
-		}
-	}
-	t.Fatalf("job %s did not finish", id)
-	return nil
+	var body map[string]any
+	testwait.For(t, fmt.Sprintf("job %s to finish", id), func() bool {
+		_, body = do(t, "GET", base+"/v1/batch/"+id+"?wait=5s"+query, key, nil)
+		s := body["status"]
+		return s != "queued" && s != "running"
+	})
+	return body
 }
 
 func TestBatchSubmitAndCollect(t *testing.T) {
@@ -249,14 +248,10 @@ func TestBatchOwnershipCancelAndBusy(t *testing.T) {
 
 func waitTarget(t *testing.T, base, id string, idx int, status string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if _, body := do(t, "GET", fmt.Sprintf("%s/v1/batch/%s/%d", base, id, idx), testKey, nil); body["status"] == status {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatalf("target %d never became %s", idx, status)
+	testwait.For(t, fmt.Sprintf("target %d to become %s", idx, status), func() bool {
+		_, body := do(t, "GET", fmt.Sprintf("%s/v1/batch/%s/%d", base, id, idx), testKey, nil)
+		return body["status"] == status
+	})
 }
 
 // TestBatchLongPoll: a waiting GET answers as soon as the job changes,
@@ -269,7 +264,7 @@ func TestBatchLongPoll(t *testing.T) {
 	waitTarget(t, srv.URL, id, 0, "running")
 	answered := make(chan time.Time, 1)
 	go func() {
-		do(t, "GET", srv.URL+"/v1/batch/"+id+"?wait=20s", testKey, nil)
+		do(t, "GET", srv.URL+"/v1/batch/"+id+"?wait=30s", testKey, nil)
 		answered <- time.Now()
 	}()
 	time.Sleep(100 * time.Millisecond) // the poll is waiting
@@ -278,7 +273,7 @@ func TestBatchLongPoll(t *testing.T) {
 	select {
 	case at := <-answered:
 		t.Logf("long-poll answered %v after the target finished", at.Sub(released))
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second): // half the wait: not answered by the wait running out
 		t.Fatal("the long-poll did not answer when the job changed")
 	}
 	if resp, body := do(t, "GET", srv.URL+"/v1/batch/"+id+"?wait=31s", testKey, nil); resp.StatusCode != 400 {

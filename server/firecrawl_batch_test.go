@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/internal/testwait"
 )
 
 // TestFirecrawlBatch: the v2 batch routes in the shapes Firecrawl's SDKs
@@ -26,13 +27,10 @@ func TestFirecrawlBatch(t *testing.T) {
 		t.Fatalf("start %d %v", resp.StatusCode, start)
 	}
 	var status map[string]any
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	testwait.Until(testwait.Deadline, func() bool {
 		_, status = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
-		if status["status"] != "scraping" || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return status["status"] != "scraping"
+	})
 	data := status["data"].([]any)
 	if status["status"] != "completed" || status["completed"] != 3.0 || status["total"] != 3.0 || len(data) != 2 || status["next"] != nil {
 		t.Fatalf("status %v", status)

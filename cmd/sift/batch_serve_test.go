@@ -12,10 +12,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testwait"
 )
 
 // countingOrigin serves fixture pages, counting requests per path; /held
@@ -138,28 +141,18 @@ func TestBatchSurvivesSIGKILL(t *testing.T) {
 		return batchCall(t, "POST", base, key, `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
 	}
 	waitStatus := func(key, id string, want ...string) map[string]any {
-		deadline := time.Now().Add(15 * time.Second)
-		for time.Now().Before(deadline) {
-			job := batchCall(t, "GET", base+"/"+id+"?wait=2s", key, "")
-			for _, w := range want {
-				if job["status"] == w {
-					return job
-				}
-			}
-		}
-		t.Fatalf("job %s never became %v", id, want)
-		return nil
+		var job map[string]any
+		testwait.For(t, fmt.Sprintf("job %s to become %v", id, want), func() bool {
+			job = batchCall(t, "GET", base+"/"+id+"?wait=2s", key, "")
+			return slices.Contains(want, fmt.Sprint(job["status"]))
+		})
+		return job
 	}
 
 	done := submit("key-a", "/done")
 	waitStatus("key-a", done, "done")
 	running := submit("key-b", "/held", "/after-held")
-	for deadline := time.Now().Add(10 * time.Second); origin.Hits()["/held"] == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the held target never started")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, "the held target to start", func() bool { return origin.Hits()["/held"] > 0 })
 	queued := submit("key-c", "/queued")
 	if job := batchCall(t, "GET", base+"/"+queued, "key-c", ""); job["status"] != "queued" {
 		t.Fatalf("third job %v, want queued behind the running one", job["status"])

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testwait"
 )
 
 // TestFirecrawlJSSDK runs the real Firecrawl JS SDK's checks
@@ -113,24 +114,16 @@ pipeline {
 	return addr, serve
 }
 
-// startDeadline bounds a `sift serve` start, plugin processes and store
-// migrations included: generous, as on a loaded 2-core machine a start
-// can take tens of seconds.
-const startDeadline = time.Minute
-
 func waitHealthy(t testing.TB, addr string) {
 	t.Helper()
-	deadline := time.Now().Add(startDeadline)
-	for time.Now().Before(deadline) {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+	testwait.For(t, fmt.Sprintf("sift on %s to become healthy", addr), func() bool {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err != nil {
+			return false
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("sift on %s did not become healthy", addr)
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 }
 
 func TestFetchCLI(t *testing.T) {

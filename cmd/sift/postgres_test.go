@@ -22,6 +22,7 @@ import (
 	"gorm.io/gorm/logger"
 
 	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testwait"
 )
 
 // cluster is several `sift serve` processes on one PostgreSQL.
@@ -135,12 +136,7 @@ func TestBatchAcrossInstancesSurvivesSIGKILL(t *testing.T) {
 		}
 	}
 
-	for deadline := time.Now().Add(30 * time.Second); totalHits(origin) < 60; {
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d fetches in 30 s", totalHits(origin))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(t, "60 fetches", func() bool { return totalHits(origin) >= 60 })
 	if err := c.cmds[0].Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

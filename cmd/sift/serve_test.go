@@ -12,9 +12,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testwait"
 )
 
 func freePort(t testing.TB) int {
@@ -55,21 +58,16 @@ func TestServeHealthAndShutdown(t *testing.T) {
 			}
 		}
 	}
-	deadline := time.Now().Add(startDeadline)
-	req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
-	req.Header.Set("Authorization", "Bearer test-key")
-	for {
+	testwait.For(t, "sift to answer /healthz", func() bool {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/healthz", nil)
+		req.Header.Set("Authorization", "Bearer test-key")
 		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			err = json.NewDecoder(resp.Body).Decode(&health)
-			resp.Body.Close()
-			break
+		if err != nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sift did not answer /healthz: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		defer resp.Body.Close()
+		return json.NewDecoder(resp.Body).Decode(&health) == nil
+	})
 	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 4 { // html, json, pdf, text
 		t.Fatalf("health %+v", health)
 	}
@@ -88,7 +86,7 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve exited with %v after SIGTERM", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("serve did not stop on SIGTERM")
 	}
 }
@@ -128,13 +126,21 @@ caller "local" {
 // then sift exits cleanly.
 func TestSIGTERMDrains(t *testing.T) {
 	entered := make(chan struct{}, 1)
-	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	open := func() { releaseOnce.Do(func() { close(release) }) }
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		entered <- struct{}{}
-		time.Sleep(time.Second)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprint(w, "slow but whole")
 	}))
 	defer origin.Close()
+	defer open()
 	addr, serve := startSiftCmd(t, origin, "")
 	result := make(chan string, 1)
 	go func() {
@@ -162,6 +168,15 @@ func TestSIGTERMDrains(t *testing.T) {
 	if err := serve.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	// The origin answers only once sift is draining: its listener closed.
+	testwait.For(t, "sift to stop accepting connections", func() bool {
+		conn, err := net.Dial("tcp", addr)
+		if err == nil {
+			conn.Close()
+		}
+		return err != nil
+	})
+	open()
 	if got := <-result; got != "200 slow but whole" {
 		t.Fatalf("in-flight request: %s", got)
 	}
@@ -183,14 +198,8 @@ func TestPluginsDieWithServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = serve.Wait()
-	deadline := time.Now().Add(5 * time.Second)
 	for _, pid := range children {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("plugin %d outlived sift serve", pid)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.For(t, fmt.Sprintf("plugin %d to die with sift serve", pid), func() bool { return !alive(pid) })
 	}
 }
 

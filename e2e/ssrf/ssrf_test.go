@@ -20,6 +20,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testwait"
 )
 
 type corpusCase struct {
@@ -122,17 +124,14 @@ pipeline {
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	s := &sift{addr: addr, cfg: cfg, cmd: cmd}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if resp, err := http.Get("http://" + addr + "/healthz"); err == nil {
+	testwait.For(t, fmt.Sprintf("sift to start on %s", addr), func() bool {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
 			resp.Body.Close()
-			return s
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sift did not start on %s", addr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil
+	})
+	return s
 }
 
 func hclList(items []string) string {

@@ -11,10 +11,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// serve starts a warm server on a socket in a private directory.
+// serve starts a warm server on a socket in a directory of the test's own.
+// done yields Serve's error once the server has returned and released the
+// socket's lock, so that a next server may take the socket.
 func serve(t *testing.T, extract ExtractFunc, idle time.Duration) (socket string, done <-chan error) {
 	t.Helper()
 	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
@@ -29,8 +32,9 @@ func serve(t *testing.T, extract ExtractFunc, idle time.Duration) (socket string
 	}
 	ch := make(chan error, 1)
 	go func() {
-		defer release()
-		ch <- Serve(context.Background(), ln, extract, idle)
+		err := Serve(context.Background(), ln, extract, idle)
+		release()
+		ch <- err
 	}()
 	return socket, ch
 }
@@ -93,7 +97,7 @@ func TestBadRequestsAreRefused(t *testing.T) {
 		}
 		_, _ = conn.Write([]byte(raw))
 		buf := make([]byte, 512)
-		_ = conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		_ = conn.SetReadDeadline(time.Now().Add(testwait.Deadline))
 		n, _ := conn.Read(buf)
 		conn.Close()
 		if !strings.Contains(string(buf[:n]), `"error"`) {
@@ -103,8 +107,9 @@ func TestBadRequestsAreRefused(t *testing.T) {
 }
 
 func TestHangUpCancelsTheCall(t *testing.T) {
-	cancelled := make(chan struct{})
+	extracting, cancelled := make(chan struct{}), make(chan struct{})
 	socket, _ := serve(t, func(ctx context.Context, _ *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+		close(extracting) // the client hangs up only once the call is under way
 		<-ctx.Done()
 		close(cancelled)
 		return nil, ctx.Err()
@@ -114,21 +119,22 @@ func TestHangUpCancelsTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	go func() { <-extracting; cancel() }()
 	if _, err := Call(ctx, conn, &sdk.ExtractRequest{Body: []byte("slow")}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled call returned %v", err)
 	}
 	select {
 	case <-cancelled:
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("the server went on extracting for a client that hung up")
 	}
 }
 
 func TestIdleServerExitsAndFreesTheSocket(t *testing.T) {
+	// Idle long enough that the call below always reaches the server first.
 	socket, done := serve(t, func(context.Context, *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 		return &sdk.ExtractResult{Content: "ok"}, nil
-	}, 200*time.Millisecond)
+	}, time.Second)
 	if _, err := call(t, socket, &sdk.ExtractRequest{}); err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +143,7 @@ func TestIdleServerExitsAndFreesTheSocket(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(testwait.Deadline):
 		t.Fatal("an idle server kept running")
 	}
 	if _, err := os.Stat(socket); !errors.Is(err, os.ErrNotExist) {

@@ -3,20 +3,24 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
 
 // admitted starts the faulty plugin as real subprocesses behind admission:
-// three slots, one per caller.
-func admitted(t *testing.T) stages.Extractor {
+// three slots, one per caller, each call cut off after timeout.
+func admitted(t *testing.T, timeout time.Duration) stages.Extractor {
 	t.Helper()
 	spec := testSpec(t, "")
-	spec.Pool, spec.PerCaller = 3, 1
+	spec.Pool, spec.PerCaller, spec.Timeout = 3, 1, timeout
 	h := startHost(t, spec)
 	_, ex, ok := h.Route("text/x-test")
 	if !ok {
@@ -29,29 +33,37 @@ func admitted(t *testing.T) stages.Extractor {
 }
 
 func extractAs(ex stages.Extractor, caller, mode, body string) (*sdk.ExtractResult, error) {
-	ctx := stages.WithCaller(context.Background(), caller)
-	return ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte(body), ContentType: "text/x-test", Options: map[string]string{"mode": mode}})
+	return extractWith(context.Background(), ex, caller, map[string]string{"mode": mode}, body)
+}
+
+// extractGated sends a "gate" call: it lasts until openGate(gate).
+func extractGated(ctx context.Context, ex stages.Extractor, caller, gate, body string) (*sdk.ExtractResult, error) {
+	return extractWith(ctx, ex, caller, map[string]string{"mode": "gate", "gate": gate}, body)
+}
+
+func extractWith(ctx context.Context, ex stages.Extractor, caller string, options map[string]string, body string) (*sdk.ExtractResult, error) {
+	ctx = stages.WithCaller(ctx, caller)
+	return ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte(body), ContentType: "text/x-test", Options: options})
 }
 
 // Each fault costs its own request an error while another caller's good
 // document, sent at the same time, is served.
 func TestAdmissionFaultsCostOneRequest(t *testing.T) {
-	ex := admitted(t)
 	faults := []struct {
-		mode string
-		want error
+		mode    string
+		want    error
+		timeout time.Duration
 	}{
-		{"panic", ErrCrashed},
-		{"hang", ErrTimeout},
-	}
-	if !raceEnabled { // the race detector's shadow memory cannot live under RLIMIT_DATA
-		faults = append(faults, struct {
-			mode string
-			want error
-		}{"alloc", ErrCrashed})
+		{"panic", ErrCrashed, callTimeout},
+		{"hang", ErrTimeout, hangTimeout},
+		{"alloc", ErrCrashed, callTimeout},
 	}
 	for _, f := range faults {
 		t.Run(f.mode, func(t *testing.T) {
+			if f.mode == "alloc" && raceEnabled {
+				t.Skip("the race detector's shadow memory cannot live under RLIMIT_DATA; covered by the non-race pass")
+			}
+			ex := admitted(t, f.timeout)
 			var wg sync.WaitGroup
 			var badErr, goodErr error
 			var good *sdk.ExtractResult
@@ -70,12 +82,13 @@ func TestAdmissionFaultsCostOneRequest(t *testing.T) {
 
 // Two callers asking for the same document at once share one extraction.
 func TestAdmissionSharesOneExtraction(t *testing.T) {
-	ex := admitted(t)
-	var wg sync.WaitGroup
+	ex := admitted(t, callTimeout)
+	gate := filepath.Join(t.TempDir(), "gate")
 	answers := make([]string, 2)
-	for i, caller := range []string{"alice", "bob"} {
+	var wg sync.WaitGroup
+	ask := func(ctx context.Context, i int, caller string) {
 		wg.Go(func() {
-			res, err := extractAs(ex, caller, "slow", "the same paper")
+			res, err := extractGated(ctx, ex, caller, gate, "the same paper")
 			if err != nil {
 				t.Error(err)
 				return
@@ -83,29 +96,39 @@ func TestAdmissionSharesOneExtraction(t *testing.T) {
 			answers[i] = res.Content
 		})
 	}
+	ask(context.Background(), 0, "alice")
+	defer wg.Wait()
+	defer openGate(t, gate) // on a failure before the gate opens below
+	waitInUse(t, ex.(*admission), 1)
+	// Bob asks while alice's extraction is held at the gate; it opens once
+	// bob is inside Extract, waiting (or, were sharing broken, extracting).
+	bob := newDoneWatch()
+	ask(bob, 1, "bob")
+	testwait.For(t, "bob's request to reach the extractor", bob.watched)
+	openGate(t, gate)
 	wg.Wait()
 	if answers[0] == "" || answers[0] != answers[1] {
 		t.Fatalf("answers %q: want one extraction shared", answers)
 	}
-	again, _ := extractAs(ex, "alice", "slow", "the same paper")
-	if again.Content == answers[0] {
-		t.Fatal("a later request reused a finished extraction")
+	again, err := extractGated(context.Background(), ex, "alice", gate, "the same paper")
+	if err != nil || again.Content == answers[0] {
+		t.Fatalf("a later request: %v, %v; want a fresh extraction, not a finished one reused", again, err)
 	}
 }
 
 // A caller over its share is busy at once while another caller is served;
 // batch work has a share of its own.
 func TestAdmissionPerCallerShare(t *testing.T) {
-	ex := admitted(t)
-	started := make(chan struct{})
+	ex := admitted(t, callTimeout)
+	gate := filepath.Join(t.TempDir(), "gate")
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		close(started)
-		if _, err := extractAs(ex, "alice", "slow", "first"); err != nil {
+		if _, err := extractGated(context.Background(), ex, "alice", gate, "first"); err != nil {
 			t.Error(err)
 		}
 	})
-	<-started
+	defer wg.Wait()
+	defer openGate(t, gate)
 	waitInUse(t, ex.(*admission), 1)
 	if _, err := extractAs(ex, "alice", "", "second"); !errors.Is(err, stages.ErrBusy) {
 		t.Fatalf("alice's second document: %v, want busy", err)
@@ -116,21 +139,47 @@ func TestAdmissionPerCallerShare(t *testing.T) {
 	if res, err := extractAs(ex, "alice/batch", "", "batch"); err != nil || res.Content != "echo: batch" {
 		t.Fatalf("alice's batch: %v %v", res, err)
 	}
-	wg.Wait()
 }
 
 func waitInUse(t *testing.T, a *admission, n int) {
 	t.Helper()
-	for range 1000 {
+	testwait.For(t, fmt.Sprintf("%d slot(s) in use", n), func() bool {
 		a.mu.Lock()
-		got := a.inUse
-		a.mu.Unlock()
-		if got == n {
-			return
-		}
-		sleepBriefly()
-	}
-	t.Fatalf("in use never reached %d", n)
+		defer a.mu.Unlock()
+		return a.inUse == n
+	})
 }
 
-func sleepBriefly() { time.Sleep(2 * time.Millisecond) }
+// openGate lets the "gate" calls waiting on path finish.
+func openGate(t *testing.T, path string) {
+	t.Helper()
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// doneWatch is a context that tells when its Done channel was asked for:
+// whoever asks is about to wait on it.
+type doneWatch struct {
+	context.Context
+	once  sync.Once
+	asked chan struct{}
+}
+
+func newDoneWatch() *doneWatch {
+	return &doneWatch{Context: context.Background(), asked: make(chan struct{})}
+}
+
+func (w *doneWatch) Done() <-chan struct{} {
+	w.once.Do(func() { close(w.asked) })
+	return w.Context.Done()
+}
+
+func (w *doneWatch) watched() bool {
+	select {
+	case <-w.asked:
+		return true
+	default:
+		return false
+	}
+}

@@ -16,7 +16,20 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/plugins/sdk"
+)
+
+// testMemory is the test plugin's memory limit.
+const testMemory = 256 << 20
+
+// The test plugin's call deadlines. callTimeout is generous, so that a
+// call a test expects to end (in an answer, a crash or the memory limit)
+// never races it; hangTimeout cuts off the hung calls a test waits for,
+// and is still far longer than a trivial call takes on a loaded machine.
+const (
+	callTimeout = time.Minute
+	hangTimeout = 2 * time.Second
 )
 
 func testSpec(t testing.TB, body string) Spec {
@@ -30,14 +43,14 @@ func testSpec(t testing.TB, body string) Spec {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	memory := int64(256 << 20)
+	memory := int64(testMemory)
 	if raceEnabled {
 		memory = 0
 	}
 	return Spec{
 		Name: "faulty", ContentTypes: []string{"text/x-test"},
 		Command: []string{self}, SHA256: fileSHA256(t, self),
-		Pool: 2, Timeout: 500 * time.Millisecond, Memory: memory, MaxMessage: 1 << 20,
+		Pool: 2, Timeout: callTimeout, Memory: memory, MaxMessage: 1 << 20,
 		Body: file.Body,
 	}
 }
@@ -79,16 +92,10 @@ func extract(t *testing.T, h *Host, mode string) (*sdk.ExtractResult, error) {
 	})
 }
 
-// waitFull asserts that the pool is back to its full size within a second.
+// waitFull waits for the pool to be back to its full size.
 func waitFull(t *testing.T, p *Pool) {
 	t.Helper()
-	deadline := time.Now().Add(time.Second)
-	for p.Size() < p.Capacity() {
-		if time.Now().After(deadline) {
-			t.Fatalf("pool has %d of %d processes one second after the fault", p.Size(), p.Capacity())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, "the pool to refill after the fault", func() bool { return p.Size() == p.Capacity() })
 }
 
 func TestPoolSurvivesFaults(t *testing.T) {
@@ -96,20 +103,27 @@ func TestPoolSurvivesFaults(t *testing.T) {
 		mode    string
 		wantErr error
 		wantMsg string
+		timeout time.Duration // the call deadline, when not callTimeout
 	}{
 		{mode: "panic", wantErr: ErrCrashed},
 		{mode: "exit", wantErr: ErrCrashed},
-		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced"},
+		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced", timeout: hangTimeout},
 		{mode: "oversize", wantErr: ErrReplyTooLarge, wantMsg: "larger than max"},
 		{mode: "alloc", wantErr: ErrCrashed},
 	}
-	h := startHost(t, testSpec(t, ""))
-	pool := h.Pools()[0]
 	for _, tc := range tests {
 		t.Run(tc.mode, func(t *testing.T) {
 			if tc.mode == "alloc" && raceEnabled {
 				t.Skip("memory limits cannot apply under the race detector; covered by the non-race pass")
 			}
+			// One process: the next call must be served by its successor.
+			spec := testSpec(t, "")
+			spec.Pool = 1
+			if tc.timeout != 0 {
+				spec.Timeout = tc.timeout
+			}
+			h := startHost(t, spec)
+			pool := h.Pools()[0]
 			_, err := extract(t, h, tc.mode)
 			if !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
@@ -127,13 +141,17 @@ func TestPoolSurvivesFaults(t *testing.T) {
 }
 
 func TestPoolServesOthersDuringHang(t *testing.T) {
-	h := startHost(t, testSpec(t, ""))
+	spec := testSpec(t, "")
+	spec.Timeout = hangTimeout
+	h := startHost(t, spec)
+	pool := h.Pools()[0]
+	testwait.For(t, "both processes to start", func() bool { return len(pool.idle) == pool.Capacity() })
 	hung := make(chan error, 1)
 	go func() {
 		_, err := extract(t, h, "hang")
 		hung <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // let the hang take its process
+	testwait.For(t, "the hang to take its process", func() bool { return len(pool.idle) == pool.Capacity()-1 })
 	if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {
 		t.Fatalf("call beside a hung one: %v, %v", res, err)
 	}
@@ -233,7 +251,7 @@ func TestIsolationNoneRunsInProcess(t *testing.T) {
 // a wait for the deadline, and the pool refills.
 func TestKilledFromOutside(t *testing.T) {
 	spec := testSpec(t, "")
-	spec.Pool, spec.Timeout = 1, 10*time.Second
+	spec.Pool = 1
 	h := startHost(t, spec)
 	pool := h.Pools()[0]
 	var pid int
@@ -248,13 +266,14 @@ func TestKilledFromOutside(t *testing.T) {
 		_, err := extract(t, h, "hang")
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	testwait.For(t, "the hang to take the process", func() bool { return len(pool.idle) == 0 })
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	err := <-done
-	if !errors.Is(err, ErrCrashed) || time.Since(start) > 5*time.Second {
-		t.Fatalf("err = %v after %s, want ErrCrashed at once", err, time.Since(start))
+	// Well before the deadline, on however loaded a machine.
+	if !errors.Is(err, ErrCrashed) || time.Since(start) > spec.Timeout/2 {
+		t.Fatalf("err = %v after %s, want ErrCrashed at once, not at the %s deadline", err, time.Since(start), spec.Timeout)
 	}
 	waitFull(t, pool)
 	if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {

