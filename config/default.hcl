@@ -6,6 +6,9 @@
 
 listen   = "127.0.0.1:8890"
 data_dir = "./data"
+# public_url = "https://sift.example.com"  # base of the URLs sift hands back
+#                                          # (batch status, next pages); default
+#                                          # http:// and the listen address
 
 store {
   driver = "sqlite"
@@ -54,10 +57,12 @@ extractor "pdf" {
 # Asynchronous batches (POST /v1/batch, Firecrawl's /v2/batch/scrape): one
 # worker drains every live job serially, so a batch holds one fetch slot.
 batch {
-  workers         = 1        # at most 2
-  targets_per_job = 32
-  jobs_per_caller = 1
-  jobs_total      = 8
-  ttl             = "24h"    # a job is kept this long after its last activity
-  max_bytes       = "64MiB"  # stored results; finished jobs go oldest first
+  workers          = 1       # at most 2
+  targets_per_job  = 32
+  jobs_per_caller  = 1
+  jobs_total       = 8
+  ttl              = "24h"   # a job is kept this long after its last activity
+  max_bytes        = "64MiB" # stored results of all callers
+  max_caller_bytes = "16MiB" # of one caller; a result that does not fit fails too_large
+  max_result_bytes = "8MiB"  # of one result (at most 8MiB)
 }
