@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"strconv"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -45,13 +43,12 @@ func (l *launcher) command() *exec.Cmd {
 func (l *launcher) start(ctx context.Context) (*proc, error) {
 	cmd := l.command()
 	dieWithParent(cmd)
-	cmd.Env = append(os.Environ(),
-		sdk.EnvMaxMessage+"="+strconv.Itoa(l.spec.MaxMessage),
-		sdk.EnvMemoryLimit+"="+strconv.FormatInt(l.spec.Memory, 10))
+	cmd.Env = pluginEnv(l.spec)
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.PluginSets(nil, nil),
 		Cmd:              cmd,
+		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},

@@ -12,13 +12,15 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// The test binary doubles as a plugin: with envTestPlugin set, TestMain
-// serves faultyExtractor instead of running tests. This is the real
+// The test binary doubles as a plugin: started by go-plugin (which sets
+// the handshake's cookie) or with envTestPlugin set, TestMain serves
+// faultyExtractor instead of running tests. The cookie matters because a
+// plugin inherits no variable the spec does not list. This is the real
 // subprocess path: go-plugin handshake, gRPC, process kill and respawn.
 const envTestPlugin = "SIFT_HOST_TEST_PLUGIN"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envTestPlugin) == "1" {
+	if os.Getenv(envTestPlugin) == "1" || os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
 		sdk.Serve(sdk.ServeConfig{Extractor: faultyExtractor{}})
 		return
 	}
@@ -68,6 +70,8 @@ func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk
 		}
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
+	case "env":
+		return &sdk.ExtractResult{Content: strings.Join(os.Environ(), "\x00"), Format: sdk.FormatText}, nil
 	case "slow":
 		// A distinct answer per extraction: equal answers were shared.
 		time.Sleep(300 * time.Millisecond)
