@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/tokens"
@@ -229,7 +230,11 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Class: "unsupported",
 				Message: "unsupported: raw mode returns text types only, not " + doc.MediaType()}
 		}
-		out.Content = string(resp.Body)
+		var c invisible.Counter
+		out.Content = c.Strip(string(resp.Body))
+		if w := c.Warning(); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 	case doc.Extraction == nil:
 		return nil, &apiError{Status: http.StatusNotImplemented, Class: "not_implemented",
 			Message: "not_implemented: the pipeline has no extract stage"}

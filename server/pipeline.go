@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/guard"
 )
@@ -52,7 +53,44 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	if ae != nil {
 		return nil, ae
 	}
+	stripInvisible(doc)
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
+}
+
+// stripInvisible cleans what the chain made for the agent (the clean
+// content, title, metadata, digest and context) of invisible and control
+// characters, and warns when it removed any. Every answer built from a
+// chain's run (fetch, scrape, batch targets, pages read for a search
+// digest) passes here. The parts are replaced, not changed in place: a
+// cache snapshot or a shared extraction may hold them.
+func stripInvisible(doc *stages.Doc) {
+	var c invisible.Counter
+	if ex := doc.Extraction; ex != nil {
+		clean := *ex
+		clean.Content, clean.Title = c.Strip(ex.Content), c.Strip(ex.Title)
+		if ex.Metadata != nil {
+			clean.Metadata = make(map[string]string, len(ex.Metadata))
+			for k, v := range ex.Metadata {
+				clean.Metadata[k] = c.Strip(v)
+			}
+		}
+		if clean.Content != ex.Content {
+			clean.Tokens = 0 // counted again for what is returned
+		}
+		doc.Extraction = &clean
+	}
+	doc.Digest = c.Strip(doc.Digest)
+	if len(doc.Context) > 0 {
+		hits := make([]stages.ContextHit, len(doc.Context))
+		for i, h := range doc.Context {
+			h.Peer, h.Content = c.Strip(h.Peer), c.Strip(h.Content)
+			hits[i] = h
+		}
+		doc.Context = hits
+	}
+	if w := c.Warning(); w != "" {
+		doc.Warn(w)
+	}
 }
 
 // observe records the guard's refusals and the cache's hits and misses.
