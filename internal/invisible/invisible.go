@@ -2,7 +2,8 @@
 // but a language model reads: Unicode tag characters, bidirectional
 // controls, zero-width characters, soft hyphens and control codes. Text
 // hidden with them is a known way to slip instructions past the human who
-// checks what an agent was given.
+// checks what an agent was given. Escape, for terminals, shows the same
+// characters and every control code as escapes instead.
 package invisible
 
 import (
