@@ -214,7 +214,7 @@ func fetchAnswer(req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError
 	resp := doc.Response
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
-		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
 			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
