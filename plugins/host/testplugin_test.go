@@ -70,6 +70,12 @@ func (faultyExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk
 		}
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
+	case "stderr":
+		// Straight to the process's stderr, which go-plugin reads line by
+		// line into the host's log (os.Stderr is redirected by Serve).
+		fd2 := os.NewFile(2, "stderr")
+		fmt.Fprint(fd2, forgedLines)
+		return &sdk.ExtractResult{Content: "wrote to stderr", Format: sdk.FormatText}, nil
 	case "env":
 		return &sdk.ExtractResult{Content: strings.Join(os.Environ(), "\x00"), Format: sdk.FormatText}, nil
 	case "slow":
