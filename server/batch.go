@@ -227,7 +227,7 @@ func writeBatchError(w http.ResponseWriter, err error) {
 	case errors.Is(err, batch.ErrFinished):
 		writeError(w, &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"})
 	default:
-		writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: batch store failed"})
+		writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: storage unavailable"})
 	}
 }
 

@@ -44,6 +44,7 @@ var classes = []struct {
 	{host.ErrReplyTooLarge, http.StatusBadGateway, "extractor_failed"},
 	{stages.ErrNotImplemented, http.StatusNotImplemented, "not_implemented"},
 	{stages.ErrBusy, http.StatusTooManyRequests, "busy"},
+	{stages.ErrStorage, http.StatusServiceUnavailable, "unavailable"},
 	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
 }
 

@@ -48,6 +48,10 @@ func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetch
 	var ae *apiError
 	if err != nil {
 		ae = toAPIError(err)
+		var se *stages.StorageError
+		if errors.As(err, &se) { // the caller sees "storage unavailable"; the operator, why
+			s.log.Error("storage failed", "err", se.Err)
+		}
 	}
 	s.logRequest(c, logHost, statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
