@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
 )
 
 // fileMode is the mode of every file sift keeps under data_dir: the
@@ -47,7 +46,7 @@ func prepareSQLite(dataDir string) (warning string, err error) {
 // create is set, and sets its mode to fileMode. A missing file that need
 // not be created is left missing.
 func restrict(path string, create bool) error {
-	flags := os.O_RDWR | syscall.O_NOFOLLOW
+	flags := os.O_RDWR | noFollow
 	if create {
 		flags |= os.O_CREATE
 	}
