@@ -81,6 +81,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCompileGrep$$' -fuzztime $(FUZZTIME) ./server/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/html/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/pdf/
+	$(GO) test -run '^$$' -fuzz '^FuzzStrip$$' -fuzztime $(FUZZTIME) ./internal/invisible/
+	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalContentType$$' -fuzztime $(FUZZTIME) ./stages/
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }

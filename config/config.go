@@ -85,10 +85,13 @@ type Plugin struct {
 	Command      []string
 	SHA256       string
 	ContentTypes []string
-	Pool         int
-	Timeout      time.Duration
-	Memory       int64
-	Isolation    string
+	// Env names the variables of sift's environment the plugin receives
+	// besides PATH and TMPDIR; a plugin gets none of the others.
+	Env       []string
+	Pool      int
+	Timeout   time.Duration
+	Memory    int64
+	Isolation string
 	// PerCaller, when set, admits at most that many of one caller's
 	// documents into the pool at once, answers busy when the pool or the
 	// caller's share is full instead of queueing, and lets requests for

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"regexp"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -56,6 +57,7 @@ type rawPlugin struct {
 	Command      []string       `hcl:"command,optional"`
 	SHA256       *string        `hcl:"sha256,optional"`
 	ContentTypes []string       `hcl:"content_types,optional"`
+	Env          []string       `hcl:"env,optional"`
 	Pool         hcl.Expression `hcl:"pool,optional"`
 	Timeout      hcl.Expression `hcl:"timeout,optional"`
 	Memory       hcl.Expression `hcl:"memory,optional"`
@@ -157,12 +159,22 @@ func plugins(kind string, blocks []rawPlugin, diags hcl.Diagnostics) ([]Plugin, 
 	return out, diags
 }
 
+// envName is what a plugin block's env may list: a variable's name, never
+// an assignment.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // DefaultDigestTimeout is a digester's per-call deadline: a local model
 // takes tens of seconds for a long page.
 const DefaultDigestTimeout = 60 * time.Second
 
 func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
-	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Body: rp.Remain, DefRange: rp.DefRange}
+	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Env: rp.Env, Body: rp.Remain, DefRange: rp.DefRange}
+	for _, name := range rp.Env {
+		if !envName.MatchString(name) {
+			diags = append(diags, attrError(rp.DefRange.Ptr(), "Invalid env",
+				fmt.Sprintf("env lists names of environment variables (letters, digits, _), got %q.", name)))
+		}
+	}
 	if rp.SHA256 != nil {
 		p.SHA256 = *rp.SHA256
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/siftd/sift/internal/invisible"
 )
 
 // ErrNoBackend means no backend answered: none is configured, or every one
@@ -57,5 +59,30 @@ func (s *Searcher) Search(ctx context.Context, query string, limit int) (*Outcom
 		return nil, fmt.Errorf("%w: %v", ErrNoBackend, errors.Join(errs...))
 	}
 	out.Results = Merge(limit, lists...)
+	stripInvisible(out)
 	return out, nil
+}
+
+// stripInvisible cleans the results' text and the answers of invisible and
+// control characters, and warns when it removed any: search results reach
+// the agent as they come from the backends.
+func stripInvisible(out *Outcome) {
+	var c invisible.Counter
+	for i := range out.Results {
+		r := &out.Results[i]
+		r.Title, r.Snippet = c.Strip(r.Title), c.Strip(r.Snippet)
+		if r.Chunks != nil {
+			chunks := make([]string, len(r.Chunks))
+			for j, ch := range r.Chunks {
+				chunks[j] = c.Strip(ch)
+			}
+			r.Chunks = chunks
+		}
+	}
+	for i, a := range out.Answers {
+		out.Answers[i] = c.Strip(a)
+	}
+	if w := c.Warning(); w != "" {
+		out.Warnings = append(out.Warnings, w)
+	}
 }

@@ -243,7 +243,7 @@ func batchAPIError(err error) *apiError {
 	case errors.Is(err, batch.ErrFinished):
 		return &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"}
 	}
-	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: batch store failed"}
+	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: storage unavailable"}
 }
 
 type batchTargetView struct {

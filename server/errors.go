@@ -42,8 +42,10 @@ var classes = []struct {
 	{host.ErrTimeout, http.StatusGatewayTimeout, "timeout"},
 	{host.ErrCrashed, http.StatusBadGateway, "extractor_failed"},
 	{host.ErrReplyTooLarge, http.StatusBadGateway, "extractor_failed"},
+	{host.ErrUnavailable, http.StatusBadGateway, "extractor_failed"},
 	{stages.ErrNotImplemented, http.StatusNotImplemented, "not_implemented"},
 	{stages.ErrBusy, http.StatusTooManyRequests, "busy"},
+	{stages.ErrStorage, http.StatusServiceUnavailable, "unavailable"},
 	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
 }
 

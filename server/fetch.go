@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/tokens"
@@ -218,7 +219,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult) (*fet
 	resp := doc.Response
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
-		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: resp.ContentType,
+		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
 			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
@@ -234,7 +235,11 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult) (*fet
 			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Class: "unsupported",
 				Message: "unsupported: raw mode returns text types only, not " + doc.MediaType()}
 		}
-		out.Content = string(resp.Body)
+		var c invisible.Counter
+		out.Content = c.Strip(string(resp.Body))
+		if w := c.Warning(); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 	case doc.Extraction == nil:
 		return nil, &apiError{Status: http.StatusNotImplemented, Class: "not_implemented",
 			Message: "not_implemented: the pipeline has no extract stage"}

@@ -103,7 +103,7 @@ func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
 	case errors.Is(err, batch.ErrTooManyTargets):
 		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
 	default:
-		writeFirecrawlError(w, &apiError{Status: 500, Class: "internal", Message: "internal: batch store failed"})
+		writeFirecrawlError(w, &apiError{Status: 500, Class: "internal", Message: "internal: storage unavailable"})
 	}
 }
 

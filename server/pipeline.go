@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/guard"
 )
@@ -71,11 +72,16 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 	var ae *apiError
 	if err != nil {
 		ae = toAPIError(err)
+		var se *stages.StorageError
+		if errors.As(err, &se) { // the caller sees "storage unavailable"; the operator, why
+			s.log.Error("storage failed", "err", se.Err)
+		}
 	}
 	s.logRequest(c, s.logHost(ctx, req), statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
 		return nil, ae
 	}
+	stripInvisible(doc)
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
 }
 
@@ -97,6 +103,42 @@ func (s *Server) gate(callerName, host string) stages.Gate {
 			return nil, busy
 		}
 		return release, nil
+	}
+}
+
+// stripInvisible cleans what the chain made for the agent (the clean
+// content, title, metadata, digest and context) of invisible and control
+// characters, and warns when it removed any. Every answer built from a
+// chain's run (fetch, scrape, batch targets, pages read for a search
+// digest) passes here. The parts are replaced, not changed in place: a
+// cache snapshot or a shared extraction may hold them.
+func stripInvisible(doc *stages.Doc) {
+	var c invisible.Counter
+	if ex := doc.Extraction; ex != nil {
+		clean := *ex
+		clean.Content, clean.Title = c.Strip(ex.Content), c.Strip(ex.Title)
+		if ex.Metadata != nil {
+			clean.Metadata = make(map[string]string, len(ex.Metadata))
+			for k, v := range ex.Metadata {
+				clean.Metadata[k] = c.Strip(v)
+			}
+		}
+		if clean.Content != ex.Content {
+			clean.Tokens = 0 // counted again for what is returned
+		}
+		doc.Extraction = &clean
+	}
+	doc.Digest = c.Strip(doc.Digest)
+	if len(doc.Context) > 0 {
+		hits := make([]stages.ContextHit, len(doc.Context))
+		for i, h := range doc.Context {
+			h.Peer, h.Content = c.Strip(h.Peer), c.Strip(h.Content)
+			hits[i] = h
+		}
+		doc.Context = hits
+	}
+	if w := c.Warning(); w != "" {
+		doc.Warn(w)
 	}
 }
 

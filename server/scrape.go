@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
@@ -148,7 +149,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	doc := res.doc
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
-		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: resp.ContentType,
+		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
 		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}
@@ -158,7 +159,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		out.Metadata.CacheState, out.Metadata.CachedAt = "hit", at
 		out.Metadata.Sift.Cached, out.Metadata.Sift.CachedAt, out.Metadata.Sift.FetchedAt = true, at, at
 	}
-	returned := 0
+	returned, rawStripped := 0, 0
 	var unsupported []string
 	for _, f := range req.Formats {
 		switch f {
@@ -181,7 +182,8 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			returned += tokens.Count(summary)
 		case "html", "rawHtml":
 			// sift keeps no cleaned HTML: both are the page as fetched.
-			body := string(resp.Body)
+			body, n := invisible.Strip(string(resp.Body))
+			rawStripped = max(rawStripped, n)
 			if f == "html" {
 				out.HTML = &body
 			} else {
@@ -201,6 +203,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
 	}
 	warnings := doc.Warnings
+	if rawStripped > 0 {
+		warnings = append(warnings, "the page as fetched: "+invisible.Warning(rawStripped))
+	}
 	if len(unsupported) > 0 {
 		warnings = append(warnings, "formats not fully supported by sift: "+strings.Join(unsupported, ", "))
 	}

@@ -1,6 +1,9 @@
 package stages
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error is a stage failure. It names the stage and, where a plugin did the
 // work, the plugin: "stage extract (pdf): …".
@@ -38,3 +41,17 @@ func stageError(stage string, err error) error {
 	}
 	return &Error{Stage: stage, Err: err}
 }
+
+// ErrStorage is what a caller learns of a database failure: its driver's
+// message names the database's address, user and database, which are not
+// the caller's to know.
+var ErrStorage = errors.New("storage unavailable")
+
+// StorageError is a database failure: it reads as ErrStorage, and keeps
+// the driver's error for sift's own log.
+type StorageError struct{ Err error }
+
+func (e *StorageError) Error() string { return ErrStorage.Error() }
+
+// Unwrap returns ErrStorage and the driver's error.
+func (e *StorageError) Unwrap() []error { return []error{ErrStorage, e.Err} }

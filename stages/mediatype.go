@@ -1,6 +1,10 @@
 package stages
 
-import "strings"
+import (
+	"mime"
+	"regexp"
+	"strings"
+)
 
 // MatchMediaType reports whether mediaType (already lower-cased, without
 // parameters) matches pattern: an exact type ("text/html"), a structured
@@ -34,4 +38,37 @@ func Specificity(pattern string) int {
 		return 1
 	}
 	return 3
+}
+
+// Longest media type and charset NormalContentType keeps; longer ones are
+// not real types.
+const (
+	maxMediaType = 127
+	maxCharset   = 40
+)
+
+var (
+	mediaTypeSyntax = regexp.MustCompile(`^[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*$`)
+	charsetSyntax   = regexp.MustCompile(`^[a-z0-9][a-z0-9._:+-]*$`)
+)
+
+// NormalContentType is the Content-Type value an answer reports: the media
+// type, lower-cased, and its charset, nothing else. The origin chose the
+// header, and the agent reads the answer, so no other parameter (nor any
+// text dressed up as one) is passed on. A value that is not a media type
+// is "".
+func NormalContentType(contentType string) string {
+	mt := MediaType(contentType)
+	if len(mt) > maxMediaType || !mediaTypeSyntax.MatchString(mt) {
+		return ""
+	}
+	_, params, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return mt
+	}
+	cs := strings.ToLower(params["charset"])
+	if cs == "" || len(cs) > maxCharset || !charsetSyntax.MatchString(cs) {
+		return mt
+	}
+	return mt + "; charset=" + cs
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/glebarez/sqlite"
@@ -25,7 +24,13 @@ type Store struct {
 	// once (PostgreSQL): batch claims then lock rows and expire, and
 	// start-up leaves other instances' work alone.
 	shared bool
+	// warnings are what the operator should hear about at start.
+	warnings []string
 }
+
+// Warnings are problems found while opening the store that do not stop
+// sift, for the log.
+func (s *Store) Warnings() []string { return s.warnings }
 
 // Open opens the configured database: SQLite under dataDir, or PostgreSQL
 // at cfg.DSN.
@@ -72,8 +77,9 @@ const FileName = "sift.db"
 // OpenSQLite opens (creating if need be) the database under dataDir and
 // migrates it.
 func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("create data_dir: %w", err)
+	warning, err := prepareSQLite(dataDir)
+	if err != nil {
+		return nil, err
 	}
 	// WAL lets readers work beside the one writer; the busy timeout makes
 	// a writer wait for another instead of failing; immediate transactions
@@ -86,6 +92,9 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 		return nil, fmt.Errorf("open %s: %w", dsn, err)
 	}
 	s := &Store{db: db}
+	if warning != "" {
+		s.warnings = append(s.warnings, warning)
+	}
 	if err := s.migrate(ctx); err != nil {
 		_ = s.Close()
 		return nil, err

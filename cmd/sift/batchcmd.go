@@ -204,6 +204,10 @@ type progress struct {
 }
 
 func newProgress(w io.Writer) *progress {
+	if tw, ok := w.(terminalWriter); ok {
+		// The bar is sift's own drawing, redrawn with carriage returns.
+		return &progress{w: tw.f, terminal: true}
+	}
 	f, ok := w.(*os.File)
 	return &progress{w: w, terminal: ok && term.IsTerminal(int(f.Fd()))}
 }

@@ -30,7 +30,7 @@ func main() {
 	stop()
 	if err != nil {
 		if _, quiet := err.(exitError); !quiet {
-			fmt.Fprintln(os.Stderr, "sift:", err)
+			fmt.Fprintln(terminalSafe(os.Stderr), "sift:", err)
 		}
 		os.Exit(1)
 	}
@@ -49,6 +49,9 @@ func rootCommand() *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// What sift prints can hold what a web page chose to send.
+	root.SetOut(terminalSafe(os.Stdout))
+	root.SetErr(terminalSafe(os.Stderr))
 	root.AddCommand(
 		serveCommand(),
 		guardCommand(),

@@ -139,11 +139,14 @@ func healthReport(a *app.App) server.Health {
 			Name string `json:"name"`
 			Live int    `json:"live"`
 			Size int    `json:"size"`
+			// CannotRestart is set while the pool has no process and
+			// starting one fails (its binary no longer matches its pin).
+			CannotRestart bool `json:"cannot_restart,omitempty"`
 		}
 		ok, pools := true, []pool{}
 		for _, p := range a.Host.Pools() {
 			live := p.Size()
-			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity()})
+			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
 			ok = ok && live > 0
 		}
 		detail := map[string]any{"plugins": pools}
@@ -155,7 +158,9 @@ func healthReport(a *app.App) server.Health {
 			defer cancel()
 			detail["database"] = "ok"
 			if err := a.Store.Ping(ctx); err != nil {
-				ok, detail["database"] = false, err.Error()
+				// /healthz answers anyone: the driver's error names the
+				// database's address and user.
+				ok, detail["database"] = false, stages.ErrStorage.Error()
 			}
 		}
 		return ok, detail

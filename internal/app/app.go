@@ -123,6 +123,9 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
 		}
 		a.Store = st
+		for _, w := range st.Warnings() {
+			opts.Logger.Warn(w)
+		}
 		if cached {
 			deps.Cache = st.CacheTable(budget)
 		}

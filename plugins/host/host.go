@@ -31,7 +31,9 @@ type route struct {
 // Options tune how Start runs plugins.
 type Options struct {
 	Logger *slog.Logger
-	// Stderr receives the plugins' own log lines; os.Stderr when nil.
+	// Stderr, when set, receives the plugins' own log lines as JSON
+	// records; when nil they go to Logger. Either way a plugin's text is a
+	// field of a record, never a line of its own.
 	Stderr io.Writer
 	// Self is the binary re-executed for built-ins; os.Executable when "".
 	Self string
@@ -86,9 +88,6 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	if o.Stderr == nil {
-		o.Stderr = os.Stderr
-	}
 	if o.Self == "" {
 		o.Self, _ = os.Executable()
 	}
@@ -106,7 +105,7 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 	if s.Isolation == config.IsolationNone {
 		return inProcess{impl: s.Builtin, timeout: s.Timeout}, diags
 	}
-	l := &launcher{spec: s, self: opts.Self, config: cfg, stderr: opts.Stderr}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, log: outputLogger(opts.Logger, opts.Stderr)}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
 		return nil, append(diags, startError(s, err))
@@ -124,7 +123,7 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 		if err := checkBinary(s); err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
-		l := &launcher{spec: s, stderr: os.Stderr}
+		l := &launcher{spec: s, log: slog.Default()}
 		pr, err := l.start(ctx)
 		if err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}

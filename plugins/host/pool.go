@@ -33,6 +33,11 @@ type Pool struct {
 
 	mu    sync.Mutex
 	procs map[*proc]struct{}
+	// broken is closed while the pool has no process and the last restart
+	// failed: calls then fail at once instead of waiting for a process
+	// that may never come. restartErr says why.
+	broken     chan struct{}
+	restartErr error
 }
 
 const maxBackoff = 5 * time.Second
@@ -41,7 +46,7 @@ const maxBackoff = 5 * time.Second
 func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs Observer) (*Pool, error) {
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &Pool{spec: spec, launch: l, log: log, obs: obs, idle: make(chan *proc, spec.Pool),
-		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}}
+		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}, broken: make(chan struct{})}
 	for range spec.Pool {
 		pr, err := l.start(ctx)
 		if err != nil {
@@ -140,8 +145,12 @@ func timedOut(callCtx context.Context, err error) bool {
 	return errors.Is(callCtx.Err(), context.DeadlineExceeded)
 }
 
-// acquire takes a live process, replacing any that died while idle.
+// acquire takes a live process, replacing any that died while idle. It
+// waits no longer than a call may take, and not at all while the pool is
+// broken.
 func (p *Pool) acquire(ctx context.Context) (*proc, error) {
+	wait := time.NewTimer(p.spec.Timeout)
+	defer wait.Stop()
 	for {
 		select {
 		case pr := <-p.idle:
@@ -149,11 +158,64 @@ func (p *Pool) acquire(ctx context.Context) (*proc, error) {
 				return pr, nil
 			}
 			p.replace(pr, "exited")
+			continue
+		default:
+		}
+		select {
+		case pr := <-p.idle:
+			if !pr.exited() {
+				return pr, nil
+			}
+			p.replace(pr, "exited")
+		case <-p.brokenCh():
+			if err := p.Failing(); err != nil {
+				return nil, fmt.Errorf("%w: %q cannot restart: %v", ErrUnavailable, p.spec.Name, err)
+			}
+		case <-wait.C:
+			return nil, fmt.Errorf("%w: no process of %q free within %s", ErrTimeout, p.spec.Name, p.spec.Timeout)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-p.ctx.Done():
 			return nil, ErrClosed
 		}
+	}
+}
+
+func (p *Pool) brokenCh() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.broken
+}
+
+// Failing returns why the pool cannot restart its processes while it has
+// none left, or nil.
+func (p *Pool) Failing() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.procs) > 0 {
+		return nil
+	}
+	return p.restartErr
+}
+
+// restarted records the outcome of a restart: a failure with no process
+// left breaks the pool, a success mends it.
+func (p *Pool) restarted(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.restartErr = err
+	broken := err != nil && len(p.procs) == 0
+	closed := false
+	select {
+	case <-p.broken:
+		closed = true
+	default:
+	}
+	switch {
+	case broken && !closed:
+		close(p.broken)
+	case !broken && closed:
+		p.broken = make(chan struct{})
 	}
 }
 
@@ -200,6 +262,9 @@ func (p *Pool) respawn(delay time.Duration) {
 		case <-time.After(delay):
 		}
 		pr, err := p.launch.start(p.ctx)
+		if p.ctx.Err() == nil {
+			p.restarted(err)
+		}
 		if err == nil {
 			p.mu.Lock()
 			closed := p.ctx.Err() != nil

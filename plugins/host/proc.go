@@ -6,12 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
+	"log/slog"
 	"os/exec"
-	"strconv"
 
-	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -31,7 +28,7 @@ type launcher struct {
 	spec   *Spec
 	self   string // the sift binary, re-executed for built-ins
 	config json.RawMessage
-	stderr io.Writer
+	log    *slog.Logger // receives the plugin's stderr, each entry as a field
 }
 
 func (l *launcher) command() *exec.Cmd {
@@ -45,17 +42,16 @@ func (l *launcher) command() *exec.Cmd {
 func (l *launcher) start(ctx context.Context) (*proc, error) {
 	cmd := l.command()
 	dieWithParent(cmd)
-	cmd.Env = append(os.Environ(),
-		sdk.EnvMaxMessage+"="+strconv.Itoa(l.spec.MaxMessage),
-		sdk.EnvMemoryLimit+"="+strconv.FormatInt(l.spec.Memory, 10))
+	cmd.Env = pluginEnv(l.spec)
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.PluginSets(nil, nil),
 		Cmd:              cmd,
+		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},
-		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin." + l.spec.Name, Output: l.stderr, Level: hclog.Warn}),
+		Logger: pluginLogger(l.spec.Name, l.log),
 	}
 	if l.spec.External() {
 		sum, err := hex.DecodeString(l.spec.SHA256)

@@ -58,6 +58,9 @@ type Spec struct {
 	Timeout   time.Duration
 	Memory    int64
 	Isolation string
+	// Env names the variables of sift's environment passed to the
+	// plugin's processes besides those every plugin gets (see pluginEnv).
+	Env []string
 	// MaxMessage bounds gRPC messages both ways, sized from the fetch body cap.
 	MaxMessage int
 	// Builtin is the in-process implementation of a built-in plugin (an
@@ -182,7 +185,7 @@ func specFrom(b config.Plugin, maxMessage int) Spec {
 	return Spec{
 		Name: b.Name, ContentTypes: b.ContentTypes, Command: b.Command, SHA256: b.SHA256,
 		Pool: b.Pool, PerCaller: b.PerCaller, Timeout: b.Timeout, Memory: b.Memory, Isolation: b.Isolation,
-		MaxMessage: maxMessage, Body: b.Body, DefRange: b.DefRange,
+		Env: b.Env, MaxMessage: maxMessage, Body: b.Body, DefRange: b.DefRange,
 	}
 }
 
@@ -254,6 +257,9 @@ func PlanDigesters(blocks []config.Plugin, builtins DigesterBuiltins, maxMessage
 		s.Digester = true
 		if newDg, ok := builtins[b.Name]; ok && len(b.Command) == 0 {
 			s.Builtin = newDg()
+			if name := keyEnv(b.Body); name != "" {
+				s.Env = append(s.Env, name)
+			}
 		} else if len(b.Command) == 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
 				Detail:  fmt.Sprintf("%q is not a built-in digester; an external one needs command and sha256.", b.Name),

@@ -12,8 +12,10 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// The test binary doubles as a plugin: with envTestPlugin set, TestMain
-// serves faultyExtractor instead of running tests. This is the real
+// The test binary doubles as a plugin: started by go-plugin (which sets
+// the handshake's cookie) or with envTestPlugin set, TestMain serves
+// faultyExtractor instead of running tests. The cookie matters because a
+// plugin inherits no variable the spec does not list. This is the real
 // subprocess path: go-plugin handshake, gRPC, process kill and respawn.
 const envTestPlugin = "SIFT_HOST_TEST_PLUGIN"
 
@@ -22,7 +24,7 @@ const envTestPlugin = "SIFT_HOST_TEST_PLUGIN"
 const allocCeiling = 4 * testMemory
 
 func TestMain(m *testing.M) {
-	if os.Getenv(envTestPlugin) == "1" {
+	if os.Getenv(envTestPlugin) == "1" || os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
 		sdk.Serve(sdk.ServeConfig{Extractor: faultyExtractor{}})
 		return
 	}
@@ -80,6 +82,14 @@ func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*s
 		return &sdk.ExtractResult{Content: fmt.Sprintf("held %d chunks", len(hoard))}, ctx.Err()
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
+	case "stderr":
+		// Straight to the process's stderr, which go-plugin reads line by
+		// line into the host's log (os.Stderr is redirected by Serve).
+		fd2 := os.NewFile(2, "stderr")
+		fmt.Fprint(fd2, forgedLines)
+		return &sdk.ExtractResult{Content: "wrote to stderr", Format: sdk.FormatText}, nil
+	case "env":
+		return &sdk.ExtractResult{Content: strings.Join(os.Environ(), "\x00"), Format: sdk.FormatText}, nil
 	case "gate":
 		// Runs until the test creates the file named by the "gate" option,
 		// so the test, not the clock, decides how long the call lasts.

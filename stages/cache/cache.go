@@ -123,8 +123,11 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 		return false, nil
 	}
 	snap, takenAt, ok, err := s.store.Get(ctx, s.key(doc))
-	if err != nil || !ok {
-		return false, err
+	if err != nil {
+		return false, &stages.StorageError{Err: err}
+	}
+	if !ok {
+		return false, nil
 	}
 	if err := restore(doc, snap); err != nil {
 		return false, fmt.Errorf("restore snapshot: %w", err)
@@ -150,7 +153,10 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	return s.store.Put(ctx, s.key(doc), snap, s.now().Add(ttl))
+	if err := s.store.Put(ctx, s.key(doc), snap, s.now().Add(ttl)); err != nil {
+		return &stages.StorageError{Err: err}
+	}
+	return nil
 }
 
 var _ stages.Checkpoint = (*Stage)(nil)

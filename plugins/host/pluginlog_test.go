@@ -1,0 +1,95 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// forgedLines is what a hostile plugin writes to its stderr to forge lines
+// of sift's log: a raw line at error level with terminal escapes, and an
+// hclog JSON entry whose message and field carry a whole forged record.
+const forgedLines = "[ERROR] \x1b[2J\x1b]0;owned\x07screen cleared\n" +
+	`{"@level":"error","@message":"innocent\n{\"level\":\"ERROR\",\"msg\":\"forged by a plugin\"}","@timestamp":"2026-01-01T00:00:00.000000Z","k":"v\r\n{\"msg\":\"forged too\"}"}` + "\n"
+
+// syncBuffer is a log destination written by go-plugin's goroutines and
+// read by the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// TestPluginStderrIsAFieldOfSiftsLog: whatever a plugin writes to stderr
+// reaches sift's log as a field of sift's own records, escaped; it never
+// becomes a record of its own.
+func TestPluginStderrIsAFieldOfSiftsLog(t *testing.T) {
+	for _, ownWriter := range []bool{false, true} {
+		name := map[bool]string{false: "into the logger", true: "onto a writer"}[ownWriter]
+		t.Run(name, func(t *testing.T) { checkPluginStderr(t, ownWriter) })
+	}
+}
+
+// checkPluginStderr runs the hostile plugin with its output going to
+// sift's logger, or, as sift serve shares stderr between the two, to a
+// writer of its own beside the logger's.
+func checkPluginStderr(t *testing.T, ownWriter bool) {
+	var logBuf syncBuffer
+	spec := testSpec(t, "")
+	spec.Pool = 1
+	opts := Options{Logger: slog.New(slog.NewJSONHandler(&logBuf, nil))}
+	if ownWriter {
+		opts.Stderr = &logBuf
+	}
+	h, diags := Start(t.Context(), []Spec{spec}, opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(h.Close)
+	if _, err := extract(t, h, "stderr"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for strings.Count(logBuf.String(), `"msg":"plugin output"`) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the plugin's two entries did not reach the log in 10 s:\n%s", logBuf.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	log := logBuf.String()
+	if strings.ContainsAny(log, "\x1b\x07\r") {
+		t.Errorf("raw control bytes in sift's log: %q", log)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(log, "\n"), "\n") {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Errorf("a line of sift's log is not one of its records: %q", line)
+			continue
+		}
+		if rec["msg"] != "plugin output" {
+			t.Errorf("a record sift did not write: %q", line)
+			continue
+		}
+		if rec["plugin"] != "faulty" || !strings.Contains(rec["output"].(string), "plugin.faulty") {
+			t.Errorf("record %q does not name the plugin", line)
+		}
+	}
+	if !strings.Contains(log, `forged by a plugin`) || !strings.Contains(log, `screen cleared`) {
+		t.Errorf("the plugin's text is lost rather than quoted:\n%s", log)
+	}
+}
