@@ -17,8 +17,9 @@ import (
 )
 
 // fakeDNS is an authoritative-only DNS server on loopback that answers from
-// testdata/ssrf/dns_cases.json and sift_dns.json, so resolve cases go through Go's real
-// resolver: UDP, truncation and TCP retry, CNAME chains, error codes.
+// testdata/ssrf/dns_cases.json and sift_dns.json, so resolve cases go
+// through Go's real resolver: UDP, truncation and TCP retry, CNAME chains,
+// error codes.
 type fakeDNS struct {
 	mu      sync.Mutex
 	entries map[string]dnsEntry // by lower-case FQDN
