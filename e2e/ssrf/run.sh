@@ -22,5 +22,5 @@ go test -c -tags e2e -o "$WORK/bin/ssrf.test" ./e2e/ssrf/
 
 CASES="$PWD/testdata/ssrf"
 DNSFAKE="$WORK/bin/dnsfake" ORIGIN="$WORK/bin/origin" SIFT_HARNESS_WORK="$WORK/world" \
-SIFT_SSRF_CASES="$CASES/dns_cases.json" SIFT_BIN="$WORK/bin/sift" SIFT_SSRF_DIR="$CASES" \
+SIFT_SSRF_CASES="$CASES/dns_cases.json,$CASES/sift_dns.json" SIFT_BIN="$WORK/bin/sift" SIFT_SSRF_DIR="$CASES" \
   bash e2e/ssrf/harness/netns-run.sh "$WORK/bin/ssrf.test" -test.v -test.count=1 -test.timeout=10m

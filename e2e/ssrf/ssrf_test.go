@@ -1,9 +1,10 @@
 //go:build e2e
 
 // Package ssrf is the black-box test of sift's guard: every case of
-// testdata/ssrf/corpus.json against the real `sift serve` binary, through
-// its public API, inside the sealed network namespace of run.sh, where a
-// canary counts any arrival on a forbidden address.
+// testdata/ssrf/corpus.json and of the project's own sift_cases.json
+// against the real `sift serve` binary, through its public API, inside the
+// sealed network namespace of run.sh, where a canary counts any arrival on
+// a forbidden address.
 package ssrf
 
 import (
@@ -57,17 +58,34 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func corpus(t *testing.T) []corpusCase {
+// caseFiles are the public cases and the project's own (ids "sift-...").
+var caseFiles = []string{"corpus.json", "sift_cases.json"}
+
+// corpus reads every case file, and the count each holds.
+func corpus(t *testing.T) ([]corpusCase, map[string]int) {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(os.Getenv("SIFT_SSRF_DIR"), "corpus.json"))
-	if err != nil {
-		t.Fatal(err)
+	var all []corpusCase
+	counts := map[string]int{}
+	ids := map[string]bool{}
+	for _, name := range caseFiles {
+		raw, err := os.ReadFile(filepath.Join(os.Getenv("SIFT_SSRF_DIR"), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []corpusCase
+		if err := json.Unmarshal(raw, &cases); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, c := range cases {
+			if ids[c.ID] {
+				t.Fatalf("%s: case id %s used twice", name, c.ID)
+			}
+			ids[c.ID] = true
+		}
+		counts[name] = len(cases)
+		all = append(all, cases...)
 	}
-	var cases []corpusCase
-	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return all, counts
 }
 
 // sift is one running `sift serve` with a given guard configuration.
@@ -192,7 +210,7 @@ func canaries(t *testing.T) string {
 
 func TestCorpus(t *testing.T) {
 	start := time.Now()
-	cases := corpus(t)
+	cases, counts := corpus(t)
 	instances := map[string]*sift{}
 	var failures []string
 	for _, c := range cases {
@@ -220,7 +238,7 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	sort.Strings(failures)
-	t.Logf("%d cases, %d sift instances, %s", len(cases), len(instances), time.Since(start).Round(time.Second))
+	t.Logf("%d cases (%v), %d sift instances, %s", len(cases), counts, len(instances), time.Since(start).Round(time.Second))
 	if len(failures) > 0 {
 		t.Fatalf("%d of %d cases disagree:\n  %s", len(failures), len(cases), strings.Join(failures, "\n  "))
 	}

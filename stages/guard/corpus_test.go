@@ -28,15 +28,26 @@ type corpusCase struct {
 	} `json:"config"`
 }
 
+// caseFiles are the public cases and the project's own (ids "sift-...");
+// dnsFiles the fake DNS entries each needs.
+var (
+	caseFiles = []string{"corpus.json", "sift_cases.json"}
+	dnsFiles  = []string{"dns_cases.json", "sift_dns.json"}
+)
+
 func loadCorpus(t *testing.T, stage string) []corpusCase {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(corpusDir, "corpus.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var all []corpusCase
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
+	for _, name := range caseFiles {
+		raw, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cases []corpusCase
+		if err := json.Unmarshal(raw, &cases); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		all = append(all, cases...)
 	}
 	var out []corpusCase
 	for _, c := range all {

@@ -17,8 +17,9 @@ import (
 )
 
 // fakeDNS is an authoritative-only DNS server on loopback that answers from
-// testdata/ssrf/dns_cases.json, so resolve cases go through Go's real
-// resolver: UDP, truncation and TCP retry, CNAME chains, error codes.
+// testdata/ssrf/dns_cases.json and sift_dns.json, so resolve cases go
+// through Go's real resolver: UDP, truncation and TCP retry, CNAME chains,
+// error codes.
 type fakeDNS struct {
 	mu      sync.Mutex
 	entries map[string]dnsEntry // by lower-case FQDN
@@ -42,19 +43,21 @@ type dnsEntry struct {
 // and returns a resolver that asks only it.
 func startFakeDNS(t *testing.T) *net.Resolver {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(corpusDir, "dns_cases.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []dnsEntry `json:"cases"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
 	z := &fakeDNS{entries: map[string]dnsEntry{}, queries: map[string]int{}}
-	for _, e := range file.Cases {
-		z.entries[dns.Fqdn(strings.ToLower(e.Host))] = e
+	for _, name := range dnsFiles {
+		raw, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var file struct {
+			Cases []dnsEntry `json:"cases"`
+		}
+		if err := json.Unmarshal(raw, &file); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, e := range file.Cases {
+			z.entries[dns.Fqdn(strings.ToLower(e.Host))] = e
+		}
 	}
 	pc, ln, err := dnstest.ListenUDPAndTCP()
 	if err != nil {

@@ -259,3 +259,23 @@ func TestGoResolverGotchas(t *testing.T) {
 		t.Logf("pure-Go resolver %q -> %v err=%v (sent to DNS: %v)", n, got, err, strings.Contains(log.String(), `"name":"`+n+`."`))
 	}
 }
+
+// The project's own file loads beside dns_cases.json as one zone, and a
+// host defined in both is refused rather than silently overwritten.
+func TestLoadZoneSeveralFiles(t *testing.T) {
+	const own = "../../../testdata/ssrf/sift_dns.json"
+	z, err := LoadZone(zoneFile, own)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans := z.Resolve("siit10-dual.v6bad.sift.test.", dns.TypeAAAA)
+	if len(ans.RRs) != 1 || ans.RRs[0].(*dns.AAAA).AAAA.String() != "::ffff:0:a00:1" {
+		t.Errorf("AAAA from the second file: %v", ans.RRs)
+	}
+	if ans := z.Resolve("public.sift.test.", dns.TypeA); len(ans.RRs) != 1 {
+		t.Errorf("A from the first file: %v", ans.RRs)
+	}
+	if _, err := LoadZone(zoneFile, zoneFile); err == nil || !strings.Contains(err.Error(), "defined twice") {
+		t.Errorf("the same file twice: err = %v, want a duplicate-host error", err)
+	}
+}

@@ -19,20 +19,22 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/miekg/dns"
 )
 
 func main() {
-	zonePath := flag.String("zone", "dns_cases.json", "path to dns_cases.json")
+	zonePath := flag.String("zone", "dns_cases.json", "path to dns_cases.json; several, comma-separated, make one zone")
 	addr := flag.String("addr", "127.0.0.1:5353", "loopback address to listen on (UDP and TCP)")
 	unknown := flag.String("unknown", "nxdomain", "answer for names not in the file: nxdomain | refused | servfail")
 	logPath := flag.String("log", "-", "query log (JSON lines); '-' = stderr, '' = off")
 	check := flag.Bool("check", false, "load the zone, print a summary and exit")
 	flag.Parse()
 
-	z, err := LoadZone(*zonePath)
+	zonePaths := strings.Split(*zonePath, ",")
+	z, err := LoadZone(zonePaths...)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func main() {
 		if s2 != syscall.SIGHUP {
 			break
 		}
-		nz, err := LoadZone(*zonePath)
+		nz, err := LoadZone(zonePaths...)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "dnsfake: reload failed, keeping old zone: %v\n", err)
 			continue

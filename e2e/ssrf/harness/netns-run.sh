@@ -23,8 +23,13 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-CASES="${SIFT_SSRF_CASES:-$HERE/../../../testdata/ssrf/dns_cases.json}"
-CASES="$(cd "$(dirname "$CASES")" && pwd)/$(basename "$CASES")"
+# SIFT_SSRF_CASES: one file in the dns_cases.json format, or several,
+# comma-separated, served as one world.
+CASES=
+IFS=, read -ra case_files <<<"${SIFT_SSRF_CASES:-$HERE/../../../testdata/ssrf/dns_cases.json}"
+for f in "${case_files[@]}"; do
+  CASES="${CASES:+$CASES,}$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+done
 : "${DNSFAKE:?set DNSFAKE to the dnsfake binary (go build ./e2e/ssrf/dnsfake)}"
 : "${ORIGIN:?set ORIGIN to the origin binary (go build ./e2e/ssrf/origin)}"
 
@@ -52,8 +57,10 @@ CANARY4="10.0.0.1 10.0.0.5 172.16.0.1 192.168.0.1 192.168.1.1 169.254.169.254 16
 100.64.0.1 100.100.100.100 100.100.100.200 100.101.102.103 192.0.0.192 192.0.2.1 192.0.2.10 198.18.0.1"
 CANARY6="fd7a:115c:a1e0::1 fd7a:115c:a1e0::53 fd00::1 fd00::5 fec0::1 2001:db8::1 64:ff9b::a9fe:a9fe \
 64:ff9b::a00:1 2002:a9fe:a9fe::1 2002:7f00:1:: 2001:0:4136:e378:8000:63bf:3fff:fdd2 2600::5efe:a9fe:a9fe"
+# ... and the canary_addresses the cases files add (IPv6 outside global unicast, ...).
+CANARY6="$CANARY6 $("$ORIGIN" -cases "$CASES" -list-canaries | grep : || true)"
 for a in $PUBLIC4 $CANARY4; do ip addr add "$a/32" dev lo; done
-for a in $PUBLIC6 $CANARY6; do ip -6 addr add "$a/128" dev lo nodad; done
+for a in $(printf '%s\n' $PUBLIC6 $CANARY6 | sort -u); do ip -6 addr add "$a/128" dev lo nodad; done
 
 printf 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n' > "$WORK/resolv.conf"
 printf '127.0.0.1 localhost\n::1 localhost ip6-localhost ip6-loopback\n' > "$WORK/hosts"

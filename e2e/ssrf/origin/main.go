@@ -62,6 +62,7 @@ type chain struct {
 
 type doc struct {
 	PublicTestAddresses []string `json:"public_test_addresses"`
+	CanaryAddresses     []string `json:"canary_addresses"`
 	RedirectChains      []chain  `json:"redirect_chains"`
 }
 
@@ -96,20 +97,25 @@ func localAddr(r *http.Request) netip.Addr {
 }
 
 func main() {
-	cases := flag.String("cases", "testdata/ssrf/dns_cases.json", "dns_cases.json")
+	cases := flag.String("cases", "testdata/ssrf/dns_cases.json", "dns_cases.json; several, comma-separated, are read as one")
 	caOut := flag.String("ca-out", "harness-ca.pem", "write the harness CA certificate here (give it to sift as SSL_CERT_FILE)")
 	control := flag.String("control", "127.0.0.1:9999", "control listener (canary count, log); not a canary")
 	force := flag.Bool("i-am-in-a-netns", false, "skip the default-route check (tests only)")
 	blackhole := flag.String("blackhole", "93.184.216.35", "IPv4 address whose SYNs go unanswered (backlog-0 listener, pre-filled); '' = none")
 	listPublic := flag.Bool("list-public", false, "print the public test addresses, one a line, and exit (the harness binds them)")
+	listCanaries := flag.Bool("list-canaries", false, "print the files' canary addresses, one a line, and exit (the harness binds them)")
 	flag.Parse()
 
-	if *listPublic {
+	if *listPublic || *listCanaries {
 		d, err := readCases(*cases)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(strings.Join(d.PublicTestAddresses, "\n"))
+		list := d.PublicTestAddresses
+		if *listCanaries {
+			list = d.CanaryAddresses
+		}
+		fmt.Println(strings.Join(list, "\n"))
 		return
 	}
 
@@ -131,6 +137,9 @@ func main() {
 		u, err := url.Parse(c.Start)
 		if err != nil {
 			log.Fatalf("chain %s: %v", c.ID, err)
+		}
+		if _, dup := byPath[u.Path]; dup {
+			log.Fatalf("chain %s: path %s served twice", c.ID, u.Path)
 		}
 		byPath[u.Path] = c
 	}
@@ -184,16 +193,24 @@ func main() {
 	log.Fatal(http.ListenAndServe(*control, ctl))
 }
 
-func readCases(path string) (doc, error) {
-	var d doc
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return d, err
+// readCases reads a comma-separated list of files in the dns_cases.json
+// format as one: their lists are joined.
+func readCases(paths string) (doc, error) {
+	var all doc
+	for _, path := range strings.Split(paths, ",") {
+		var d doc
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return all, err
+		}
+		if err := json.Unmarshal(raw, &d); err != nil {
+			return all, fmt.Errorf("%s: %w", path, err)
+		}
+		all.PublicTestAddresses = append(all.PublicTestAddresses, d.PublicTestAddresses...)
+		all.CanaryAddresses = append(all.CanaryAddresses, d.CanaryAddresses...)
+		all.RedirectChains = append(all.RedirectChains, d.RedirectChains...)
 	}
-	if err := json.Unmarshal(raw, &d); err != nil {
-		return d, fmt.Errorf("%s: %w", path, err)
-	}
-	return d, nil
+	return all, nil
 }
 
 // localAddrs lists every address on every interface (in the harness netns:
