@@ -15,6 +15,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/mcptool"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -151,6 +152,7 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
+	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", r))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
 	})
@@ -158,6 +160,16 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
 	})
 	return s.recoverPanics(r)
+}
+
+// mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
+// key is the same 401 as on /v1/fetch. The tools call the routes in
+// process with the request's key, so each call meets the same gates and
+// guard as the route itself.
+func (s *Server) mcpRoute(h http.Handler) http.HandlerFunc {
+	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, _ *caller) {
+		h.ServeHTTP(w, r)
+	})
 }
 
 // authedHandler is a handler that knows its caller.

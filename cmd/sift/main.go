@@ -54,6 +54,7 @@ func rootCommand() *cobra.Command {
 		guardCommand(),
 		fetchCommand(),
 		searchCommand(),
+		mcpCommand(),
 		batchCommand(),
 		validateCommand(),
 		extractCommand(),
