@@ -197,6 +197,7 @@ func (t *tools) batchStatus(ctx context.Context, req *mcp.CallToolRequest, in Ba
 func (t *tools) awaitJob(ctx context.Context, req *mcp.CallToolRequest, in BatchStatusInput) (*BatchStatusOutput, error) {
 	deadline := time.Now().Add(time.Duration(in.Wait) * time.Second)
 	token := req.Params.GetProgressToken()
+	reported := -1
 	for {
 		q := url.Values{}
 		if in.Results {
@@ -217,7 +218,9 @@ func (t *tools) awaitJob(ctx context.Context, req *mcp.CallToolRequest, in Batch
 		if finished(out.Status) || left <= 0 {
 			return &out, nil
 		}
-		if token != nil && req.Session != nil {
+		// Progress must grow with each notification.
+		if token != nil && req.Session != nil && out.TargetsDone > reported {
+			reported = out.TargetsDone
 			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
 				ProgressToken: token, Progress: float64(out.TargetsDone), Total: float64(out.TargetsTotal),
 				Message: fmt.Sprintf("%d of %d pages done; job %s", out.TargetsDone, out.TargetsTotal, out.Status),
@@ -251,7 +254,7 @@ func (t *tools) batchCancel(ctx context.Context, req *mcp.CallToolRequest, in Ba
 	if err := t.call(ctx, req, "DELETE", "/v1/batch/"+url.PathEscape(in.JobID), nil, &out); err != nil {
 		return nil, nil, err
 	}
-	return textResult("Job "+in.JobID+" cancelled: the page in flight finishes, the rest are not fetched."), &out, nil
+	return textResult("Job " + in.JobID + " cancelled: the page in flight finishes, the rest are not fetched."), &out, nil
 }
 
 // call sends one request to sift's API and decodes a 2xx answer into out;
