@@ -29,8 +29,9 @@ const mcpDeadline = 3 * time.Minute
 // is in the test's hands.
 type mcpOrigin struct {
 	*httptest.Server
-	mu    sync.Mutex
-	holds map[string]chan struct{}
+	mu      sync.Mutex
+	holds   map[string]chan struct{}
+	arrival map[string]chan struct{}
 }
 
 func newMCPOrigin(t *testing.T) *mcpOrigin {
@@ -39,7 +40,7 @@ func newMCPOrigin(t *testing.T) *mcpOrigin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := &mcpOrigin{holds: map[string]chan struct{}{}}
+	o := &mcpOrigin{holds: map[string]chan struct{}{}, arrival: map[string]chan struct{}{}}
 	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case r.URL.Path == "/data.json":
@@ -51,6 +52,7 @@ func newMCPOrigin(t *testing.T) *mcpOrigin {
 			w.Write(pdf)
 			return
 		case strings.HasPrefix(r.URL.Path, "/hold/"):
+			o.arrived(r.URL.Path)
 			select {
 			case <-o.hold(r.URL.Path):
 			case <-r.Context().Done():
@@ -75,6 +77,29 @@ func (o *mcpOrigin) hold(path string) chan struct{} {
 		o.holds[path] = ch
 	}
 	return ch
+}
+
+// arrivalOf is closed once a request for the held path has arrived.
+func (o *mcpOrigin) arrivalOf(path string) chan struct{} {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ch, ok := o.arrival[path]
+	if !ok {
+		ch = make(chan struct{})
+		o.arrival[path] = ch
+	}
+	return ch
+}
+
+func (o *mcpOrigin) arrived(path string) {
+	ch := o.arrivalOf(path)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
 }
 
 func (o *mcpOrigin) release(path string) {
@@ -320,6 +345,17 @@ func (s *mcpSession) checkBatch(name string, origin *mcpOrigin) {
 		}
 		done <- res
 	}()
+	// While the first page is held, the batch holds this caller's slot
+	// for the host: a fetch of it is busy, and says when to retry.
+	select {
+	case <-origin.arrivalOf(strings.TrimPrefix(urls[0], origin.URL)):
+	case <-s.ctx.Done():
+		t.Fatal("the batch's first page was never fetched")
+	}
+	busy := s.callErr("fetch", map[string]any{"url": origin.URL + "/" + name + "/b.html"})
+	if want := "busy: a fetch of this host by this caller is already running; retry after 1 s"; busy != want {
+		t.Errorf("fetch while the batch holds the host: %q, want %q", busy, want)
+	}
 	origin.release(strings.TrimPrefix(urls[0], origin.URL))
 	// Notifications grow from 0 (the job started) to 1 (the released page).
 	for last := -1.0; last < 1; {
