@@ -16,6 +16,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/mcptool"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -165,6 +166,7 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
+	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", r))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
 	})
@@ -172,6 +174,16 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
 	})
 	return s.recoverPanics(r)
+}
+
+// mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
+// key is the same 401 as on /v1/fetch. The tools call the routes in
+// process with the request's key, so each call meets the same gates and
+// guard as the route itself.
+func (s *Server) mcpRoute(h http.Handler) http.HandlerFunc {
+	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, _ *caller) {
+		h.ServeHTTP(w, r)
+	})
 }
 
 // authedHandler is a handler that knows its caller.
@@ -222,6 +234,16 @@ func (w *statusWriter) WriteHeader(status int) {
 	w.status = status
 	w.ResponseWriter.WriteHeader(status)
 }
+
+// Flush passes flushes through, for the event streams of /mcp.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // recoverPanics turns a panic into a 500 without echoing its value.
 func (s *Server) recoverPanics(next http.Handler) http.Handler {

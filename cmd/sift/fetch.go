@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
-)
 
-// defaultSiftURL is where the CLI clients look for sift.
-const defaultSiftURL = "http://127.0.0.1:8890"
+	"github.com/siftd/sift/internal/siftclient"
+)
 
 func fetchCommand() *cobra.Command {
 	var mode, question string
@@ -78,47 +74,12 @@ func callSift(cmd *cobra.Command, path string, body any) ([]byte, error) {
 // and returns a 2xx answer; other answers become errors with sift's own
 // message. A nil body sends none.
 func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, error) {
-	base := strings.TrimRight(os.Getenv("SIFT_URL"), "/")
-	if base == "" {
-		base = defaultSiftURL
-	}
-	var payload io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return nil, err
-		}
-		payload = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(cmd.Context(), method, base+path, payload)
+	resp, err := siftclient.FromEnv().Call(cmd.Context(), method, path, body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	if key := os.Getenv("SIFT_KEY"); key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
+	if e := resp.Err(); e != nil {
+		return nil, e
 	}
-	resp, err := (&http.Client{Timeout: 5 * time.Minute}).Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("reach sift at %s (set SIFT_URL): %w", base, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read sift's answer: %w", err)
-	}
-	if resp.StatusCode/100 != 2 {
-		var e struct {
-			Error string `json:"error"`
-			Hint  string `json:"hint"`
-		}
-		if json.Unmarshal(raw, &e) == nil && e.Error != "" {
-			if e.Hint != "" {
-				return nil, fmt.Errorf("%s (hint: %s)", e.Error, e.Hint)
-			}
-			return nil, fmt.Errorf("%s", e.Error)
-		}
-		return nil, fmt.Errorf("sift answered %s", resp.Status)
-	}
-	return raw, nil
+	return resp.Body, nil
 }

@@ -57,6 +57,7 @@ func rootCommand() *cobra.Command {
 		guardCommand(),
 		fetchCommand(),
 		searchCommand(),
+		mcpCommand(),
 		batchCommand(),
 		validateCommand(),
 		extractCommand(),
