@@ -48,7 +48,7 @@ func Select(ctx context.Context, md, question string, maxTokens int, opts Option
 		sp := SplitMarkdown(md)
 		return Result{Content: md, Tokens: n, Kept: len(sp.Parts), Total: len(sp.Parts)}
 	}
-	sp := SplitMarkdown(md)
+	sp := splitLong(SplitMarkdown(md), maxTokens)
 	sel := newSelection(sp)
 	var warnings []string
 	var order []int

@@ -163,3 +163,32 @@ func TestSelectReranksWithEmbeddings(t *testing.T) {
 		t.Fatalf("a failed embedder must fall back to BM25 with a warning: %q", res.Warnings)
 	}
 }
+
+// TestSelectOneLongParagraph: a page that is one paragraph is selected
+// from by whole sentences.
+func TestSelectOneLongParagraph(t *testing.T) {
+	var b strings.Builder
+	for i := range 200 {
+		if i == 150 {
+			b.WriteString("The lighthouse keeper counts seventeen gulls every dawn. ")
+			continue
+		}
+		fmt.Fprintf(&b, "Sentence %d is about the weather and the sea. ", i)
+	}
+	md := strings.TrimSpace(b.String())
+	for _, q := range []string{"How many gulls does the lighthouse keeper count?", ""} {
+		res := Select(context.Background(), md, q, 100, Options{})
+		if res.Tokens > 100 || res.Kept == 0 {
+			t.Fatalf("question %q: %d tokens, %d parts kept:\n%s", q, res.Tokens, res.Kept, res.Content)
+		}
+		if q != "" && !strings.Contains(res.Content, "The lighthouse keeper counts seventeen gulls every dawn.") {
+			t.Fatalf("the sentence is missing:\n%s", res.Content)
+		}
+		body := strings.TrimSuffix(strings.TrimPrefix(res.Content, Marker+"\n\n"), "\n\n"+Marker)
+		for _, piece := range strings.Split(body, "\n\n"+Marker+"\n\n") {
+			if !strings.HasSuffix(piece, ".") {
+				t.Fatalf("question %q: a piece ends mid-sentence: %q", q, piece)
+			}
+		}
+	}
+}
