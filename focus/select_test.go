@@ -192,3 +192,13 @@ func TestSelectOneLongParagraph(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectNoSentenceEnds: text without sentence ends is cut between
+// words, never inside one.
+func TestSelectNoSentenceEnds(t *testing.T) {
+	md := strings.Repeat("word ", 5000) + "needle " + strings.Repeat("word ", 100)
+	res := Select(context.Background(), md, "needle", 200, Options{})
+	if res.Tokens > 200 || !strings.Contains(res.Content, "needle") || strings.Contains(res.Content, "wor\n") {
+		t.Fatalf("%d tokens:\n%s", res.Tokens, res.Content)
+	}
+}

@@ -2,6 +2,7 @@ package focus
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/siftd/sift/tokens"
 )
@@ -38,15 +39,27 @@ func pieces(p Part, limit int) []Part {
 	prev := 0
 	for _, e := range ends {
 		c := tokens.Count(p.Text[prev:e])
+		if c > limit {
+			// A sentence over the limit (or text without sentence ends)
+			// is cut between words.
+			if cost > 0 {
+				out = appendPiece(out, piece(p, from, prev))
+			}
+			for _, w := range wordRuns(p.Text, prev, e, limit) {
+				out = appendPiece(out, piece(p, w[0], w[1]))
+			}
+			from, cost, prev = e, 0, e
+			continue
+		}
 		if cost > 0 && cost+c > limit {
-			out = append(out, piece(p, from, prev))
+			out = appendPiece(out, piece(p, from, prev))
 			from, cost = prev, 0
 		}
 		cost += c
 		prev = e
 	}
 	if from < len(p.Text) {
-		out = append(out, piece(p, from, len(p.Text)))
+		out = appendPiece(out, piece(p, from, len(p.Text)))
 	}
 	return out
 }
@@ -85,4 +98,39 @@ func sentenceEnds(s string) []int {
 		ends = append(ends, len(s))
 	}
 	return ends
+}
+
+// wordRuns cuts s[from:to] at spaces into runs of at most limit tokens.
+func wordRuns(s string, from, to, limit int) [][2]int {
+	var runs [][2]int
+	for from < to {
+		// About three bytes a token; shrink until the run counts under limit.
+		end := min(to, from+3*limit)
+		for end < to && end > from && s[end] != ' ' && s[end] != '\n' {
+			end--
+		}
+		if end == from {
+			end = min(to, from+3*limit)
+			for end < to && !utf8.RuneStart(s[end]) {
+				end++
+			}
+		}
+		for tokens.Count(s[from:end]) > limit {
+			cut := strings.LastIndexByte(s[from:end-1], ' ')
+			if cut <= 0 {
+				break
+			}
+			end = from + cut
+		}
+		runs = append(runs, [2]int{from, end})
+		from = end
+	}
+	return runs
+}
+
+func appendPiece(out []Part, p Part) []Part {
+	if p.Text == "" {
+		return out
+	}
+	return append(out, p)
 }

@@ -1,0 +1,96 @@
+package digest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// TestLearnContext: each server kind's way of telling its context size.
+func TestLearnContext(t *testing.T) {
+	tests := []struct {
+		name   string
+		flavor string
+		routes map[string]string
+		want   int
+	}{
+		{"llama.cpp /props", FlavorLlamaCpp, map[string]string{"/props": `{"default_generation_settings":{"n_ctx":4096}}`, "/slots": `[{"id":0,"n_ctx":99}]`}, 4096},
+		{"llama.cpp /slots", FlavorLlamaCpp, map[string]string{"/slots": `[{"id":0,"n_ctx":2048,"is_processing":false}]`}, 2048},
+		{"ollama num_ctx", FlavorOllama, map[string]string{"/api/show": `{"parameters":"stop \"<|im_end|>\"\nnum_ctx 16384","model_info":{"qwen3.context_length":40960}}`}, 16384},
+		{"ollama model's length, under its default", FlavorOllama, map[string]string{"/api/show": `{"model_info":{"qwen3.context_length":40960}}`}, ollamaDefaultContext},
+		{"nothing told: the default", FlavorLlamaCpp, map[string]string{"/props": `{}`}, DefaultContextTokens},
+		{"configured wins", FlavorLlamaCpp, map[string]string{"/props": `{"default_generation_settings":{"n_ctx":4096}}`}, 3000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var calls atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				calls.Add(1)
+				body, ok := tt.routes[r.URL.Path]
+				if !ok {
+					http.NotFound(w, r)
+					return
+				}
+				fmt.Fprint(w, body)
+			}))
+			defer srv.Close()
+			cfg := map[string]any{"endpoint": srv.URL + "/v1", "flavor": tt.flavor, "model": "m"}
+			if tt.name == "configured wins" {
+				cfg["context_tokens"] = 3000
+			}
+			d := New()
+			if diags, err := d.Configure(context.Background(), mustJSON(cfg)); err != nil || diags.HasErrors() {
+				t.Fatal(diags, err)
+			}
+			if got := d.contextTokens(context.Background()); got != tt.want {
+				t.Fatalf("context %d, want %d", got, tt.want)
+			}
+			before := calls.Load()
+			d.contextTokens(context.Background())
+			if tt.want != DefaultContextTokens && calls.Load() != before {
+				t.Errorf("a learned context is asked for again")
+			}
+		})
+	}
+}
+
+// TestDigestLongPageLearnsContext: on the real engine with a 2,048-token
+// context and no context_tokens configured, a page several times longer
+// is digested from its parts about the question: no overflow.
+func TestDigestLongPageLearnsContext(t *testing.T) {
+	base := startLLM(t, "CTX=2048")
+	d := configured(t, map[string]any{"endpoint": base, "max_tokens": 48})
+	var b strings.Builder
+	for s := range 20 {
+		fmt.Fprintf(&b, "## Chapter %d\n\n", s)
+		for p := range 6 {
+			fmt.Fprintf(&b, "Paragraph %d of chapter %d tells how the children walked to the river, met a friendly dog, and went home for supper.\n\n", p, s)
+		}
+		if s == 13 {
+			b.WriteString("The little red boat was named Lily and it sailed every Sunday.\n\n")
+		}
+	}
+	page := b.String()
+	res, err := d.Digest(context.Background(), &sdk.DigestRequest{Content: page, Question: "What was the boat named?"})
+	if err != nil {
+		t.Fatalf("digest of a %d-byte page: %v", len(page), err)
+	}
+	if strings.TrimSpace(res.Digest) == "" || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "context of 2048 tokens") {
+		t.Fatalf("digest %q warnings %q", res.Digest, res.Warnings)
+	}
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
