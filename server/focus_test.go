@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -15,12 +16,12 @@ func longOrigin(t *testing.T) *httptest.Server {
 	t.Helper()
 	var b strings.Builder
 	b.WriteString(`<html lang="en"><head><title>Field guide</title></head><body><article><h1>Field guide</h1>`)
-	for s := range 12 {
+	for s := range 30 {
 		fmt.Fprintf(&b, "<h2>Section %d</h2>", s)
 		for p := range 5 {
 			fmt.Fprintf(&b, "<p>Paragraph %d of section %d talks at length about weather, gardens, rivers and the town market on a quiet afternoon.</p>", p, s)
 		}
-		if s == 8 {
+		if s == 20 {
 			b.WriteString("<p>The Hermann's tortoise hibernates from November to March in a burrow under hedges.</p>")
 		}
 	}
@@ -48,7 +49,7 @@ func TestFetchMaxTokens(t *testing.T) {
 		{
 			name:     "with a question: the relevant part under its headings",
 			req:      map[string]any{"url": origin.URL, "question": "When does the tortoise hibernate?", "max_tokens": 150},
-			contains: []string{"# Field guide", "## Section 8", "tortoise hibernates", "[…]"},
+			contains: []string{"# Field guide", "## Section 20", "tortoise hibernates", "[…]"},
 			lacks:    []string{"Section 3"},
 			warning:  "most relevant to the question", budget: 150,
 		},
@@ -118,5 +119,21 @@ func TestFetchMaxTokensInvalid(t *testing.T) {
 				t.Errorf("%d %q, want 400 %q", resp.StatusCode, msg, tc.want)
 			}
 		})
+	}
+}
+
+// TestDigestFallbackIsSelection: when the digester fails, what stands in
+// is the part of the page about the question, not its beginning.
+func TestDigestFallbackIsSelection(t *testing.T) {
+	var busy atomic.Bool
+	busy.Store(true)
+	origin := longOrigin(t)
+	srv := newTestServer(t, origin, Options{extraConfig: digesterBlock(fakeLLM(t, &busy).URL)}, `stage "digest" {}`)
+	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL, "mode": "digest", "question": "When does the tortoise hibernate?"})
+	content, _ := body["content"].(string)
+	warnings, _ := json.Marshal(body["warnings"])
+	if !strings.Contains(content, "## Section 20") || !strings.Contains(content, "tortoise hibernates") ||
+		!strings.Contains(string(warnings), "digest fell back to clean: busy") {
+		t.Fatalf("fallback %q, warnings %s", content, warnings)
 	}
 }

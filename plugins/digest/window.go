@@ -45,12 +45,14 @@ func (d *Digester) contextTokens(ctx context.Context) int {
 		return w.size
 	}
 	w.mu.Unlock()
-	n := d.learnContext(ctx)
+	n, at := d.learnContext(ctx), time.Now()
 	if n <= 0 {
-		return DefaultContextTokens
+		// A server that tells nothing is asked again in a minute, not at
+		// every digest.
+		n, at = DefaultContextTokens, at.Add(time.Minute-relearn)
 	}
 	w.mu.Lock()
-	w.size, w.learned = n, time.Now()
+	w.size, w.learned = n, at
 	w.mu.Unlock()
 	return n
 }
