@@ -9,6 +9,8 @@ PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 # Packages whose code runs concurrently get the race detector.
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
 BENCH_DATA ?= ../shared/bench/extract
+# An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
+EMBED_URL ?=
 
 .PHONY: build run test e2e bench fuzz proto tools clean
 
@@ -35,6 +37,8 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
+	FOCUS_BENCH_DATA=$(BENCH_DATA)/data FOCUS_EMBED_URL=$(EMBED_URL) \
+	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
