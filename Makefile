@@ -37,7 +37,7 @@ bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench . -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
-	FOCUS_BENCH_DATA=$(BENCH_DATA)/data FOCUS_EMBED_URL=$(EMBED_URL) \
+	FOCUS_BENCH_DATA=$(abspath $(BENCH_DATA))/data FOCUS_EMBED_URL=$(EMBED_URL) \
 	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
