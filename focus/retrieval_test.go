@@ -306,6 +306,11 @@ func TestRetrievalBench(t *testing.T) {
 			name  string
 			cases []retrievalCase
 		}{{"rarest words", words}, {"paraphrases", para}} {
+			if m.opts.Embedder != nil && set.name == "rarest words" {
+				// A CPU sentence encoder takes hours over every page; the
+				// rarest words are BM25's easy case anyway.
+				continue
+			}
 			for _, b := range retrievalBudgets {
 				fmt.Printf("retrieval %-16s %-12s %s\n", m.name, set.name, evaluate(t, set.cases, b, m.opts))
 			}
