@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -93,4 +94,45 @@ func mustJSON(v any) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// TestOverflowNarrowsOnce: a server whose tokenizer counts the prompt
+// over its context gets the page narrowed by the ratio it reports, once;
+// the ratio is remembered for the next digest.
+func TestOverflowNarrowsOnce(t *testing.T) {
+	var calls atomic.Int32
+	var mu sync.Mutex
+	var sizes []int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := readBody(r)
+		var req chatRequest
+		_ = json.Unmarshal(body, &req)
+		n := calls.Add(1)
+		mu.Lock()
+		sizes = append(sizes, len(req.Messages[1].Content))
+		mu.Unlock()
+		// This server's tokens are a quarter of sift's count: a byte each.
+		if prompt := len(req.Messages[0].Content + req.Messages[1].Content); prompt >= 4000 {
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprintf(w, `{"error":{"code":400,"message":"request (%d tokens) exceeds the available context size (4000 tokens)","type":"exceed_context_size_error","n_prompt_tokens":%d,"n_ctx":4000}}`, prompt, prompt)
+			return
+		}
+		fmt.Fprintf(w, `{"choices":[{"message":{"role":"assistant","content":"digest %d"},"finish_reason":"stop"}]}`, n)
+	}))
+	defer srv.Close()
+	d := configured(t, map[string]any{"endpoint": srv.URL, "max_tokens": 100, "context_tokens": 4000})
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "Paragraph %d is about the harbour, the boats and the weather.\n\n", i)
+	}
+	req := &sdk.DigestRequest{Content: b.String(), Question: "boats"}
+	res, err := d.Digest(context.Background(), req)
+	mu.Lock()
+	defer mu.Unlock()
+	if err != nil || calls.Load() != 2 || sizes[1] >= sizes[0] {
+		t.Fatalf("digest %v, err %v, %d calls with prompts of %v bytes", res, err, calls.Load(), sizes)
+	}
+	if _, err := d.Digest(context.Background(), req); err != nil || calls.Load() != 3 {
+		t.Fatalf("the learned ratio was not kept: err %v, %d calls", err, calls.Load())
+	}
 }
