@@ -11,6 +11,8 @@ RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./
 # The extraction benchmark (eval.py and its pages), outside the repository:
 # make bench uses it when present and skips those steps otherwise.
 BENCH_DATA ?= ../shared/bench/extract
+# An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
+EMBED_URL ?=
 
 .PHONY: build run test e2e bench fuzz proto tools clean nix-check
 
@@ -55,6 +57,8 @@ bench: build
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench Throughput -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
+	FOCUS_BENCH_DATA=$(abspath $(BENCH_DATA))/data FOCUS_EMBED_URL=$(EMBED_URL) \
+	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/
 	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
@@ -84,6 +88,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzStrip$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzNormalContentType$$' -fuzztime $(FUZZTIME) ./stages/
+	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }

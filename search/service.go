@@ -50,6 +50,15 @@ func New(cfg *config.Search, obs Observer) *Service {
 	return s
 }
 
+// Embedder is the configured embeddings client, or nil; its cache is
+// shared with search reranking.
+func (s *Service) Embedder() *Embedder {
+	if s == nil {
+		return nil
+	}
+	return s.embedder
+}
+
 // Search runs the backends and, when asked and possible, reranks by the
 // question (or the query).
 func (s *Service) Search(ctx context.Context, query, question string, limit int, rerank bool) (*Outcome, error) {

@@ -15,6 +15,10 @@ import (
 // 503 as Ollama does when its queue is full.
 func fakeLLM(t *testing.T, busy *atomic.Bool) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/chat/completions") {
+			http.NotFound(w, r) // a server that does not tell its context size
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		if busy.Load() {
 			w.WriteHeader(http.StatusServiceUnavailable)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
@@ -28,7 +29,13 @@ type fetchRequest struct {
 	Recover  bool   `json:"recover"`
 	// Links false renders a page's links as their text.
 	Links *bool `json:"links"`
+	// MaxTokens bounds the answer: the parts most relevant to the
+	// question, or the beginning cut at a part boundary.
+	MaxTokens *int `json:"max_tokens"`
 }
+
+// MaxTokensLimit is the largest max_tokens a request may ask for.
+const MaxTokensLimit = 1_000_000
 
 // fetchResponse is sift's native /v1/fetch answer (README, "Fetch through
 // sift").
@@ -40,10 +47,12 @@ type fetchResponse struct {
 	Metadata  map[string]string `json:"metadata,omitempty"`
 	Source    source            `json:"source"`
 	// Context is what the caller's team already knows, when asked for.
-	Context  []stages.ContextHit `json:"context,omitempty"`
-	Sizes    sizes               `json:"sizes"`
-	Warnings []string            `json:"warnings"`
-	Hint     string              `json:"hint,omitempty"`
+	Context []stages.ContextHit `json:"context,omitempty"`
+	Sizes   sizes               `json:"sizes"`
+	// Parts says how many of the page's parts max_tokens kept.
+	Parts    *parts   `json:"parts,omitempty"`
+	Warnings []string `json:"warnings"`
+	Hint     string   `json:"hint,omitempty"`
 }
 
 type source struct {
@@ -65,6 +74,11 @@ type recovered struct {
 	From        string `json:"from"`
 	SnapshotURL string `json:"snapshot_url"`
 	Reason      string `json:"reason"`
+}
+
+type parts struct {
+	Kept  int `json:"kept"`
+	Total int `json:"total"`
 }
 
 type sizes struct {
@@ -128,6 +142,9 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	out, ae := fetchAnswer(ctx, req, res)
 	if ae != nil {
 		return nil, ae
+	}
+	if req.MaxTokens != nil && req.Mode != modeRaw {
+		s.focusAnswer(ctx, req, out)
 	}
 	if req.Context && !s.contextStage {
 		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
@@ -197,7 +214,33 @@ func (req *fetchRequest) validate() *apiError {
 			return ae
 		}
 	}
+	if n := req.MaxTokens; n != nil {
+		switch {
+		case *n < 1 || *n > MaxTokensLimit:
+			return badRequest(fmt.Sprintf("max_tokens %d: want 1 to %d", *n, MaxTokensLimit))
+		case req.Mode == modeRaw:
+			return badRequest("max_tokens does not apply to raw mode, which returns the body as it is")
+		}
+	}
 	return nil
+}
+
+// focusAnswer keeps, within max_tokens, the parts of the content most
+// relevant to the question (reranked by the search block's embedder when
+// there is one), or the beginning cut at a part boundary.
+func (s *Server) focusAnswer(ctx context.Context, req *fetchRequest, out *fetchResponse) {
+	var opts focus.Options
+	if e := s.search.Embedder(); e != nil {
+		opts.Embedder = e
+	}
+	sel := focus.Select(ctx, out.Content, req.Question, *req.MaxTokens, opts)
+	if sel.Content == out.Content {
+		return
+	}
+	out.Content = sel.Content
+	out.Sizes.ReturnedTokens = sel.Tokens
+	out.Parts = &parts{Kept: sel.Kept, Total: sel.Total}
+	out.Warnings = append(out.Warnings, sel.Warnings...)
 }
 
 // options are the per-request knobs the extractors read.

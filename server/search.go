@@ -173,8 +173,7 @@ func (s *Server) digestResults(ctx context.Context, req searchRequest, joined st
 	}
 	res, err := s.digester.Digest(ctx, &sdk.DigestRequest{Content: joined, Question: question, Title: "Top results for: " + req.Query})
 	if err != nil {
-		cut, _ := sdk.Truncate(joined, digest.FallbackCap)
-		return cut, []string{digest.FallbackWarning(err)}
+		return digest.Fallback(ctx, joined, question), []string{digest.FallbackWarning(err)}
 	}
 	return res.Digest, res.Warnings
 }

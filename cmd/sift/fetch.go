@@ -14,6 +14,7 @@ import (
 
 func fetchCommand() *cobra.Command {
 	var mode, question string
+	var maxTokens int
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "fetch URL",
@@ -23,6 +24,9 @@ func fetchCommand() *cobra.Command {
 			body := map[string]any{"url": args[0], "mode": mode}
 			if question != "" {
 				body["question"] = question
+			}
+			if cmd.Flags().Changed("max-tokens") {
+				body["max_tokens"] = maxTokens
 			}
 			raw, err := callSift(cmd, "/v1/fetch", body)
 			if err != nil {
@@ -40,6 +44,7 @@ func fetchCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&mode, "mode", "clean", "clean, raw or digest")
 	cmd.Flags().StringVar(&question, "question", "", "what you want from the page (focuses a digest)")
+	cmd.Flags().IntVar(&maxTokens, "max-tokens", 0, "at most this many tokens: the parts most relevant to --question, else the beginning")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print sift's whole JSON answer")
 	return cmd
 }

@@ -53,12 +53,24 @@ type errorBody struct {
 	Error json.RawMessage `json:"error"`
 }
 
+// overflowDetail is what llama.cpp's server adds to an
+// exceed_context_size_error.
+type overflowDetail struct {
+	NPromptTokens int `json:"n_prompt_tokens"`
+	NCtx          int `json:"n_ctx"`
+}
+
+// overflowError is a context overflow with the server's own count of the
+// prompt, when it gave one.
+type overflowError struct {
+	*sdk.DocError
+	prompt, ctx int
+}
+
+func (e *overflowError) Unwrap() error { return e.DocError }
+
 // request builds the chat request for one digest.
-func (d *Digester) request(req *sdk.DigestRequest, content string) chatRequest {
-	maxTokens := d.cfg.MaxTokens
-	if req.MaxTokens > 0 {
-		maxTokens = min(maxTokens, int(req.MaxTokens))
-	}
+func (d *Digester) request(req *sdk.DigestRequest, content string, maxTokens int) chatRequest {
 	cr := chatRequest{
 		Model: d.cfg.Model, MaxTokens: maxTokens, Temperature: 0.2,
 		Messages: []chatMessage{
@@ -128,7 +140,9 @@ func statusError(status int, body []byte) error {
 	case status == http.StatusServiceUnavailable || status == http.StatusTooManyRequests:
 		return &sdk.DocError{Class: ClassBusy, Message: fmt.Sprintf("status %d: %s", status, msg)}
 	case status == http.StatusBadRequest && bytes.Contains(eb.Error, []byte("exceed_context_size")):
-		return &sdk.DocError{Class: ClassOverflow, Message: msg}
+		var od overflowDetail
+		_ = json.Unmarshal(eb.Error, &od)
+		return &overflowError{DocError: &sdk.DocError{Class: ClassOverflow, Message: msg}, prompt: od.NPromptTokens, ctx: od.NCtx}
 	}
 	return &sdk.DocError{Class: ClassUnavailable, Message: fmt.Sprintf("status %d: %s", status, msg)}
 }

@@ -17,8 +17,10 @@ import (
 
 // Defaults of a digester block.
 const (
-	DefaultTimeout       = 45 * time.Second
-	DefaultMaxTokens     = 1500
+	DefaultTimeout   = 45 * time.Second
+	DefaultMaxTokens = 1500
+	// DefaultContextTokens is the context assumed when it is neither
+	// configured nor learned from the server.
 	DefaultContextTokens = 8192
 )
 
@@ -47,12 +49,13 @@ type Config struct {
 type Digester struct {
 	cfg    Config
 	client *http.Client
+	window *window
 }
 
 // New returns a digester with defaults; Configure sets the endpoint.
 func New() *Digester {
-	return &Digester{cfg: Config{Flavor: FlavorLlamaCpp, MaxTokens: DefaultMaxTokens,
-		ContextTokens: DefaultContextTokens, timeout: DefaultTimeout}, client: &http.Client{}}
+	return &Digester{cfg: Config{Flavor: FlavorLlamaCpp, MaxTokens: DefaultMaxTokens, timeout: DefaultTimeout},
+		client: &http.Client{}, window: &window{}}
 }
 
 // Info names the plugin.
@@ -68,7 +71,7 @@ func (*Digester) Schema(context.Context) (sdk.Schema, error) {
 		{Name: "flavor", Type: sdk.TypeString, Description: `"llamacpp" (default), "ollama" or "openai": how thinking is turned off`},
 		{Name: "thinking", Type: sdk.TypeBool, Description: "let the model think first (slower); off by default"},
 		{Name: "max_tokens", Type: sdk.TypeNumber, Description: "token budget of a digest (default 1500)"},
-		{Name: "context_tokens", Type: sdk.TypeNumber, Description: "the model's context; longer pages are cut to fit (default 8192)"},
+		{Name: "context_tokens", Type: sdk.TypeNumber, Description: "the model's context; unset, it is learned from the server (llama.cpp /props or /slots, Ollama /api/show), else 8192"},
 		{Name: "api_key_env", Type: sdk.TypeString, Description: "environment variable holding a bearer key"},
 	}}, nil
 }
@@ -91,7 +94,7 @@ func (d *Digester) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagno
 	default:
 		bad("flavor", "flavor must be llamacpp, ollama or openai, got %q", cfg.Flavor)
 	}
-	if cfg.MaxTokens < 16 || cfg.ContextTokens <= cfg.MaxTokens {
+	if cfg.MaxTokens < 16 || cfg.ContextTokens < 0 || cfg.ContextTokens > 0 && cfg.ContextTokens <= cfg.MaxTokens {
 		bad("max_tokens", "max_tokens must be at least 16 and below context_tokens (%d)", cfg.ContextTokens)
 	}
 	if cfg.APIKeyEnv != "" {

@@ -1,7 +1,7 @@
 // Package digest is the stage that condenses clean content around the
 // agent's question through a digester plugin. A digest never fails a
-// fetch: when the digester is slow, busy, down or overflowing, the clean
-// text, cut to a cap, stands in with a warning.
+// fetch: when the digester is slow, busy, down or overflowing, the parts
+// of the clean text most relevant to the question stand in, with a warning.
 package digest
 
 import (
@@ -12,12 +12,13 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
 
-// FallbackCap bounds the clean text returned in place of a digest.
-const FallbackCap = 8000
+// FallbackTokens bounds the clean text returned in place of a digest.
+const FallbackTokens = 2000
 
 // DefaultDigester is the digester block a stage uses unless told.
 const DefaultDigester = "llm"
@@ -69,7 +70,8 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		URL: doc.Response.FinalURL, Title: doc.Extraction.Title,
 	})
 	if err != nil {
-		fallback(doc, err)
+		doc.Digest = Fallback(ctx, doc.Extraction.Content, doc.Request.Question)
+		doc.Warn(FallbackWarning(err))
 		return nil
 	}
 	doc.Digest = res.Digest
@@ -96,11 +98,11 @@ func digester(set stages.DigesterSet, name string) (stages.Digester, bool) {
 	return set.Digester(name)
 }
 
-// fallback puts the clean text, cut to FallbackCap, in the digest's place
-// and says why.
-func fallback(doc *stages.Doc, err error) {
-	doc.Digest, _ = sdk.Truncate(doc.Extraction.Content, FallbackCap)
-	doc.Warn(FallbackWarning(err))
+// Fallback is what stands in for a failed digest: the parts of content
+// most relevant to the question within FallbackTokens (the beginning, cut
+// between parts, without a question).
+func Fallback(ctx context.Context, content, question string) string {
+	return focus.Select(ctx, content, question, FallbackTokens, focus.Options{}).Content
 }
 
 // FallbackWarning is the warning that says why a digest fell back to clean
