@@ -208,6 +208,13 @@ func checkMCPTools(t *testing.T, name string, origin *mcpOrigin, transport mcp.T
 		t.Errorf("fetch PDF page 1: %d bytes, the whole PDF %d", len(c), len(whole["content"].(string)))
 	}
 
+	focused := s.callOK("fetch", map[string]any{"url": origin.URL + "/doc.pdf", "question": "what does the review find", "max_tokens": 200})
+	parts, _ := focused["parts"].(map[string]any)
+	sizes, _ := focused["sizes"].(map[string]any)
+	if parts == nil || parts["kept"].(float64) >= parts["total"].(float64) || sizes["returned_tokens"].(float64) > 260 {
+		t.Errorf("fetch with max_tokens 200: parts %v, sizes %v", parts, sizes)
+	}
+
 	text := s.callErr("fetch", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"})
 	if !strings.HasPrefix(text, "blocked: ") {
 		t.Errorf("fetch of a metadata address: %q, want a blocked error", text)

@@ -15,6 +15,9 @@ type FetchInput struct {
 	Links    *bool  `json:"links,omitempty" jsonschema:"false renders an HTML page's links as their text, for link-heavy pages"`
 	Context  bool   `json:"context,omitempty" jsonschema:"also return what your team already knows about the page, when sift has a context store"`
 	Recover  bool   `json:"recover,omitempty" jsonschema:"when the origin fails or is empty, return the newest Wayback Machine snapshot instead"`
+	// MaxTokens is /v1/fetch's max_tokens: with a question, the parts of
+	// the page most relevant to it within the budget.
+	MaxTokens *int `json:"max_tokens,omitempty" jsonschema:"a budget in tokens for the answer: with a question, the parts of the page most relevant to it, in page order under their headings; without one, the page cut between parts"`
 }
 
 // FetchOutput is /v1/fetch's answer.
@@ -27,6 +30,7 @@ type FetchOutput struct {
 	Source    Source            `json:"source"`
 	Context   []ContextHit      `json:"context,omitempty"`
 	Sizes     Sizes             `json:"sizes"`
+	Parts     *Parts            `json:"parts,omitempty" jsonschema:"with max_tokens: how many of the page's parts were kept"`
 	Warnings  []string          `json:"warnings"`
 	Hint      string            `json:"hint,omitempty" jsonschema:"browser: the page is an empty JavaScript shell that needs a browser"`
 }
@@ -65,6 +69,12 @@ type Sizes struct {
 	RawTokens      int `json:"raw_tokens"`
 	CleanTokens    int `json:"clean_tokens"`
 	ReturnedTokens int `json:"returned_tokens"`
+}
+
+// Parts says how many of the page's parts max_tokens kept.
+type Parts struct {
+	Kept  int `json:"kept"`
+	Total int `json:"total"`
 }
 
 // SearchInput is the search tool's input: /v1/search's request.
