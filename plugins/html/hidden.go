@@ -40,6 +40,7 @@ var hiddenClasses = map[string]bool{
 
 func removeHidden(root *html.Node) {
 	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root)}
+	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	h.drop(root)
 }
 
@@ -49,13 +50,16 @@ type hiding struct {
 	panels    map[string]bool
 	// classes are those the page's own stylesheets hide (stylesheet.go).
 	classes map[string]bool
+	// invisible are the elements whose text CSS makes invisible in other
+	// ways than hiding them (invisible.go), when they are to go.
+	invisible map[*html.Node]bool
 }
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
 // and not a panel that a visible control opens, or the hidden wrapper of
 // one (which it opens).
 func (h hiding) hidden(c *html.Node) bool {
-	if !isHidden(c) && !h.hasHiddenClass(c) || isCloak(c, h.pageWords) {
+	if !isHidden(c) && !h.hasHiddenClass(c) && !h.invisible[c] || isCloak(c, h.pageWords) {
 		return false
 	}
 	if (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {

@@ -1,0 +1,220 @@
+package html
+
+import (
+	"errors"
+	"io"
+	"regexp"
+	"strings"
+
+	cssparse "github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
+)
+
+// A page's own <style> can hide text as an inline style does (a class
+// with font-size:0 or opacity:0). pageInvisibleRules reads those rules,
+// outside any at-rule, whose selectors are simple: an element, a class,
+// an id, an element with a class or id, or a descendant chain of those.
+// A class or id the stylesheets name again (".fade" and ".fade.show")
+// is left out, since another rule may show what this one hides; so is any
+// rule the stylesheets' selectors make conditional (":hover", ">").
+
+// invisibleHint finds declarations that may make text invisible, the
+// places around which rules are parsed (as clipRules does for clips).
+// Colour equal to background is found when the two are declared side by
+// side.
+var invisibleHint = regexp.MustCompile(`(?i)(opacity\s*:\s*[0.]+\s*%?\s*[;}!]|` +
+	`font(-size)?\s*:\s*[0.]|color\s*:\s*(transparent|rgba\([^)]*,\s*0\s*\))|` +
+	`scale(x|y|3d)?\(\s*0|text-indent\s*:\s*-?\d{3}|` +
+	`(^|[^-])(max-|line-)?height\s*:\s*0|content-visibility\s*:\s*hidden|clip-path\s*:|` +
+	`(^|[^-])color\s*:[^;}]*;\s*background(-color)?\s*:|background(-color)?\s*:[^;}]*;\s*color\s*:)`)
+
+// compound is one part of a simple selector: an element name, a class
+// and an id, each optional.
+type compound struct{ tag, class, id string }
+
+func (c compound) matches(n *html.Node) bool {
+	return n.Type == html.ElementNode &&
+		(c.tag == "" || n.Data == c.tag) &&
+		(c.class == "" || hasClassIn(attr(n, "class"), map[string]bool{c.class: true})) &&
+		(c.id == "" || attr(n, "id") == c.id)
+}
+
+// selector is a descendant chain of compounds, the subject last.
+type selector []compound
+
+// matches reports whether n is the subject of s: it matches the last
+// compound, and its ancestors the others in order.
+func (s selector) matches(n *html.Node) bool {
+	if len(s) == 0 || !s[len(s)-1].matches(n) {
+		return false
+	}
+	rest := s[:len(s)-1]
+	for a := n.Parent; a != nil && len(rest) > 0; a = a.Parent {
+		if rest[len(rest)-1].matches(a) {
+			rest = rest[:len(rest)-1]
+		}
+	}
+	return len(rest) == 0
+}
+
+// pageInvisibleRules returns the selectors of the page's own <style>
+// rules that make text invisible, or nil.
+func pageInvisibleRules(root *html.Node) []selector {
+	var sheets []string
+	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
+		for c := style.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				sheets = append(sheets, c.Data)
+			}
+		}
+	}
+	all := strings.ToLower(strings.Join(sheets, "\n"))
+	var selectors []selector
+	for _, sheet := range sheets {
+		for _, rule := range hintedRules(sheet, invisibleHint) {
+			for _, s := range invisibleSelectors(rule) {
+				if !namedElsewhere(s, all) {
+					selectors = append(selectors, s)
+				}
+			}
+		}
+	}
+	return selectors
+}
+
+// namedElsewhere reports whether the subject's class or id occurs more
+// than once in the stylesheets: another rule may show it.
+func namedElsewhere(s selector, sheets string) bool {
+	subject := s[len(s)-1]
+	for _, name := range []string{"." + subject.class, "#" + strings.ToLower(subject.id)} {
+		if len(name) > 1 && countName(sheets, name) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// countName counts the occurrences of a class or id selector in text,
+// whole names only (".fade" is not in ".faded").
+func countName(text, name string) int {
+	count := 0
+	for from := 0; ; {
+		i := strings.Index(text[from:], name)
+		if i < 0 {
+			return count
+		}
+		end := from + i + len(name)
+		if end == len(text) || !isNameByte(text[end]) {
+			count++
+		}
+		from = end
+	}
+}
+
+func isNameByte(b byte) bool {
+	return b == '-' || b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+}
+
+// hintedRules returns the rules of text, outside any at-rule, that hold a
+// match of hint, found by their braces as clipRules finds its rules.
+func hintedRules(text string, hint *regexp.Regexp) []string {
+	var rules []string
+	depth, counted := 0, 0 // braces open at offset counted
+	for from := 0; from < len(text); {
+		loc := hint.FindStringIndex(text[from:])
+		if loc == nil {
+			return rules
+		}
+		i := from + loc[0]
+		open := strings.LastIndexByte(text[:i], '{')
+		shut := strings.IndexByte(text[i:], '}')
+		if shut < 0 {
+			shut = len(text)
+		} else {
+			shut += i + 1
+		}
+		from = shut
+		if open < counted {
+			continue
+		}
+		depth += strings.Count(text[counted:open], "{") - strings.Count(text[counted:open], "}")
+		counted = open
+		if depth == 0 {
+			start := strings.LastIndexAny(text[:open], "{};") + 1
+			rules = append(rules, text[start:shut])
+		}
+	}
+	return rules
+}
+
+// invisibleSelectors parses one rule and returns its simple selectors when
+// its declarations make text invisible.
+func invisibleSelectors(rule string) []selector {
+	p := css.NewParser(cssparse.NewInputString(rule), false)
+	var selected []selector
+	decls := map[string]string{}
+	for {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			if errors.Is(p.Err(), io.EOF) {
+				return nil
+			}
+		case css.BeginRulesetGrammar:
+			selected = simpleSelectors(p.Values())
+		case css.DeclarationGrammar:
+			decls[strings.ToLower(string(data))] = cssValue(p.Values())
+		case css.EndRulesetGrammar:
+			if invisibleDecls(decls) {
+				return selected
+			}
+			return nil
+		}
+	}
+}
+
+// simpleSelectors returns the selectors of a selector list that are
+// descendant chains of simple compounds.
+func simpleSelectors(tokens []css.Token) []selector {
+	var selectors []selector
+	for _, part := range splitSelectors(tokens) {
+		if s := simpleSelector(part); s != nil {
+			selectors = append(selectors, s)
+		}
+	}
+	return selectors
+}
+
+// simpleSelector parses one selector, or returns nil when it is not a
+// descendant chain of compounds of at most an element, a class and an id.
+func simpleSelector(tokens []css.Token) selector {
+	var s selector
+	var c compound
+	empty := true
+	flush := func() {
+		if !empty {
+			s = append(s, c)
+		}
+		c, empty = compound{}, true
+	}
+	for i := 0; i < len(tokens); i++ {
+		t := tokens[i]
+		switch {
+		case t.TokenType == css.WhitespaceToken:
+			flush()
+		case t.TokenType == css.IdentToken && empty:
+			c.tag, empty = strings.ToLower(string(t.Data)), false
+		case t.TokenType == css.HashToken && c.id == "":
+			c.id, empty = string(t.Data[1:]), false
+		case t.TokenType == css.DelimToken && string(t.Data) == "." && c.class == "" &&
+			i+1 < len(tokens) && tokens[i+1].TokenType == css.IdentToken:
+			c.class, empty = strings.ToLower(string(tokens[i+1].Data)), false
+			i++
+		default:
+			return nil
+		}
+	}
+	flush()
+	return s
+}
