@@ -80,7 +80,7 @@ aside.note p { color: transparent }
 <div class="fade">KEPT-STATE</div><div class="paper">KEPT-MEDIA</div>
 <div class="menu"><span class="tip">KEPT-HOVER</span></div>
 <div class="fold">GONE-FOLD</div>
-<p>` + strings.Repeat("Visible words a reader sees on this page. ", 10) + `</p>
+<p>`+strings.Repeat("Visible words a reader sees on this page. ", 10)+`</p>
 </body></html>`)
 	removeHidden(root)
 	text := textOfNode(root)
