@@ -13,10 +13,11 @@ import (
 // that hide by convention, and inline styles that hide an element or move it
 // off-screen.
 //
-// Measured and left alone (bench/html/BENCHMARKS.md): rules in <style>
-// blocks (they mostly fold tabs and accordions a reader opens, and removing
-// them cost content), opacity:0 and height:0 (content animated or expanded
-// in). <noscript> has its own rule (noscript.go).
+// The other ways CSS makes text invisible (opacity:0, font-size:0, a zero
+// height, …), inline or in the page's own <style> rules, fold tabs and
+// animate content in as often as they hide: invisible.go removes what they
+// hide only when it is less than what stays visible. <noscript> has its
+// own rule (noscript.go).
 
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.
