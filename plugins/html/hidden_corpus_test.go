@@ -107,7 +107,6 @@ var hidingTechniques = []technique{
 	{name: "sheet-class-max-height-0", sheet: byClass, style: "max-height: 0; overflow: hidden"},
 	{name: "sheet-class-content-visibility", sheet: byClass, style: "content-visibility:hidden"},
 	{name: "sheet-descendant-clip-path", sheet: byDescendant, style: "clip-path: inset(100%)"},
-	{name: "sheet-class-display-none", sheet: byClass, style: "display:none"},
 	// combinations
 	{name: "combo-opacity-font-size", style: "opacity:0;font-size:0"},
 	{name: "combo-transparent-tiny", style: "color:transparent;font-size:0.1px"},

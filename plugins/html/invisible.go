@@ -59,11 +59,24 @@ func invisibleStyle(style string) bool {
 // invisibleDecls reports whether declarations make their element's text
 // invisible.
 func invisibleDecls(d map[string]string) bool {
-	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) ||
+	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
 		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
 		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) ||
 		indentedAway(d["text-indent"]) || d["content-visibility"] == "hidden" ||
 		overflowHidden(d) && (isZero(d["height"]) || isZero(d["max-height"]) || isZero(d["line-height"]))
+}
+
+// animated reports whether declarations move or animate their element:
+// opacity:0 beside them is the first frame of a fade in (a scroll reveal
+// writes "transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0" on every
+// section of a page), not a hiding place.
+func animated(d map[string]string) bool {
+	for _, p := range []string{"transform", "translate", "transition", "animation", "animation-name", "will-change"} {
+		if v := d[p]; v != "" && v != "none" {
+			return true
+		}
+	}
+	return false
 }
 
 // number splits a CSS dimension into its number and unit ("-9999px" →
@@ -274,43 +287,67 @@ func overflowHidden(d map[string]string) bool {
 }
 
 // invisibleNodes returns the outermost elements whose inline style or one
-// of rules makes their text invisible, unless together they hold more of
-// the page's words than stay visible: then the page is one whose content
-// a script fades or expands in, and none go.
+// of rules makes their text invisible, with two exceptions. A style or
+// rule that hides text in more than maxHidingPlaces elements is the page's
+// own convention (every section faded in until it scrolls into view, a
+// link stretched invisibly over each product card), not a hiding place,
+// and counts for none of them. And when together they hold more of the
+// page's words than stay visible, the page is one whose content a script
+// fades or expands in, and none go.
 func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.Node]bool {
-	found := map[*html.Node]bool{}
-	hidden := 0
+	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if invisibleElement(c, rules) {
-				found[c] = true
-				hidden += words(c)
+			if way := invisibleBy(c, rules); way != "" {
+				byWay[way] = append(byWay[way], c)
 				continue
 			}
 			walk(c)
 		}
 	}
 	walk(root)
+	found := map[*html.Node]bool{}
+	hidden := 0
+	for _, nodes := range byWay {
+		counts := make([]int, len(nodes))
+		places := 0
+		for i, n := range nodes {
+			if counts[i] = words(n); counts[i] > 0 {
+				places++
+			}
+		}
+		if places > maxHidingPlaces {
+			continue
+		}
+		for i, n := range nodes {
+			found[n] = true
+			hidden += counts[i]
+		}
+	}
 	if len(found) == 0 || hidden > pageWords-hidden {
 		return nil
 	}
 	return found
 }
 
-// invisibleElement reports whether n's inline style or one of rules makes
-// its text invisible.
-func invisibleElement(n *html.Node, rules []selector) bool {
+// maxHidingPlaces is how many elements with text one style or rule may
+// hide on a page and still be taken for a hiding place.
+const maxHidingPlaces = 2
+
+// invisibleBy returns what makes n's text invisible, its inline style or
+// one of rules, or "".
+func invisibleBy(n *html.Node, rules []selector) string {
 	if style := attr(n, "style"); style != "" && invisibleStyle(style) {
-		return true
+		return "style " + normalizeCSS(style)
 	}
-	for _, s := range rules {
+	for i, s := range rules {
 		if s.matches(n) {
-			return true
+			return "rule " + strconv.Itoa(i)
 		}
 	}
-	return false
+	return ""
 }

@@ -28,6 +28,9 @@ func TestInvisibleStyle(t *testing.T) {
 		{"opacity: 0.0 !important", true},
 		{"opacity:0%", true},
 		{"opacity: 0.5", false},
+		{"transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0", false},
+		{"opacity:0;transition:opacity .3s", false},
+		{"opacity:0;transform:scale(0)", true},
 		{"color: transparent", true},
 		{"color: rgba(0, 0, 0, 0)", true},
 		{"color:#fff;background:#FFFFFF", true},
@@ -123,6 +126,25 @@ func TestInvisibleGuard(t *testing.T) {
 		if strings.Contains(res.Content, "HIDDEN-TRAP") {
 			t.Errorf("a block hidden with %q beside visible text was read", style)
 		}
+	}
+}
+
+// TestInvisibleConventions: a style that hides text in many places of a
+// page is the page's convention (sections revealed on scroll), and what it
+// hides is read; the same style in one place is not.
+func TestInvisibleConventions(t *testing.T) {
+	section := `<section style="opacity: 0"><p>REVEALED section of the page's own text, read in turn.</p></section>`
+	page := `<html><body><p>` + strings.Repeat("Visible words a reader sees on this page. ", 30) + `</p>` +
+		strings.Repeat(section, 4) + `</body></html>`
+	root := parsePage(t, page)
+	removeHidden(root)
+	if got := strings.Count(textOfNode(root), "REVEALED"); got != 4 {
+		t.Errorf("%d of 4 revealed sections read", got)
+	}
+	root = parsePage(t, strings.Replace(page, strings.Repeat(section, 4), section, 1))
+	removeHidden(root)
+	if strings.Contains(textOfNode(root), "REVEALED") {
+		t.Error("a lone opacity:0 section was read")
 	}
 }
 

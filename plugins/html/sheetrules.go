@@ -12,7 +12,9 @@ import (
 )
 
 // A page's own <style> can hide text as an inline style does (a class
-// with display:none, font-size:0 or opacity:0). pageInvisibleRules reads those rules,
+// with font-size:0 or opacity:0). Its display:none and visibility:hidden
+// are left alone: they fold carousels, tabs and menus that scripts show
+// (a product page lost most of its content to one). pageInvisibleRules reads those rules,
 // outside any at-rule, whose selectors are simple: an element, a class,
 // an id, an element with a class or id, or a descendant chain of those.
 // A class or id the stylesheets name again (".fade" and ".fade.show")
@@ -23,7 +25,7 @@ import (
 // places around which rules are parsed (as clipRules does for clips).
 // Colour equal to background is found when the two are declared side by
 // side.
-var invisibleHint = regexp.MustCompile(`(?i)(display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*[0.]+\s*%?\s*[;}!]|` +
+var invisibleHint = regexp.MustCompile(`(?i)(opacity\s*:\s*[0.]+\s*%?\s*[;}!]|` +
 	`font(-size)?\s*:\s*[0.]|color\s*:\s*(transparent|rgba\([^)]*,\s*0\s*\))|` +
 	`scale(x|y|3d)?\(\s*0|text-indent\s*:\s*-?\d{3}|` +
 	`(^|[^-])(max-|line-)?height\s*:\s*0|content-visibility\s*:\s*hidden|clip-path\s*:|` +
@@ -166,7 +168,7 @@ func invisibleSelectors(rule string) []selector {
 		case css.DeclarationGrammar:
 			decls[strings.ToLower(string(data))] = cssValue(p.Values())
 		case css.EndRulesetGrammar:
-			if invisibleDecls(decls) || decls["display"] == "none" || decls["visibility"] == "hidden" {
+			if invisibleDecls(decls) {
 				return selected
 			}
 			return nil
