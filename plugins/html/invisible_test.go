@@ -154,7 +154,7 @@ func FuzzInvisibleRules(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, sheet string) {
-		for _, rule := range hintedRules(sheet, invisibleHint) {
+		for _, rule := range hintedRules(strings.ToLower(sheet)) {
 			invisibleSelectors(rule)
 		}
 		invisibleStyle(sheet)

@@ -3,7 +3,7 @@ package html
 import (
 	"errors"
 	"io"
-	"regexp"
+	"slices"
 	"strings"
 
 	cssparse "github.com/tdewolff/parse/v2"
@@ -21,15 +21,54 @@ import (
 // is left out, since another rule may show what this one hides; so is any
 // rule the stylesheets' selectors make conditional (":hover", ">").
 
-// invisibleHint finds declarations that may make text invisible, the
-// places around which rules are parsed (as clipRules does for clips).
-// Colour equal to background is found when the two are declared side by
-// side.
-var invisibleHint = regexp.MustCompile(`(?i)(opacity\s*:\s*[0.]+\s*%?\s*[;}!]|` +
-	`font(-size)?\s*:\s*[0.]|color\s*:\s*(transparent|rgba\([^)]*,\s*0\s*\))|` +
-	`scale(x|y|3d)?\(\s*0|text-indent\s*:\s*-?\d{3}|` +
-	`(^|[^-])(max-|line-)?height\s*:\s*0|content-visibility\s*:\s*hidden|clip-path\s*:|` +
-	`(^|[^-])color\s*:[^;}]*;\s*background(-color)?\s*:|background(-color)?\s*:[^;}]*;\s*color\s*:)`)
+// hintWords are the properties whose values invisibleHint reads.
+var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "text-indent", "height", "content-visibility", "clip-path"}
+
+// invisibleHint reports whether the property named at text[i:] (one of
+// hintWords, in lower-cased text) has a value that may make text
+// invisible: the places around which rules are parsed, as clipRules does
+// for clips. A regular expression over whole stylesheets cost more than
+// the rest of the extraction (BenchmarkInvisibleText); finding the words
+// and reading a few bytes after each does not. A colour equal to the
+// background counts when the rule declares both alike.
+func invisibleHint(text string, i int, word string) bool {
+	value := text[i+len(word):]
+	if word == "scale" {
+		value = strings.TrimLeft(value, "xyz3d")
+		return strings.HasPrefix(value, "(") && strings.HasPrefix(strings.TrimLeft(value[1:], " "), "0")
+	}
+	value = strings.TrimLeft(value, " \t\r\n")
+	if !strings.HasPrefix(value, ":") {
+		return false
+	}
+	value = strings.TrimLeft(value[1:], " \t\r\n")
+	switch word {
+	case "opacity", "font", "font-size", "height":
+		return strings.HasPrefix(value, "0") || strings.HasPrefix(value, ".")
+	case "text-indent":
+		n, _, ok := number(strings.TrimLeft(value, "-"))
+		return ok && n >= 50
+	case "content-visibility":
+		return strings.HasPrefix(value, "hidden")
+	case "clip-path":
+		return true
+	case "color":
+		if i > 0 && text[i-1] == '-' {
+			return false
+		}
+		if strings.HasPrefix(value, "transparent") || strings.HasPrefix(value, "rgba(") {
+			return true
+		}
+		open := strings.LastIndexAny(text[:i], "{}")
+		shut := strings.IndexByte(value, '}')
+		if open < 0 || shut < 0 {
+			return false
+		}
+		decls := cssDeclarations(text[open+1 : len(text)-len(value)+shut])
+		return sameColor(decls["color"], background(decls))
+	}
+	return false
+}
 
 // compound is one part of a simple selector: an element name, a class
 // and an id, each optional.
@@ -39,7 +78,7 @@ func (c compound) matches(n *html.Node) bool {
 	return n.Type == html.ElementNode &&
 		(c.tag == "" || n.Data == c.tag) &&
 		(c.class == "" || hasClassIn(attr(n, "class"), map[string]bool{c.class: true})) &&
-		(c.id == "" || attr(n, "id") == c.id)
+		(c.id == "" || strings.EqualFold(attr(n, "id"), c.id))
 }
 
 // selector is a descendant chain of compounds, the subject last.
@@ -71,12 +110,14 @@ func pageInvisibleRules(root *html.Node) []selector {
 			}
 		}
 	}
-	all := strings.ToLower(strings.Join(sheets, "\n"))
+	for i, sheet := range sheets {
+		sheets[i] = strings.ToLower(sheet)
+	}
 	var selectors []selector
 	for _, sheet := range sheets {
-		for _, rule := range hintedRules(sheet, invisibleHint) {
+		for _, rule := range hintedRules(sheet) {
 			for _, s := range invisibleSelectors(rule) {
-				if !namedElsewhere(s, all) {
+				if !namedElsewhere(s, sheets) {
 					selectors = append(selectors, s)
 				}
 			}
@@ -87,10 +128,16 @@ func pageInvisibleRules(root *html.Node) []selector {
 
 // namedElsewhere reports whether the subject's class or id occurs more
 // than once in the stylesheets: another rule may show it.
-func namedElsewhere(s selector, sheets string) bool {
+func namedElsewhere(s selector, sheets []string) bool {
 	subject := s[len(s)-1]
-	for _, name := range []string{"." + subject.class, "#" + strings.ToLower(subject.id)} {
-		if len(name) > 1 && countName(sheets, name) > 1 {
+	for _, name := range []string{"." + subject.class, "#" + subject.id} {
+		count := 0
+		for _, sheet := range sheets {
+			if len(name) > 1 {
+				count += countName(sheet, name)
+			}
+		}
+		if count > 1 {
 			return true
 		}
 	}
@@ -118,25 +165,39 @@ func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
 }
 
-// hintedRules returns the rules of text, outside any at-rule, that hold a
-// match of hint, found by their braces as clipRules finds its rules.
-func hintedRules(text string, hint *regexp.Regexp) []string {
+// hintedRules returns the rules of text (lower-cased), outside any
+// at-rule, that hold a declaration invisibleHint points at, found by
+// their braces as clipRules finds its rules.
+func hintedRules(text string) []string {
+	var hints []int
+	for _, word := range hintWords {
+		for from := 0; ; {
+			i := strings.Index(text[from:], word)
+			if i < 0 {
+				break
+			}
+			i += from
+			if invisibleHint(text, i, word) {
+				hints = append(hints, i)
+			}
+			from = i + len(word)
+		}
+	}
+	slices.Sort(hints)
 	var rules []string
 	depth, counted := 0, 0 // braces open at offset counted
-	for from := 0; from < len(text); {
-		loc := hint.FindStringIndex(text[from:])
-		if loc == nil {
-			return rules
+	shut := 0
+	for _, i := range hints {
+		if i < shut {
+			continue // in the rule just taken
 		}
-		i := from + loc[0]
 		open := strings.LastIndexByte(text[:i], '{')
-		shut := strings.IndexByte(text[i:], '}')
+		shut = strings.IndexByte(text[i:], '}')
 		if shut < 0 {
 			shut = len(text)
 		} else {
 			shut += i + 1
 		}
-		from = shut
 		if open < counted {
 			continue
 		}
