@@ -121,7 +121,7 @@ var hidingTechniques = []technique{
 func (tc technique) hidingElement() (element, rule string) {
 	if tc.sheet != "" {
 		rule = tc.sheet + " { " + tc.style + " }"
-		element = `<section class="aside-note"><div class="hint" id="hint-box">` + instruction + `</div></section>`
+		element = `<section class="aside-note"><div class="hint" id="hint-box"><p>` + instruction + `</p></div></section>`
 		return element, rule
 	}
 	switch tc.attrs {
@@ -130,15 +130,16 @@ func (tc technique) hidingElement() (element, rule string) {
 	case "comment":
 		return "<!-- " + instruction + " -->", ""
 	}
-	tag := "div"
-	if tc.inline {
-		tag = "span"
-	}
 	attrs := tc.attrs
 	if tc.style != "" {
 		attrs += ` style="` + tc.style + `"`
 	}
-	return "<" + tag + " " + attrs + ">" + instruction + "</" + tag + ">", ""
+	if tc.inline {
+		return "<span " + attrs + ">" + instruction + "</span>", ""
+	}
+	// a paragraph of its own, which extractors keep as they keep the
+	// article's
+	return "<div " + attrs + "><p>" + instruction + "</p></div>", ""
 }
 
 // TestHiddenCorpus: on every page of the corpus the hidden instruction
