@@ -64,7 +64,11 @@ func invisibleHint(text string, i int, word string) bool {
 		if open < 0 || shut < 0 {
 			return false
 		}
-		decls := cssDeclarations(text[open+1 : len(text)-len(value)+shut])
+		rule := text[open+1 : len(text)-len(value)+shut]
+		if !strings.Contains(rule, "background") {
+			return false // most colours, and parsing each rule for them cost
+		}
+		decls := cssDeclarations(rule)
 		return sameColor(decls["color"], background(decls))
 	}
 	return false
