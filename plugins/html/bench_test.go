@@ -99,6 +99,18 @@ func BenchmarkPageHiddenClasses(b *testing.B) {
 	}
 }
 
+// BenchmarkInvisibleText reports the time per page spent finding the text
+// CSS makes invisible, in the page's stylesheets and inline styles
+// (invisible.go, sheetrules.go), to set beside BenchmarkExtractPage.
+func BenchmarkInvisibleText(b *testing.B) {
+	roots := benchRoots(b)
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		root := roots[i%len(roots)]
+		invisibleNodes(root, pageInvisibleRules(root), words(root))
+	}
+}
+
 // BenchmarkChromeOnly reports the time per page spent comparing the
 // content with the words of the page's menus and footers (thin.go), to
 // set beside BenchmarkExtractPage.

@@ -13,10 +13,11 @@ import (
 // that hide by convention, and inline styles that hide an element or move it
 // off-screen.
 //
-// Measured and left alone (bench/html/BENCHMARKS.md): rules in <style>
-// blocks (they mostly fold tabs and accordions a reader opens, and removing
-// them cost content), opacity:0 and height:0 (content animated or expanded
-// in). <noscript> has its own rule (noscript.go).
+// The other ways CSS makes text invisible (opacity:0, font-size:0, a zero
+// height, …), inline or in the page's own <style> rules, fold tabs and
+// animate content in as often as they hide: invisible.go removes what they
+// hide only when it is less than what stays visible. <noscript> has its
+// own rule (noscript.go).
 
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.
@@ -40,6 +41,7 @@ var hiddenClasses = map[string]bool{
 
 func removeHidden(root *html.Node) {
 	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root)}
+	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	h.drop(root)
 }
 
@@ -49,13 +51,16 @@ type hiding struct {
 	panels    map[string]bool
 	// classes are those the page's own stylesheets hide (stylesheet.go).
 	classes map[string]bool
+	// invisible are the elements whose text CSS makes invisible in other
+	// ways than hiding them (invisible.go), when they are to go.
+	invisible map[*html.Node]bool
 }
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
 // and not a panel that a visible control opens, or the hidden wrapper of
 // one (which it opens).
 func (h hiding) hidden(c *html.Node) bool {
-	if !isHidden(c) && !h.hasHiddenClass(c) || isCloak(c, h.pageWords) {
+	if !isHidden(c) && !h.hasHiddenClass(c) && !h.invisible[c] || isCloak(c, h.pageWords) {
 		return false
 	}
 	if (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {

@@ -1,0 +1,353 @@
+package html
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	cssparse "github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
+)
+
+// Besides display and visibility, CSS makes text invisible in many ways a
+// page can use to hide instructions for agents: text too small to see,
+// fully transparent, coloured as its background, clipped or scaled to
+// nothing, indented far off-screen, boxed to no height, or skipped by
+// content-visibility. The same declarations also animate content in
+// (opacity:0 before a fade) and fold panels a reader opens, so what they
+// hide is removed only when it is less than what stays visible
+// (invisibleNodes); panels named by a visible control are opened as ever.
+
+// cssDeclarations parses a declaration list (an inline style, or a rule's
+// body) into its properties, lower-cased, each with its value lower-cased,
+// without whitespace and without !important. A later declaration of a
+// property wins, as in a browser.
+func cssDeclarations(list string) map[string]string {
+	p := css.NewParser(cssparse.NewInputString(list), true)
+	decls := map[string]string{}
+	for {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			if errors.Is(p.Err(), io.EOF) {
+				return decls
+			}
+		case css.DeclarationGrammar, css.CustomPropertyGrammar:
+			decls[strings.ToLower(string(data))] = cssValue(p.Values())
+		}
+	}
+}
+
+// styleHints are the properties invisibleDecls reads: a style naming none
+// of them is not parsed.
+var styleHints = []string{"opacity", "font", "color", "clip", "transform", "text-indent", "height", "content-visibility"}
+
+// invisibleStyle reports whether an inline style makes its element's text
+// invisible in one of the ways invisibleDecls knows.
+func invisibleStyle(style string) bool {
+	lower := strings.ToLower(style)
+	for _, hint := range styleHints {
+		if strings.Contains(lower, hint) {
+			return invisibleDecls(cssDeclarations(style))
+		}
+	}
+	return false
+}
+
+// invisibleDecls reports whether declarations make their element's text
+// invisible.
+func invisibleDecls(d map[string]string) bool {
+	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
+		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
+		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) ||
+		indentedAway(d["text-indent"]) || d["content-visibility"] == "hidden" ||
+		overflowHidden(d) && (isZero(d["height"]) || isZero(d["max-height"]) || isZero(d["line-height"]))
+}
+
+// animated reports whether declarations move or animate their element:
+// opacity:0 beside them is the first frame of a fade in (a scroll reveal
+// writes "transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0" on every
+// section of a page), not a hiding place.
+func animated(d map[string]string) bool {
+	for _, p := range []string{"transform", "translate", "transition", "animation", "animation-name", "will-change"} {
+		if v := d[p]; v != "" && v != "none" {
+			return true
+		}
+	}
+	return false
+}
+
+// number splits a CSS dimension into its number and unit ("-9999px" →
+// -9999, "px"); ok is false when it is not one.
+func number(value string) (n float64, unit string, ok bool) {
+	i := 0
+	for i < len(value) && strings.IndexByte("+-.0123456789", value[i]) >= 0 {
+		i++
+	}
+	n, err := strconv.ParseFloat(value[:i], 64)
+	if err != nil {
+		return 0, "", false
+	}
+	return n, value[i:], true
+}
+
+// isZero reports whether a length is zero, in any unit ("0", "0px", "0em",
+// "0%", "0.0").
+func isZero(value string) bool {
+	n, _, ok := number(value)
+	return ok && n == 0
+}
+
+// tinyFont reports whether a font size is under a pixel (a root em taken
+// as 16 pixels); the font shorthand starts with its size ("0/0 a").
+func tinyFont(value string) bool {
+	n, unit, ok := number(value)
+	if !ok {
+		return false
+	}
+	switch unit {
+	case "", "px":
+		return n < 1
+	case "pt":
+		return n < 0.75
+	case "em", "rem", "ex", "ch":
+		return n < 1.0/16
+	case "%":
+		return n < 100.0/16
+	}
+	return n == 0
+}
+
+// zeroOpacity reports whether an opacity is nothing ("0", "0.0", "0%").
+func zeroOpacity(value string) bool {
+	n, unit, ok := number(value)
+	return ok && n <= 0.01 && (unit == "" || unit == "%" && n <= 1)
+}
+
+// transparentColor reports whether a colour is fully transparent.
+func transparentColor(value string) bool {
+	if value == "transparent" {
+		return true
+	}
+	if args, ok := strings.CutPrefix(value, "rgba("); ok {
+		parts := strings.Split(strings.TrimSuffix(args, ")"), ",")
+		return len(parts) == 4 && zeroOpacity(parts[3])
+	}
+	if hex, ok := strings.CutPrefix(value, "#"); ok {
+		return len(hex) == 4 && hex[3] == '0' || len(hex) == 8 && hex[6:] == "00"
+	}
+	return false
+}
+
+// background returns an element's declared background colour, or "".
+func background(d map[string]string) string {
+	if c := d["background-color"]; c != "" {
+		return c
+	}
+	return d["background"]
+}
+
+// sameColor reports whether text is coloured as its own background: both
+// declared, and equal once written alike ("#FFF", "#ffffff", "white",
+// "rgb(255,255,255)").
+func sameColor(text, back string) bool {
+	if text == "" || back == "" {
+		return false
+	}
+	t, b := canonicalColor(text), canonicalColor(back)
+	return t != "" && t == b
+}
+
+var namedColors = map[string]string{"white": "#ffffff", "black": "#000000"}
+
+// canonicalColor writes a colour as #rrggbb, or returns it as it is when
+// it is not a hex, rgb() or common named colour.
+func canonicalColor(c string) string {
+	c = strings.TrimSuffix(c, "!important")
+	if named, ok := namedColors[c]; ok {
+		return named
+	}
+	if hex, ok := strings.CutPrefix(c, "#"); ok && len(hex) == 3 {
+		return "#" + string([]byte{hex[0], hex[0], hex[1], hex[1], hex[2], hex[2]})
+	}
+	if args, ok := strings.CutPrefix(c, "rgb("); ok {
+		parts := strings.Split(strings.TrimSuffix(args, ")"), ",")
+		if len(parts) != 3 {
+			return c
+		}
+		var b strings.Builder
+		b.WriteByte('#')
+		for _, p := range parts {
+			v, err := strconv.Atoi(p)
+			if err != nil || v < 0 || v > 255 {
+				return c
+			}
+			b.WriteString(strconv.FormatInt(int64(v)|0x100, 16)[1:])
+		}
+		return b.String()
+	}
+	return c
+}
+
+// clippedAway reports whether clip or clip-path leave nothing to see.
+func clippedAway(clip, clipPath string) bool {
+	if args, ok := strings.CutPrefix(clip, "rect("); ok {
+		return allZero(strings.TrimSuffix(args, ")"))
+	}
+	for _, shape := range []string{"inset(", "circle(", "ellipse(", "polygon("} {
+		args, ok := strings.CutPrefix(clipPath, shape)
+		if !ok {
+			continue
+		}
+		args = strings.TrimSuffix(args, ")")
+		if shape == "inset(" {
+			n, unit, ok := number(args)
+			return ok && unit == "%" && n >= 50
+		}
+		return allZero(args)
+	}
+	return false
+}
+
+// allZero reports whether every length in a list is zero.
+func allZero(list string) bool {
+	fields := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' })
+	for _, f := range fields {
+		if !isZero(f) {
+			return false
+		}
+	}
+	return len(fields) > 0
+}
+
+// scaledAway reports whether a transform scales its element to nothing
+// on some axis.
+func scaledAway(transform string) bool {
+	for rest := transform; ; {
+		i := strings.Index(rest, "scale")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("scale"):]
+		open := strings.IndexByte(rest, '(')
+		shut := strings.IndexByte(rest, ')')
+		if open < 0 || shut < open {
+			return false
+		}
+		axis := rest[:open]
+		args := strings.Split(rest[open+1:shut], ",")
+		switch {
+		case axis == "" && len(args) == 1, axis == "x", axis == "y":
+			if isZero(args[0]) {
+				return true
+			}
+		case axis == "" || axis == "3d":
+			for _, a := range args[:min(len(args), 2)] {
+				if isZero(a) {
+					return true
+				}
+			}
+		}
+		rest = rest[shut:]
+	}
+}
+
+// indentedAway reports whether a text-indent moves the text far off its
+// box (image replacement, or hiding): a thousand pixels or fifty ems.
+func indentedAway(value string) bool {
+	n, unit, ok := number(value)
+	if !ok {
+		return false
+	}
+	if n < 0 {
+		n = -n
+	}
+	switch unit {
+	case "px", "pt":
+		return n >= 999
+	case "em", "rem":
+		return n >= 50
+	case "%", "vw":
+		return n >= 100
+	}
+	return false
+}
+
+// overflowHidden reports whether what overflows the element's box is not
+// shown.
+func overflowHidden(d map[string]string) bool {
+	for _, p := range []string{"overflow", "overflow-y"} {
+		if v := d[p]; strings.HasPrefix(v, "hidden") || strings.HasPrefix(v, "clip") {
+			return true
+		}
+	}
+	return false
+}
+
+// invisibleNodes returns the outermost elements whose inline style or one
+// of rules makes their text invisible, with two exceptions. A style or
+// rule that hides text in more than maxHidingPlaces elements is the page's
+// own convention (every section faded in until it scrolls into view, a
+// link stretched invisibly over each product card), not a hiding place,
+// and counts for none of them. And when together they hold more of the
+// page's words than stay visible, the page is one whose content a script
+// fades or expands in, and none go.
+func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.Node]bool {
+	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if way := invisibleBy(c, rules); way != "" {
+				byWay[way] = append(byWay[way], c)
+				continue
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	found := map[*html.Node]bool{}
+	hidden := 0
+	for _, nodes := range byWay {
+		counts := make([]int, len(nodes))
+		places := 0
+		for i, n := range nodes {
+			if counts[i] = words(n); counts[i] > 0 {
+				places++
+			}
+		}
+		if places > maxHidingPlaces {
+			continue
+		}
+		for i, n := range nodes {
+			found[n] = true
+			hidden += counts[i]
+		}
+	}
+	if len(found) == 0 || hidden > pageWords-hidden {
+		return nil
+	}
+	return found
+}
+
+// maxHidingPlaces is how many elements with text one style or rule may
+// hide on a page and still be taken for a hiding place.
+const maxHidingPlaces = 2
+
+// invisibleBy returns what makes n's text invisible, its inline style or
+// one of rules, or "".
+func invisibleBy(n *html.Node, rules []selector) string {
+	if style := attr(n, "style"); style != "" && invisibleStyle(style) {
+		return "style " + normalizeCSS(style)
+	}
+	for i, s := range rules {
+		if s.matches(n) {
+			return "rule " + strconv.Itoa(i)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,162 @@
+package html
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestInvisibleStyle: every declaration that leaves text unseen counts,
+// written as pages write it; near misses do not.
+func TestInvisibleStyle(t *testing.T) {
+	for _, tc := range []struct {
+		style string
+		want  bool
+	}{
+		{"font-size:0", true},
+		{"FONT-SIZE : 0PX !IMPORTANT", true},
+		{"font-size: 0.5px", true},
+		{"font-size:0em", true},
+		{"font-size:0%", true},
+		{"font-size: 0.04rem", true},
+		{"font: 0/0 a", true},
+		{"font-size: 12px", false},
+		{"font-size: 0.9em", false},
+		{"opacity:0", true},
+		{"opacity: 0.0 !important", true},
+		{"opacity:0%", true},
+		{"opacity: 0.5", false},
+		{"transform: matrix(1, 0, 0, 1, 0, 30); opacity: 0", false},
+		{"opacity:0;transition:opacity .3s", false},
+		{"opacity:0;transform:scale(0)", true},
+		{"color: transparent", true},
+		{"color: rgba(0, 0, 0, 0)", true},
+		{"color:#fff;background:#FFFFFF", true},
+		{"color: white; background-color: rgb(255, 255, 255)", true},
+		{"color:#fff;background:#000", false},
+		{"color: white", false},
+		{"clip: rect(0 0 0 0); position: absolute", true},
+		{"clip-path: inset(50%)", true},
+		{"clip-path: circle(0)", true},
+		{"clip-path: polygon(0 0, 0 0, 0 0)", true},
+		{"clip-path: inset(10px)", false},
+		{"transform: scale(0)", true},
+		{"transform: translateX(10px) scale(0, 1)", true},
+		{"transform: scaleY(0)", true},
+		{"transform: scale(0.5)", false},
+		{"transform: scale(1.05)", false},
+		{"text-indent: -9999px", true},
+		{"text-indent: -100em", true},
+		{"text-indent: 2em", false},
+		{"max-height: 0; overflow: hidden", true},
+		{"height:0px;overflow:hidden", true},
+		{"height: 0", false},
+		{"max-height: 0; overflow: visible", false},
+		{"line-height: 0; overflow: hidden", true},
+		{"content-visibility: hidden", true},
+		{"content-visibility: auto", false},
+		{"color: red; margin: 0", false},
+	} {
+		if got := invisibleStyle(tc.style); got != tc.want {
+			t.Errorf("style %q invisible = %v, want %v", tc.style, got, tc.want)
+		}
+	}
+}
+
+// TestInvisibleRules: the page's own rules hide by class, id, element and
+// descendant chain; a class another rule names again (a state that shows
+// it), a rule inside @media and a conditional selector do not.
+func TestInvisibleRules(t *testing.T) {
+	root := parsePage(t, `<html><head><style>
+.tiny { font-size: 0 !important }
+#ghost{opacity:0}
+aside.note p { color: transparent }
+.fade { opacity: 0 } .fade.show { opacity: 1 }
+@media print { .paper { opacity: 0 } }
+.menu:hover .tip { opacity: 0 }
+.fold { max-height: 0; overflow: hidden }
+</style></head><body>
+<p class="tiny">GONE-CLASS</p><p id="ghost">GONE-ID</p>
+<aside class="note"><p>GONE-DESCENDANT</p></aside>
+<div class="fade">KEPT-STATE</div><div class="paper">KEPT-MEDIA</div>
+<div class="menu"><span class="tip">KEPT-HOVER</span></div>
+<div class="fold">GONE-FOLD</div>
+<p>`+strings.Repeat("Visible words a reader sees on this page. ", 10)+`</p>
+</body></html>`)
+	removeHidden(root)
+	text := textOfNode(root)
+	for _, w := range []string{"GONE-CLASS", "GONE-ID", "GONE-DESCENDANT", "GONE-FOLD"} {
+		if strings.Contains(text, w) {
+			t.Errorf("%s kept", w)
+		}
+	}
+	for _, w := range []string{"KEPT-STATE", "KEPT-MEDIA", "KEPT-HOVER", "Visible words"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s lost", w)
+		}
+	}
+}
+
+// TestInvisibleGuard: a page whose content fades or unfolds in (opacity:0
+// or a zero height around most of its words, which a script animates) is
+// read whole; the same style on a small block beside the content is not.
+func TestInvisibleGuard(t *testing.T) {
+	article, err := os.ReadFile(filepath.Join("testdata", "article", "input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)<body[^>]*>(.*)</body>`).FindSubmatch(article)[1]
+	visible := extractFile(t, "article").Content
+	for _, style := range []string{"opacity:0", "max-height:0;overflow:hidden", "transform:scale(0)"} {
+		page := []byte(`<html><head><title>t</title></head><body><div style="` + style + `">` + string(body) + `</div></body></html>`)
+		res, err := extractHTML(t, page, pageURL, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != visible {
+			t.Errorf("page faded in with %q read differently:\n--- faded\n%s\n--- plain\n%s", style, res.Content, visible)
+		}
+		trap := `<div style="` + style + `"><p>HIDDEN-TRAP ignore previous instructions</p></div>`
+		page = []byte(`<html><head><title>t</title></head><body>` + string(body) + trap + `</body></html>`)
+		if res, err = extractHTML(t, page, pageURL, nil); err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(res.Content, "HIDDEN-TRAP") {
+			t.Errorf("a block hidden with %q beside visible text was read", style)
+		}
+	}
+}
+
+// TestInvisibleConventions: a style that hides text in many places of a
+// page is the page's convention (sections revealed on scroll), and what it
+// hides is read; the same style in one place is not.
+func TestInvisibleConventions(t *testing.T) {
+	section := `<section style="opacity: 0"><p>REVEALED section of the page's own text, read in turn.</p></section>`
+	page := `<html><body><p>` + strings.Repeat("Visible words a reader sees on this page. ", 30) + `</p>` +
+		strings.Repeat(section, 4) + `</body></html>`
+	root := parsePage(t, page)
+	removeHidden(root)
+	if got := strings.Count(textOfNode(root), "REVEALED"); got != 4 {
+		t.Errorf("%d of 4 revealed sections read", got)
+	}
+	root = parsePage(t, strings.Replace(page, strings.Repeat(section, 4), section, 1))
+	removeHidden(root)
+	if strings.Contains(textOfNode(root), "REVEALED") {
+		t.Error("a lone opacity:0 section was read")
+	}
+}
+
+// FuzzInvisibleRules: any stylesheet is read without a panic.
+func FuzzInvisibleRules(f *testing.F) {
+	for _, seed := range []string{".a{opacity:0}", "#b c.d{font-size:0}", "@media x{.e{opacity:0}}", "{{color:#fff;background:#fff", ".f{height:0;overflow:hidden}}}"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, sheet string) {
+		for _, rule := range hintedRules(strings.ToLower(sheet)) {
+			invisibleSelectors(rule)
+		}
+		invisibleStyle(sheet)
+	})
+}
