@@ -57,7 +57,7 @@ func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 	}{
 		{"empty", func(*honchotest.Server) {}, ""},
 		{"server error", func(f *honchotest.Server) { f.Status = 500 }, "context unavailable: the context source answered an error"},
-		{"timeout", func(f *honchotest.Server) { f.Delay = 3 * time.Second }, "context unavailable: timeout"},
+		{"timeout", func(f *honchotest.Server) { f.Delay = time.Minute }, "context unavailable: timeout"},
 	}
 	origin := fixtureOrigin(t)
 	for _, tt := range tests {
@@ -72,7 +72,7 @@ func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 				warns = []any{tt.warn}
 			}
 			got, _ := body["warnings"].([]any)
-			if resp.StatusCode != 200 || body["context"] != nil || fmt.Sprint(got) != fmt.Sprint(warns) || time.Since(start) > 2*time.Second {
+			if resp.StatusCode != 200 || body["context"] != nil || fmt.Sprint(got) != fmt.Sprint(warns) || time.Since(start) > 20*time.Second {
 				t.Fatalf("status %d, context %v, warnings %v after %v", resp.StatusCode, body["context"], got, time.Since(start))
 			}
 		})

@@ -125,7 +125,7 @@ func TestFallbackClasses(t *testing.T) {
 			_, _ = readBody(r) // the server notices a gone client only once the body is read
 			select {
 			case <-r.Context().Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(time.Minute):
 			}
 		}))
 		defer stall.Close()
@@ -134,7 +134,7 @@ func TestFallbackClasses(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 800*time.Millisecond) // the host's deadline
 		defer cancel()
 		_, err := d.Digest(ctx, &sdk.DigestRequest{Content: "x"})
-		if c := docClass(t, err); c != ClassTimeout || time.Since(start) > 3*time.Second {
+		if c := docClass(t, err); c != ClassTimeout || time.Since(start) > 20*time.Second {
 			t.Fatalf("class %q after %s", c, time.Since(start))
 		}
 	})

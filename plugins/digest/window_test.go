@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/siftd/sift/internal/testenv/llm"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -66,7 +67,7 @@ func TestLearnContext(t *testing.T) {
 // context and no context_tokens configured, a page several times longer
 // is digested from its parts about the question: no overflow.
 func TestDigestLongPageLearnsContext(t *testing.T) {
-	base := startLLM(t, "CTX=2048")
+	base, _ := llm.Chat(t, "CTX=2048")
 	d := configured(t, map[string]any{"endpoint": base, "max_tokens": 48})
 	var b strings.Builder
 	for s := range 20 {
