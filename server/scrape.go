@@ -17,11 +17,79 @@ import (
 	"github.com/siftd/sift/tokens"
 )
 
-// scrapeRequest is the part of Firecrawl's POST /v2/scrape body sift
-// reads; every other field is accepted and ignored, as the SDKs send many.
+// scrapeRequest is Firecrawl's POST /v2/scrape body as sift applies it;
+// the fields it does not apply are named in Warnings (scrapeFields).
 type scrapeRequest struct {
-	URL     string         `json:"url"`
-	Formats []scrapeFormat `json:"formats"`
+	URL string `json:"url"`
+	scrapeOptions
+}
+
+// scrapeOptions are the scrape options sift honours, and the warnings for
+// those it does not; a batch target carries them in its stored options.
+type scrapeOptions struct {
+	Formats []scrapeFormat `json:"formats,omitempty"`
+	// MaxAge in milliseconds: a cached copy older than this is not used.
+	MaxAge       *int64 `json:"maxAge,omitempty"`
+	StoreInCache *bool  `json:"storeInCache,omitempty"`
+	// Timeout in milliseconds, honoured when shorter than sift's own.
+	Timeout  *int64         `json:"timeout,omitempty"`
+	Parsers  []scrapeParser `json:"parsers,omitempty"`
+	Warnings []string       `json:"siftWarnings,omitempty"`
+}
+
+// scrapeParser is a parser given as "pdf" or as {"type": "pdf", "maxPages": N}.
+type scrapeParser struct {
+	Type     string `json:"type"`
+	MaxPages int    `json:"maxPages,omitempty"`
+}
+
+func (p *scrapeParser) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &p.Type); err == nil {
+		return nil
+	}
+	var obj struct {
+		Type     string `json:"type"`
+		MaxPages int    `json:"maxPages"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Type == "" {
+		return fmt.Errorf("a parser is a string or an object with a type (and maxPages)")
+	}
+	if obj.MaxPages < 0 {
+		return fmt.Errorf("maxPages must be at least 1")
+	}
+	*p = scrapeParser(obj)
+	return nil
+}
+
+// request is the chain's request for url under these options.
+func (o *scrapeOptions) request(url, mode string) stages.Request {
+	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
+	if o.MaxAge != nil && *o.MaxAge >= 0 {
+		age := time.Duration(*o.MaxAge) * time.Millisecond
+		req.MaxAge = &age
+	}
+	for _, p := range o.Parsers {
+		if p.Type == "pdf" && p.MaxPages > 0 {
+			req.Options = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
+		}
+	}
+	return req
+}
+
+// check validates the options and adds the warnings they call for.
+func (o *scrapeOptions) check() *apiError {
+	if o.Timeout != nil && *o.Timeout < 1 {
+		return badField("timeout", "want milliseconds, at least 1")
+	}
+	if o.Parsers != nil && !slices.ContainsFunc(o.Parsers, func(p scrapeParser) bool { return p.Type == "pdf" }) {
+		o.Warnings = append(o.Warnings, "not applied: parsers without pdf (sift always reads PDFs as text)")
+	}
+	for _, p := range o.Parsers {
+		if p.Type != "pdf" {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("not applied: parser %q (sift knows pdf only)", p.Type))
+		}
+	}
+	return nil
 }
 
 // scrapeFormat is a format given as "markdown" or as {"type": "markdown"}.
@@ -101,7 +169,12 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	if slices.Contains(req.Formats, "summary") {
 		mode = modeDigest
 	}
-	res, ae := s.run(ctx, c, stages.Request{URL: req.URL, Mode: mode})
+	if req.Timeout != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
+		defer cancel()
+	}
+	res, ae := s.run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
 		return nil, ae
 	}
@@ -116,12 +189,13 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		return nil, err
 	}
 	var req scrapeRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) || !json.Valid(raw) {
-			return nil, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"}
-		}
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+	warnings, ae := decodeFirecrawl(raw, &req, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+	if ae != nil {
+		return nil, ae
+	}
+	req.Warnings = warnings
+	if ae := req.check(); ae != nil {
+		return nil, ae
 	}
 	if req.URL == "" {
 		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
@@ -200,7 +274,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
 		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
 	}
-	warnings := doc.Warnings
+	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
 	if len(unsupported) > 0 {
 		warnings = append(warnings, "formats not fully supported by sift: "+strings.Join(unsupported, ", "))
 	}

@@ -35,6 +35,9 @@ type firecrawlSearchRequest struct {
 	ScrapeOptions json.RawMessage `json:"scrapeOptions"`
 }
 
+// firecrawlSearchLimit is Firecrawl's default number of results.
+const firecrawlSearchLimit = 5
+
 type firecrawlWebResult struct {
 	URL         string `json:"url"`
 	Title       string `json:"title"`
@@ -49,8 +52,9 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _
 		return
 	}
 	var req firecrawlSearchRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"})
+	fieldWarns, ae := decodeFirecrawl(raw, &req, searchFields)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
 		return
 	}
 	if req.Query == "" {
@@ -58,7 +62,7 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _
 		return
 	}
 	if req.Limit <= 0 {
-		req.Limit = 10
+		req.Limit = firecrawlSearchLimit
 	}
 	req.Limit = min(req.Limit, 100)
 	out, err := s.search.Search(r.Context(), req.Query, "", req.Limit, true)
@@ -70,8 +74,8 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _
 	for i, res := range out.Results {
 		web = append(web, firecrawlWebResult{URL: res.URL, Title: res.Title, Description: res.Snippet, Position: i + 1})
 	}
-	body := map[string]any{"success": true, "data": map[string]any{"web": web}}
-	warnings := out.Warnings
+	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
+	warnings := append(append([]string{}, out.Warnings...), fieldWarns...)
 	if len(req.ScrapeOptions) > 0 && string(req.ScrapeOptions) != "null" {
 		warnings = append(warnings, "scrapeOptions are not supported by sift's search; fetch the results with /v2/scrape")
 	}
