@@ -71,6 +71,39 @@ func TestFirecrawlBatch(t *testing.T) {
 	}
 }
 
+// TestFirecrawlBatchFieldWarnings: the scrape options of a batch reach
+// every target: those sift does not apply are named in the start answer's
+// warning and in each document's; a field of the wrong type is a 400.
+func TestFirecrawlBatchFieldWarnings(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := batchServer(t, origin, batch.Limits{})
+	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
+		"urls": []string{origin.URL + "/article"}, "waitFor": 1000, "webhook": "http://127.0.0.1:9/hook"})
+	id, _ := start["id"].(string)
+	want := []string{"webhook (sift calls no webhooks", "waitFor (sift runs no browser"}
+	for _, w := range want {
+		if !strings.Contains(fmt.Sprint(start["warning"]), w) {
+			t.Fatalf("start %v lacks %q", start, w)
+		}
+	}
+	var status map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, status = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
+		if status["status"] != "scraping" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	data, _ := status["data"].([]any)
+	if len(data) != 1 || !strings.Contains(fmt.Sprint(data[0].(map[string]any)["warning"]), want[1]) {
+		t.Fatalf("status %v", status)
+	}
+	resp, body := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{"urls": []string{origin.URL + "/article"}, "formats": "markdown"})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: field "formats"`) {
+		t.Fatalf("formats as a string: %d %v", resp.StatusCode, body)
+	}
+}
+
 func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})

@@ -57,6 +57,36 @@ func TestFirecrawlSearch(t *testing.T) {
 			t.Errorf("result carries %q without scrapeOptions", scrapeKey)
 		}
 	}
+	if id, _ := body["id"].(string); len(id) != 36 || body["creditsUsed"] != 1.0 || strings.Contains(fmt.Sprint(body["warning"]), "not applied") {
+		t.Errorf("id, creditsUsed, warning: %v", body)
+	}
+	// Firecrawl's defaults and refusals: 5 results unless asked; fields
+	// sift does not apply named in the warning; a field of the wrong type
+	// a 400 naming it.
+	many := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var results []string
+		for i := range 8 {
+			results = append(results, fmt.Sprintf(`{"url":"https://example.org/%d","title":"T%d","content":"c"}`, i, i))
+		}
+		fmt.Fprintf(w, `{"query":"q","results":[%s],"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, strings.Join(results, ","))
+	}))
+	defer many.Close()
+	srv = newTestServer(t, fixtureOrigin(t), Options{Search: search.New(&config.Search{Timeout: 5 * time.Second,
+		SearXNG: &config.SearXNG{URL: many.URL}, AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		AllowPorts: []int{int(netip.MustParseAddrPort(many.Listener.Addr().String()).Port())}}, nil)})
+	_, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx",
+		"sources": []string{"web", "news"}, "tbs": "qdr:d", "sift": 1})
+	web = body["data"].(map[string]any)["web"].([]any)
+	warning, _ := body["warning"].(string)
+	if len(web) != 5 || !strings.Contains(warning, "not applied: sources (sift searches the web only)") ||
+		!strings.Contains(warning, "tbs (not supported by sift)") || !strings.Contains(warning, "unknown fields ignored: sift") {
+		t.Errorf("%d results, warning %q", len(web), warning)
+	}
+	resp, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q", "limit": "3"})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: field "limit": want an integer`) {
+		t.Errorf("limit as a string: %d %v", resp.StatusCode, body)
+	}
 }
 
 func TestNativeSearch(t *testing.T) {
