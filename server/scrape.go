@@ -117,6 +117,7 @@ type scrapeDoc struct {
 	HTML     *string        `json:"html,omitempty"`
 	RawHTML  *string        `json:"rawHtml,omitempty"`
 	Summary  *string        `json:"summary,omitempty"`
+	Links    *[]string      `json:"links,omitempty"`
 	Metadata scrapeMetadata `json:"metadata"`
 	Warning  string         `json:"warning,omitempty"`
 }
@@ -146,7 +147,15 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true}
+
+// formatWhy says why sift does not produce a Firecrawl format.
+var formatWhy = map[scrapeFormat]string{
+	"json":           " (no structured extraction: ask for markdown or summary)",
+	"screenshot":     " (sift runs no browser)",
+	"branding":       " (sift runs no browser)",
+	"changeTracking": " (sift keeps no history of a page)",
+}
 
 func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller) {
 	req, ae := decodeScrape(r)
@@ -234,8 +243,18 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	}
 	returned := 0
 	var unsupported []string
+	var page pageInfo
+	if strings.Contains(doc.MediaType(), "html") {
+		page = readPage(resp.Body, resp.FinalURL)
+	}
 	for _, f := range req.Formats {
 		switch f {
+		case "links":
+			links := page.Links
+			if links == nil {
+				links = []string{}
+			}
+			out.Links = &links
 		case "markdown":
 			md := ""
 			if doc.Extraction != nil {
@@ -258,13 +277,14 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			body := string(resp.Body)
 			if f == "html" {
 				out.HTML = &body
+				unsupported = append(unsupported, "html (the page as fetched: sift keeps no cleaned HTML; markdown is the main content)")
 			} else {
 				out.RawHTML = &body
 			}
 			returned += rawTokens(resp)
 		default:
 			if !knownFormats[f] {
-				unsupported = append(unsupported, string(f))
+				unsupported = append(unsupported, string(f)+formatWhy[f])
 			}
 		}
 	}

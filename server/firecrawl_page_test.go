@@ -1,0 +1,80 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestReadPage(t *testing.T) {
+	tests := []struct {
+		name, body, base string
+		links            []string
+		favicon          string
+		meta             map[string]string
+	}{
+		{"relative, repeated, other schemes", `<a href="/a">A</a><a href="b?x=1">B</a><a href="/a">again</a>` +
+			`<a href="javascript:void(0)">js</a><a href="mailto:x@example.org">m</a><a href="">empty</a>` +
+			`<a href="https://other.example/z#top">Z</a><area href="../c">`,
+			"https://example.org/dir/page", []string{"https://example.org/a", "https://example.org/dir/b?x=1",
+				"https://other.example/z#top", "https://example.org/c"}, "", map[string]string{}},
+		{"base href", `<head><base href="https://cdn.example/root/"><link rel="shortcut icon" href="fav.ico">` +
+			`<meta property="og:title" content=" OG "><meta name="twitter:card" content="summary">` +
+			`<meta name="Keywords" content="a, b"><meta name="keywords" content="second"></head><a href="x">x</a>`,
+			"https://example.org/", []string{"https://cdn.example/root/x"}, "https://cdn.example/root/fav.ico",
+			map[string]string{"og:title": "OG", "twitter:card": "summary", "keywords": "a, b"}},
+		{"not html at all", "\x00\xff<<<a href=", "https://example.org/", []string{}, "", map[string]string{}},
+	}
+	for _, tc := range tests {
+		got := readPage([]byte(tc.body), tc.base)
+		if !reflect.DeepEqual(got.Links, tc.links) || got.Favicon != tc.favicon || !reflect.DeepEqual(got.Meta, tc.meta) {
+			t.Errorf("%s: %+v", tc.name, got)
+		}
+	}
+}
+
+func FuzzReadPage(f *testing.F) {
+	f.Add([]byte(`<base href="//x"><a href="/a"><link rel=icon href=%zz><meta property="og:x" content=y>`), "https://example.org/")
+	f.Add([]byte(`<a href="http://[::1]:80/">`), "http://h/")
+	f.Fuzz(func(t *testing.T, body []byte, base string) {
+		info := readPage(body, base)
+		seen := map[string]bool{}
+		for _, l := range info.Links {
+			if seen[l] || !(strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) {
+				t.Fatalf("link %q repeated or not http(s)", l)
+			}
+			seen[l] = true
+		}
+	})
+}
+
+// TestScrapeLinks: the links format is every http(s) link of the page,
+// absolute, without repeats, in page order; a page that is not HTML has
+// none; html says it is the page as fetched.
+func TestScrapeLinks(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/text" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "https://example.org/not-a-link")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>L</title></head><body><nav><a href="/home">Home</a></nav><article><h1>L</h1>`+
+			`<p>Text with <a href="/docs/one">one</a>, <a href="https://example.org/two">two</a> and <a href="/home">home</a>.</p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page", "formats": []string{"links", "html"}})
+	data := out["data"].(map[string]any)
+	if fmt.Sprint(data["links"]) != fmt.Sprintf("[%s/home %s/docs/one https://example.org/two]", origin.URL, origin.URL) ||
+		data["markdown"] != nil || !strings.Contains(fmt.Sprint(data["warning"]), "html (the page as fetched") {
+		t.Fatalf("%v", data)
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/text", "formats": []any{map[string]any{"type": "links"}}})
+	if links, ok := out["data"].(map[string]any)["links"].([]any); !ok || len(links) != 0 {
+		t.Fatalf("%v", out)
+	}
+}
