@@ -78,3 +78,49 @@ func TestScrapeLinks(t *testing.T) {
 		t.Fatalf("%v", out)
 	}
 }
+
+// TestScrapeMetadata: the metadata Firecrawl returns: og and twitter tags
+// (named and as written), keywords, robots, times, an absolute favicon,
+// scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
+// warning.
+func TestScrapeMetadata(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/gone" {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `<html><body><article><h1>Not here</h1><p>This page is gone, sorry about that.</p></article></body></html>`)
+			return
+		}
+		fmt.Fprint(w, `<html><head><title>Meta</title><link rel="icon" href="/favicon.png">`+
+			`<meta property="og:title" content="OG Meta"><meta property="og:image" content="https://img.example/x.png">`+
+			`<meta property="og:site_name" content="Site"><meta name="twitter:card" content="summary_large_image">`+
+			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
+			`<meta property="article:published_time" content="2026-01-02T03:04:05Z">`+
+			`<meta property="article:modified_time" content="2026-02-03T04:05:06Z"></head>`+
+			`<body><article><h1>Meta</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
+	data := out["data"].(map[string]any)
+	meta := data["metadata"].(map[string]any)
+	want := map[string]any{"ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
+		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
+		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
+		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}
+	for k, v := range want {
+		if meta[k] != v {
+			t.Errorf("metadata %s = %v, want %v", k, meta[k], v)
+		}
+	}
+	if id, _ := meta["scrapeId"].(string); len(id) != 36 || meta["error"] != nil || data["warning"] != nil {
+		t.Errorf("scrapeId, error, warning: %v %v", meta, data["warning"])
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/gone"})
+	data = out["data"].(map[string]any)
+	meta = data["metadata"].(map[string]any)
+	if meta["statusCode"] != 404.0 || meta["error"] != "the origin answered 404 Not Found" ||
+		!strings.Contains(fmt.Sprint(data["warning"]), "the origin answered 404 Not Found") {
+		t.Fatalf("404: %v", data)
+	}
+}

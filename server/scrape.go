@@ -134,6 +134,69 @@ type scrapeMetadata struct {
 	CacheState  string     `json:"cacheState"`
 	CachedAt    string     `json:"cachedAt,omitempty"`
 	Sift        siftFields `json:"sift"`
+
+	OGTitle       string `json:"ogTitle,omitempty"`
+	OGDescription string `json:"ogDescription,omitempty"`
+	OGURL         string `json:"ogUrl,omitempty"`
+	OGImage       string `json:"ogImage,omitempty"`
+	OGSiteName    string `json:"ogSiteName,omitempty"`
+	OGLocale      string `json:"ogLocale,omitempty"`
+	Keywords      string `json:"keywords,omitempty"`
+	Robots        string `json:"robots,omitempty"`
+	PublishedTime string `json:"publishedTime,omitempty"`
+	ModifiedTime  string `json:"modifiedTime,omitempty"`
+	Favicon       string `json:"favicon,omitempty"`
+	ScrapeID      string `json:"scrapeId"`
+	CreditsUsed   int    `json:"creditsUsed"`
+	ProxyUsed     string `json:"proxyUsed"`
+	// Error is set when the origin answered 4xx or 5xx.
+	Error string `json:"error,omitempty"`
+	// Tags are the page's og:*, twitter:* and article:* meta tags by
+	// name as written, as Firecrawl lists them beside its own fields.
+	Tags map[string]string `json:"-"`
+}
+
+// MarshalJSON writes the fields with the meta tags beside them; a tag
+// never replaces a field.
+func (m scrapeMetadata) MarshalJSON() ([]byte, error) {
+	type plain scrapeMetadata
+	b, err := json.Marshal(plain(m))
+	if err != nil || len(m.Tags) == 0 {
+		return b, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	for k, v := range m.Tags {
+		if _, taken := out[k]; !taken {
+			out[k] = v
+		}
+	}
+	return json.Marshal(out)
+}
+
+// fromPage fills the metadata Firecrawl reads from a page's head.
+func (m *scrapeMetadata) fromPage(page pageInfo) {
+	tag := page.Meta
+	m.OGTitle, m.OGDescription, m.OGURL, m.OGImage = tag["og:title"], tag["og:description"], tag["og:url"], tag["og:image"]
+	m.OGSiteName, m.OGLocale, m.Keywords, m.Robots = tag["og:site_name"], tag["og:locale"], tag["keywords"], tag["robots"]
+	m.PublishedTime, m.ModifiedTime = tag["article:published_time"], tag["article:modified_time"]
+	m.Favicon = page.Favicon
+	if m.Title == "" {
+		m.Title = m.OGTitle
+	}
+	if m.Description == "" {
+		m.Description = m.OGDescription
+	}
+	for name, v := range tag {
+		if strings.HasPrefix(name, "og:") || strings.HasPrefix(name, "twitter:") || strings.HasPrefix(name, "article:") {
+			if m.Tags == nil {
+				m.Tags = map[string]string{}
+			}
+			m.Tags[name] = v
+		}
+	}
 }
 
 type siftFields struct {
@@ -294,7 +357,13 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
 		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
 	}
+	out.Metadata.fromPage(page)
+	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
 	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
+	if resp.Status >= 400 {
+		out.Metadata.Error = fmt.Sprintf("the origin answered %d %s", resp.Status, http.StatusText(resp.Status))
+		warnings = append(warnings, out.Metadata.Error+": the content is its error page")
+	}
 	if len(unsupported) > 0 {
 		warnings = append(warnings, "formats not fully supported by sift: "+strings.Join(unsupported, ", "))
 	}
