@@ -156,3 +156,25 @@ func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
 		t.Fatalf("an id longer than an id: %d %v", resp.StatusCode, body)
 	}
 }
+
+// TestFirecrawlUnsupported: the Firecrawl endpoints sift does not serve
+// answer Firecrawl's error envelope saying so and what to use instead;
+// sift's own routes and unknown paths are unchanged.
+func TestFirecrawlUnsupported(t *testing.T) {
+	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/v2/crawl"}, {"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11"}, {"DELETE", "/v2/crawl/x"},
+		{"POST", "/v2/map"}, {"POST", "/v2/extract"}, {"GET", "/v2/extract/x"}, {"POST", "/v2/agent"},
+		{"GET", "/v2/team/credit-usage"}, {"GET", "/v2/team/queue-status"}, {"POST", "/v1/scrape"},
+	} {
+		resp, body := do(t, tc.method, srv.URL+tc.path, testKey, map[string]any{"url": "https://example.org/"})
+		msg, _ := body["error"].(string)
+		if resp.StatusCode != http.StatusNotFound || body["success"] != false || !strings.HasPrefix(msg, "unsupported: ") ||
+			!strings.Contains(msg, "batch scrape (POST /v2/batch/scrape)") {
+			t.Errorf("%s %s: %d %v", tc.method, tc.path, resp.StatusCode, body)
+		}
+	}
+	if resp, body := do(t, "GET", srv.URL+"/v2/nothing", testKey, nil); resp.StatusCode != 404 || body["error"] != "not_found: no such endpoint" {
+		t.Errorf("unknown path: %d %v", resp.StatusCode, body)
+	}
+}
