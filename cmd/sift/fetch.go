@@ -113,6 +113,9 @@ func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, 
 			Hint  string `json:"hint"`
 		}
 		if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+			if resp.StatusCode == http.StatusUnauthorized {
+				return nil, fmt.Errorf("%s (set SIFT_KEY to the caller's key)", e.Error)
+			}
 			if e.Hint != "" {
 				return nil, fmt.Errorf("%s (hint: %s)", e.Error, e.Hint)
 			}

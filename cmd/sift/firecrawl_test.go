@@ -192,7 +192,7 @@ func TestFetchCLI(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Setenv("SIFT_KEY", "wrong")
-	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "Invalid token") {
+	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "unauthorized: invalid key: send Authorization: Bearer") || !strings.Contains(stderr, "SIFT_KEY") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }
