@@ -164,7 +164,7 @@ func TestFirecrawlUnsupported(t *testing.T) {
 	srv := newTestServer(t, fixtureOrigin(t), Options{})
 	for _, tc := range []struct{ method, path string }{
 		{"POST", "/v2/crawl"}, {"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11"}, {"DELETE", "/v2/crawl/x"},
-		{"POST", "/v2/map"}, {"POST", "/v2/extract"}, {"GET", "/v2/extract/x"}, {"POST", "/v2/agent"},
+		{"POST", "/v1/map"}, {"POST", "/v2/extract"}, {"GET", "/v2/extract/x"}, {"POST", "/v2/agent"},
 		{"GET", "/v2/team/credit-usage"}, {"GET", "/v2/team/queue-status"}, {"POST", "/v1/scrape"},
 	} {
 		resp, body := do(t, tc.method, srv.URL+tc.path, testKey, map[string]any{"url": "https://example.org/"})

@@ -124,3 +124,44 @@ func TestScrapeMetadata(t *testing.T) {
 		t.Fatalf("404: %v", data)
 	}
 }
+
+// TestFirecrawlMap: /v2/map answers the links of the one page on its own
+// site, filtered by search and capped by limit; sitemap is named as not
+// read; a missing url is a 400.
+func TestFirecrawlMap(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>Docs</title></head><body><article><h1>Docs</h1><p>Links: `+
+			`<a href="/docs/install">install</a> <a href="/docs/Config">config</a> <a href="/blog/post">post</a> `+
+			`<a href="https://other.example/docs/x">elsewhere</a> <a href="/docs/install">again</a></p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		body map[string]any
+		want []string
+	}{
+		{map[string]any{}, []string{"/docs/install", "/docs/Config", "/blog/post"}},
+		{map[string]any{"search": "DOCS"}, []string{"/docs/install", "/docs/Config"}},
+		{map[string]any{"limit": 1}, []string{"/docs/install"}},
+	}
+	for _, tc := range tests {
+		tc.body["url"] = origin.URL + "/"
+		resp, out := post(t, srv.URL+"/v2/map", testKey, tc.body)
+		var got []string
+		links, _ := out["links"].([]any)
+		for _, l := range links {
+			got = append(got, strings.TrimPrefix(l.(map[string]any)["url"].(string), origin.URL))
+		}
+		if resp.StatusCode != 200 || out["success"] != true || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%v: %d %v", tc.body, resp.StatusCode, out)
+		}
+	}
+	_, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"url": origin.URL + "/", "sitemap": "only"})
+	if !strings.Contains(fmt.Sprint(out["warning"]), "sitemap (sift reads the links of the one page, not the sitemap)") {
+		t.Errorf("sitemap: %v", out)
+	}
+	if resp, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"search": "x"}); resp.StatusCode != 400 {
+		t.Errorf("no url: %d %v", resp.StatusCode, out)
+	}
+}

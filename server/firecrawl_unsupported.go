@@ -11,8 +11,7 @@ import (
 var firecrawlUnsupported = []struct{ prefix, instead string }{
 	{"/v2/crawl", "sift does not crawl; list the URLs and use batch scrape (POST /v2/batch/scrape) instead"},
 	{"/v1/crawl", "sift does not crawl; list the URLs and use batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v2/map", "use POST /v2/scrape with formats [\"links\"], then batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v1/map", "use POST /v2/scrape with formats [\"links\"], then batch scrape (POST /v2/batch/scrape) instead"},
+	{"/v1/map", "use POST /v2/map (the links of one page), then batch scrape (POST /v2/batch/scrape) instead"},
 	{"/v2/extract", "sift does no structured extraction; use batch scrape (POST /v2/batch/scrape) with markdown instead"},
 	{"/v1/extract", "sift does no structured extraction; use batch scrape (POST /v2/batch/scrape) with markdown instead"},
 	{"/v2/agent", "sift runs no agent; use /v2/search and batch scrape (POST /v2/batch/scrape) instead"},
