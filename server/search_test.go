@@ -110,6 +110,47 @@ func TestNativeSearch(t *testing.T) {
 	}
 }
 
+// TestFirecrawlSearchScrapeOptions: with scrapeOptions each result is
+// scraped through the guarded chain and carries its markdown and
+// metadata; a result the guard refuses keeps its url and title and is a
+// warning; options sift does not apply are named once.
+func TestFirecrawlSearchScrapeOptions(t *testing.T) {
+	origin := fixtureOrigin(t)
+	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"query":"q","results":[
+			{"url":%q,"title":"Irrigation","content":"drip"},
+			{"url":"http://10.0.0.5/internal","title":"Internal","content":"x"}],
+			"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, origin.URL+"/article")
+	}))
+	defer sx.Close()
+	svc := search.New(&config.Search{Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: sx.URL},
+		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		AllowPorts: []int{int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())}}, nil)
+	srv := newTestServer(t, origin, Options{Search: svc})
+	_, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q",
+		"scrapeOptions": map[string]any{"formats": []string{"markdown", "links"}, "waitFor": 500}})
+	web := body["data"].(map[string]any)["web"].([]any)
+	first, second := web[0].(map[string]any), web[1].(map[string]any)
+	md, _ := first["markdown"].(string)
+	meta, _ := first["metadata"].(map[string]any)
+	if !strings.HasPrefix(md, "# Irrigation") || meta["title"] != "Irrigation" || first["links"] == nil {
+		t.Errorf("first result %v", first)
+	}
+	if second["title"] != "Internal" || second["markdown"] != nil {
+		t.Errorf("refused result %v", second)
+	}
+	warning, _ := body["warning"].(string)
+	if !strings.Contains(warning, "http://10.0.0.5/internal: blocked: private address 10.0.0.5") ||
+		strings.Count(warning, "waitFor") != 1 || !strings.Contains(warning, "scrapeOptions: not applied: waitFor") {
+		t.Errorf("warning %q", warning)
+	}
+	resp, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q", "scrapeOptions": map[string]any{"formats": "markdown"}})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: scrapeOptions: field "formats"`) {
+		t.Errorf("formats as a string: %d %v", resp.StatusCode, body)
+	}
+}
+
 func TestSearchFailures(t *testing.T) {
 	_, broken := fakeSearXNG(t, 500)
 	srv := newTestServer(t, fixtureOrigin(t), Options{Search: broken})
