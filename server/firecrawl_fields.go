@@ -54,6 +54,7 @@ var scrapeFields = map[string]fieldRule{
 	"skipTlsVerification":   {refusal: tlsAlways},
 	"zeroDataRetention":     {refusal: noRetention},
 	"changeTrackingOptions": {refusal: notServed},
+	"domainTools":           {refusal: notServed},
 }
 
 // batchFields are the fields /v2/batch/scrape adds to the scrape options.
@@ -76,6 +77,11 @@ var searchFields = map[string]fieldRule{
 	"timeout":           {refusal: notServed},
 	"ignoreInvalidURLs": {refusal: notServed},
 	"enterprise":        {refusal: notServed},
+	"includeDomains":    {refusal: notServed},
+	"excludeDomains":    {refusal: notServed},
+	"highlights":        {refusal: notServed},
+	"toolDetail":        {refusal: notServed},
+	"domainTools":       {refusal: notServed},
 }
 
 func merge(a, b map[string]fieldRule) map[string]fieldRule {
