@@ -35,7 +35,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiError) {
 	auth := r.Header.Get("Authorization")
 	key, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || strings.TrimSpace(key) == "" {
-		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "Unauthorized: Token missing"}
+		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "unauthorized: no key: send Authorization: Bearer <key>"}
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(key)))
 	var found *caller
@@ -45,7 +45,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiError) {
 		}
 	}
 	if found == nil {
-		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "Unauthorized: Invalid token"}
+		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "unauthorized: invalid key: send Authorization: Bearer <key> with a key sift knows"}
 	}
 	return found, nil
 }

@@ -33,6 +33,8 @@ var classes = []struct {
 	class  string
 }{
 	{guard.ErrBlocked, http.StatusForbidden, "blocked"},
+	{guard.ErrNoSuchHost, http.StatusUnprocessableEntity, "no_such_host"},
+	{guard.ErrResolveFailed, http.StatusBadGateway, "dns_failed"},
 	{stages.ErrUnsupportedType, http.StatusUnsupportedMediaType, "unsupported"},
 	{fetch.ErrTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
 	{fetch.ErrRedirects, http.StatusUnprocessableEntity, "redirects"},

@@ -30,6 +30,8 @@ func TestErrorClasses(t *testing.T) {
 		{stageErr("fetch", fmt.Errorf("%w: more than 5 redirects", fetch.ErrRedirects)), 422, "redirects: more than 5 redirects"},
 		{stageErr("extract", fmt.Errorf("%w \"image/png\": no extractor handles it", stages.ErrUnsupportedType)), 415, "unsupported: unsupported content type \"image/png\": no extractor handles it"},
 		{stageErr("fetch", context.DeadlineExceeded), 504, "timeout: context deadline exceeded"},
+		{stageErr("guard", &guard.Unresolved{Host: "nx.example", NotFound: true}), 422, "no_such_host: the name nx.example does not exist or has no address"},
+		{stageErr("guard", &guard.Unresolved{Host: "sf.example", Err: errors.New("server misbehaving")}), 502, "dns_failed: resolving sf.example failed: server misbehaving"},
 		{errors.New("surprise"), 500, "internal: surprise"},
 	}
 	for _, tc := range tests {

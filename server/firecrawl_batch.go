@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -22,13 +23,13 @@ const (
 	firecrawlPageMax     = 1000
 )
 
-// firecrawlBatchRequest is the part of POST /v2/batch/scrape sift reads;
-// the scrape options are flattened at the top level, and every field sift
-// does not know is accepted and ignored.
+// firecrawlBatchRequest is POST /v2/batch/scrape as sift applies it: the
+// scrape options are flattened at the top level, and the fields sift does
+// not apply are named in every document's warning (batchFields).
 type firecrawlBatchRequest struct {
-	URLs              []string       `json:"urls"`
-	Formats           []scrapeFormat `json:"formats"`
-	IgnoreInvalidURLs *bool          `json:"ignoreInvalidURLs"`
+	URLs              []string `json:"urls"`
+	IgnoreInvalidURLs *bool    `json:"ignoreInvalidURLs"`
+	scrapeOptions
 }
 
 func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Request, c *caller) {
@@ -38,8 +39,13 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	var req firecrawlBatchRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
+	warnings, ae := decodeFirecrawl(raw, &req, batchFields)
+	if ae == nil {
+		req.Warnings = warnings
+		ae = req.check()
+	}
+	if ae != nil {
+		writeFirecrawlError(w, ae)
 		return
 	}
 	if len(req.URLs) == 0 {
@@ -62,7 +68,7 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 			invalid = append(invalid, u)
 			continue
 		}
-		opts, _ := json.Marshal(batchOptions{Scrape: &scrapeRequest{URL: u, Formats: req.Formats}})
+		opts, _ := json.Marshal(batchOptions{Scrape: &scrapeRequest{URL: u, scrapeOptions: req.scrapeOptions}})
 		targets = append(targets, batch.Target{URL: u, Options: opts})
 	}
 	if len(targets) == 0 {
@@ -74,8 +80,11 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		writeFirecrawlBatchError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "id": job.ID,
-		"url": s.firecrawlJobURL(job.ID, nil), "invalidURLs": invalid})
+	out := map[string]any{"success": true, "id": job.ID, "url": s.firecrawlJobURL(job.ID, nil), "invalidURLs": invalid}
+	if len(req.Warnings) > 0 {
+		out["warning"] = strings.Join(req.Warnings, "; ")
+	}
+	writeJSON(w, http.StatusOK, out)
 }
 
 // firecrawlJobURL is the absolute status URL of a job, as Firecrawl's SDKs

@@ -69,6 +69,39 @@ func TestFirecrawlBatch(t *testing.T) {
 	}
 }
 
+// TestFirecrawlBatchFieldWarnings: the scrape options of a batch reach
+// every target: those sift does not apply are named in the start answer's
+// warning and in each document's; a field of the wrong type is a 400.
+func TestFirecrawlBatchFieldWarnings(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := batchServer(t, origin, batch.Limits{})
+	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
+		"urls": []string{origin.URL + "/article"}, "waitFor": 1000, "webhook": "http://127.0.0.1:9/hook"})
+	id, _ := start["id"].(string)
+	want := []string{"webhook (sift calls no webhooks", "waitFor (sift runs no browser"}
+	for _, w := range want {
+		if !strings.Contains(fmt.Sprint(start["warning"]), w) {
+			t.Fatalf("start %v lacks %q", start, w)
+		}
+	}
+	var status map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		_, status = do(t, "GET", srv.URL+"/v2/batch/scrape/"+id, testKey, nil)
+		if status["status"] != "scraping" || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	data, _ := status["data"].([]any)
+	if len(data) != 1 || !strings.Contains(fmt.Sprint(data[0].(map[string]any)["warning"]), want[1]) {
+		t.Fatalf("status %v", status)
+	}
+	resp, body := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{"urls": []string{origin.URL + "/article"}, "formats": "markdown"})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: field "formats"`) {
+		t.Fatalf("formats as a string: %d %v", resp.StatusCode, body)
+	}
+}
+
 func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})
@@ -119,5 +152,27 @@ func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
 	if resp, body := do(t, "GET", srv.URL+"/v2/batch/scrape/"+strings.Repeat("a", 33), testKey, nil); resp.StatusCode != 400 ||
 		body["success"] != false {
 		t.Fatalf("an id longer than an id: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestFirecrawlUnsupported: the Firecrawl endpoints sift does not serve
+// answer Firecrawl's error envelope saying so and what to use instead;
+// sift's own routes and unknown paths are unchanged.
+func TestFirecrawlUnsupported(t *testing.T) {
+	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/v2/crawl"}, {"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11"}, {"DELETE", "/v2/crawl/x"},
+		{"POST", "/v1/map"}, {"POST", "/v2/extract"}, {"GET", "/v2/extract/x"}, {"POST", "/v2/agent"},
+		{"GET", "/v2/team/credit-usage"}, {"GET", "/v2/team/queue-status"}, {"POST", "/v1/scrape"},
+	} {
+		resp, body := do(t, tc.method, srv.URL+tc.path, testKey, map[string]any{"url": "https://example.org/"})
+		msg, _ := body["error"].(string)
+		if resp.StatusCode != http.StatusNotFound || body["success"] != false || !strings.HasPrefix(msg, "unsupported: ") ||
+			!strings.Contains(msg, "batch scrape (POST /v2/batch/scrape)") {
+			t.Errorf("%s %s: %d %v", tc.method, tc.path, resp.StatusCode, body)
+		}
+	}
+	if resp, body := do(t, "GET", srv.URL+"/v2/nothing", testKey, nil); resp.StatusCode != 404 || body["error"] != "not_found: no such endpoint" {
+		t.Errorf("unknown path: %d %v", resp.StatusCode, body)
 	}
 }

@@ -18,11 +18,79 @@ import (
 	"github.com/siftd/sift/tokens"
 )
 
-// scrapeRequest is the part of Firecrawl's POST /v2/scrape body sift
-// reads; every other field is accepted and ignored, as the SDKs send many.
+// scrapeRequest is Firecrawl's POST /v2/scrape body as sift applies it;
+// the fields it does not apply are named in Warnings (scrapeFields).
 type scrapeRequest struct {
-	URL     string         `json:"url"`
-	Formats []scrapeFormat `json:"formats"`
+	URL string `json:"url"`
+	scrapeOptions
+}
+
+// scrapeOptions are the scrape options sift honours, and the warnings for
+// those it does not; a batch target carries them in its stored options.
+type scrapeOptions struct {
+	Formats []scrapeFormat `json:"formats,omitempty"`
+	// MaxAge in milliseconds: a cached copy older than this is not used.
+	MaxAge       *int64 `json:"maxAge,omitempty"`
+	StoreInCache *bool  `json:"storeInCache,omitempty"`
+	// Timeout in milliseconds, honoured when shorter than sift's own.
+	Timeout  *int64         `json:"timeout,omitempty"`
+	Parsers  []scrapeParser `json:"parsers,omitempty"`
+	Warnings []string       `json:"siftWarnings,omitempty"`
+}
+
+// scrapeParser is a parser given as "pdf" or as {"type": "pdf", "maxPages": N}.
+type scrapeParser struct {
+	Type     string `json:"type"`
+	MaxPages int    `json:"maxPages,omitempty"`
+}
+
+func (p *scrapeParser) UnmarshalJSON(b []byte) error {
+	if err := json.Unmarshal(b, &p.Type); err == nil {
+		return nil
+	}
+	var obj struct {
+		Type     string `json:"type"`
+		MaxPages int    `json:"maxPages"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Type == "" {
+		return fmt.Errorf("a parser is a string or an object with a type (and maxPages)")
+	}
+	if obj.MaxPages < 0 {
+		return fmt.Errorf("maxPages must be at least 1")
+	}
+	*p = scrapeParser(obj)
+	return nil
+}
+
+// request is the chain's request for url under these options.
+func (o *scrapeOptions) request(url, mode string) stages.Request {
+	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
+	if o.MaxAge != nil && *o.MaxAge >= 0 {
+		age := time.Duration(*o.MaxAge) * time.Millisecond
+		req.MaxAge = &age
+	}
+	for _, p := range o.Parsers {
+		if p.Type == "pdf" && p.MaxPages > 0 {
+			req.Options = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
+		}
+	}
+	return req
+}
+
+// check validates the options and adds the warnings they call for.
+func (o *scrapeOptions) check() *apiError {
+	if o.Timeout != nil && *o.Timeout < 1 {
+		return badField("timeout", "want milliseconds, at least 1")
+	}
+	if o.Parsers != nil && !slices.ContainsFunc(o.Parsers, func(p scrapeParser) bool { return p.Type == "pdf" }) {
+		o.Warnings = append(o.Warnings, "not applied: parsers without pdf (sift always reads PDFs as text)")
+	}
+	for _, p := range o.Parsers {
+		if p.Type != "pdf" {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("not applied: parser %q (sift knows pdf only)", p.Type))
+		}
+	}
+	return nil
 }
 
 // scrapeFormat is a format given as "markdown" or as {"type": "markdown"}.
@@ -50,6 +118,7 @@ type scrapeDoc struct {
 	HTML     *string        `json:"html,omitempty"`
 	RawHTML  *string        `json:"rawHtml,omitempty"`
 	Summary  *string        `json:"summary,omitempty"`
+	Links    *[]string      `json:"links,omitempty"`
 	Metadata scrapeMetadata `json:"metadata"`
 	Warning  string         `json:"warning,omitempty"`
 }
@@ -66,6 +135,69 @@ type scrapeMetadata struct {
 	CacheState  string     `json:"cacheState"`
 	CachedAt    string     `json:"cachedAt,omitempty"`
 	Sift        siftFields `json:"sift"`
+
+	OGTitle       string `json:"ogTitle,omitempty"`
+	OGDescription string `json:"ogDescription,omitempty"`
+	OGURL         string `json:"ogUrl,omitempty"`
+	OGImage       string `json:"ogImage,omitempty"`
+	OGSiteName    string `json:"ogSiteName,omitempty"`
+	OGLocale      string `json:"ogLocale,omitempty"`
+	Keywords      string `json:"keywords,omitempty"`
+	Robots        string `json:"robots,omitempty"`
+	PublishedTime string `json:"publishedTime,omitempty"`
+	ModifiedTime  string `json:"modifiedTime,omitempty"`
+	Favicon       string `json:"favicon,omitempty"`
+	ScrapeID      string `json:"scrapeId"`
+	CreditsUsed   int    `json:"creditsUsed"`
+	ProxyUsed     string `json:"proxyUsed"`
+	// Error is set when the origin answered 4xx or 5xx.
+	Error string `json:"error,omitempty"`
+	// Tags are the page's og:*, twitter:* and article:* meta tags by
+	// name as written, as Firecrawl lists them beside its own fields.
+	Tags map[string]string `json:"-"`
+}
+
+// MarshalJSON writes the fields with the meta tags beside them; a tag
+// never replaces a field.
+func (m scrapeMetadata) MarshalJSON() ([]byte, error) {
+	type plain scrapeMetadata
+	b, err := json.Marshal(plain(m))
+	if err != nil || len(m.Tags) == 0 {
+		return b, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, err
+	}
+	for k, v := range m.Tags {
+		if _, taken := out[k]; !taken {
+			out[k] = v
+		}
+	}
+	return json.Marshal(out)
+}
+
+// fromPage fills the metadata Firecrawl reads from a page's head.
+func (m *scrapeMetadata) fromPage(page pageInfo) {
+	tag := page.Meta
+	m.OGTitle, m.OGDescription, m.OGURL, m.OGImage = tag["og:title"], tag["og:description"], tag["og:url"], tag["og:image"]
+	m.OGSiteName, m.OGLocale, m.Keywords, m.Robots = tag["og:site_name"], tag["og:locale"], tag["keywords"], tag["robots"]
+	m.PublishedTime, m.ModifiedTime = tag["article:published_time"], tag["article:modified_time"]
+	m.Favicon = page.Favicon
+	if m.Title == "" {
+		m.Title = m.OGTitle
+	}
+	if m.Description == "" {
+		m.Description = m.OGDescription
+	}
+	for name, v := range tag {
+		if strings.HasPrefix(name, "og:") || strings.HasPrefix(name, "twitter:") || strings.HasPrefix(name, "article:") {
+			if m.Tags == nil {
+				m.Tags = map[string]string{}
+			}
+			m.Tags[name] = v
+		}
+	}
 }
 
 type siftFields struct {
@@ -79,7 +211,15 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true}
+
+// formatWhy says why sift does not produce a Firecrawl format.
+var formatWhy = map[scrapeFormat]string{
+	"json":           " (no structured extraction: ask for markdown or summary)",
+	"screenshot":     " (sift runs no browser)",
+	"branding":       " (sift runs no browser)",
+	"changeTracking": " (sift keeps no history of a page)",
+}
 
 func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller) {
 	req, ae := decodeScrape(r)
@@ -102,7 +242,12 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	if slices.Contains(req.Formats, "summary") {
 		mode = modeDigest
 	}
-	res, ae := s.run(ctx, c, stages.Request{URL: req.URL, Mode: mode})
+	if req.Timeout != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
+		defer cancel()
+	}
+	res, ae := s.run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
 		return nil, ae
 	}
@@ -117,12 +262,13 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		return nil, err
 	}
 	var req scrapeRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) || !json.Valid(raw) {
-			return nil, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"}
-		}
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+	warnings, ae := decodeFirecrawl(raw, &req, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+	if ae != nil {
+		return nil, ae
+	}
+	req.Warnings = warnings
+	if ae := req.check(); ae != nil {
+		return nil, ae
 	}
 	if req.URL == "" {
 		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
@@ -161,8 +307,18 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	}
 	returned, rawStripped := 0, 0
 	var unsupported []string
+	var page pageInfo
+	if strings.Contains(doc.MediaType(), "html") {
+		page = readPage(resp.Body, resp.FinalURL)
+	}
 	for _, f := range req.Formats {
 		switch f {
+		case "links":
+			links := page.Links
+			if links == nil {
+				links = []string{}
+			}
+			out.Links = &links
 		case "markdown":
 			md := ""
 			if doc.Extraction != nil {
@@ -186,13 +342,14 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			rawStripped = max(rawStripped, n)
 			if f == "html" {
 				out.HTML = &body
+				unsupported = append(unsupported, "html (the page as fetched: sift keeps no cleaned HTML; markdown is the main content)")
 			} else {
 				out.RawHTML = &body
 			}
 			returned += rawTokens(resp)
 		default:
 			if !knownFormats[f] {
-				unsupported = append(unsupported, string(f))
+				unsupported = append(unsupported, string(f)+formatWhy[f])
 			}
 		}
 	}
@@ -202,7 +359,13 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
 		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
 	}
-	warnings := doc.Warnings
+	out.Metadata.fromPage(page)
+	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
+	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
+	if resp.Status >= 400 {
+		out.Metadata.Error = fmt.Sprintf("the origin answered %d %s", resp.Status, http.StatusText(resp.Status))
+		warnings = append(warnings, out.Metadata.Error+": the content is its error page")
+	}
 	if rawStripped > 0 {
 		warnings = append(warnings, "the page as fetched: "+invisible.Warning(rawStripped))
 	}

@@ -35,30 +35,93 @@ type firecrawlSearchRequest struct {
 	ScrapeOptions json.RawMessage `json:"scrapeOptions"`
 }
 
+// firecrawlSearchLimit is Firecrawl's default number of results.
+const firecrawlSearchLimit = 5
+
 type firecrawlWebResult struct {
 	URL         string `json:"url"`
 	Title       string `json:"title"`
 	Description string `json:"description"`
 	Position    int    `json:"position"`
+	// The scraped document, when scrapeOptions ask for it.
+	Markdown *string         `json:"markdown,omitempty"`
+	HTML     *string         `json:"html,omitempty"`
+	RawHTML  *string         `json:"rawHtml,omitempty"`
+	Summary  *string         `json:"summary,omitempty"`
+	Links    *[]string       `json:"links,omitempty"`
+	Metadata *scrapeMetadata `json:"metadata,omitempty"`
 }
 
-func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _ *caller) {
+// searchScrapeOptions decodes a search's scrapeOptions; nil when there are
+// none.
+func searchScrapeOptions(raw json.RawMessage) (*scrapeOptions, *apiError) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var opts scrapeOptions
+	warnings, ae := decodeFirecrawl(raw, &opts, scrapeFields)
+	if ae != nil {
+		ae.Message = strings.Replace(ae.Message, "Bad Request: ", "Bad Request: scrapeOptions: ", 1)
+		return nil, ae
+	}
+	opts.Warnings = warnings
+	if ae := opts.check(); ae != nil {
+		return nil, ae
+	}
+	if len(opts.Formats) == 0 {
+		opts.Formats = []scrapeFormat{"markdown"}
+	}
+	return &opts, nil
+}
+
+// scrapeResults scrapes each result through the guarded chain, one after
+// the other within the request's deadline; a result that fails keeps its
+// url, title and description, and its failure is a warning.
+func (s *Server) scrapeResults(ctx context.Context, c *caller, opts *scrapeOptions, web []firecrawlWebResult) []string {
+	var warnings []string
+	for _, w := range opts.Warnings {
+		warnings = append(warnings, "scrapeOptions: "+w)
+	}
+	each := *opts
+	each.Warnings = nil // said once above, not per result
+	for i := range web {
+		doc, ae := s.scrapeTarget(ctx, c, &scrapeRequest{URL: web[i].URL, scrapeOptions: each})
+		if ae != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, ae.Message))
+			continue
+		}
+		r := &web[i]
+		r.Markdown, r.HTML, r.RawHTML, r.Summary, r.Links, r.Metadata = doc.Markdown, doc.HTML, doc.RawHTML, doc.Summary, doc.Links, &doc.Metadata
+		if doc.Warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, doc.Warning))
+		}
+	}
+	return warnings
+}
+
+func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	raw, ae := readAll(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
 	}
 	var req firecrawlSearchRequest
-	if err := json.Unmarshal(raw, &req); err != nil {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON"})
+	fieldWarns, ae := decodeFirecrawl(raw, &req, searchFields)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
 		return
 	}
 	if req.Query == "" {
 		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: query is required"})
 		return
 	}
+	scrape, ae := searchScrapeOptions(req.ScrapeOptions)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
 	if req.Limit <= 0 {
-		req.Limit = 10
+		req.Limit = firecrawlSearchLimit
 	}
 	req.Limit = min(req.Limit, 100)
 	out, err := s.search.Search(r.Context(), req.Query, "", req.Limit, true)
@@ -70,10 +133,10 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, _
 	for i, res := range out.Results {
 		web = append(web, firecrawlWebResult{URL: res.URL, Title: res.Title, Description: res.Snippet, Position: i + 1})
 	}
-	body := map[string]any{"success": true, "data": map[string]any{"web": web}}
-	warnings := out.Warnings
-	if len(req.ScrapeOptions) > 0 && string(req.ScrapeOptions) != "null" {
-		warnings = append(warnings, "scrapeOptions are not supported by sift's search; fetch the results with /v2/scrape")
+	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
+	warnings := append(append([]string{}, out.Warnings...), fieldWarns...)
+	if scrape != nil {
+		warnings = append(warnings, s.scrapeResults(r.Context(), c, scrape, web)...)
 	}
 	if len(warnings) > 0 {
 		body["warning"] = strings.Join(warnings, "; ")

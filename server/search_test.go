@@ -57,6 +57,36 @@ func TestFirecrawlSearch(t *testing.T) {
 			t.Errorf("result carries %q without scrapeOptions", scrapeKey)
 		}
 	}
+	if id, _ := body["id"].(string); len(id) != 36 || body["creditsUsed"] != 1.0 || strings.Contains(fmt.Sprint(body["warning"]), "not applied") {
+		t.Errorf("id, creditsUsed, warning: %v", body)
+	}
+	// Firecrawl's defaults and refusals: 5 results unless asked; fields
+	// sift does not apply named in the warning; a field of the wrong type
+	// a 400 naming it.
+	many := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		var results []string
+		for i := range 8 {
+			results = append(results, fmt.Sprintf(`{"url":"https://example.org/%d","title":"T%d","content":"c"}`, i, i))
+		}
+		fmt.Fprintf(w, `{"query":"q","results":[%s],"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, strings.Join(results, ","))
+	}))
+	defer many.Close()
+	srv = newTestServer(t, fixtureOrigin(t), Options{Search: search.New(&config.Search{Timeout: 5 * time.Second,
+		SearXNG: &config.SearXNG{URL: many.URL}, AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		AllowPorts: []int{int(netip.MustParseAddrPort(many.Listener.Addr().String()).Port())}}, nil)})
+	_, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx",
+		"sources": []string{"web", "news"}, "tbs": "qdr:d", "sift": 1})
+	web = body["data"].(map[string]any)["web"].([]any)
+	warning, _ := body["warning"].(string)
+	if len(web) != 5 || !strings.Contains(warning, "not applied: sources (sift searches the web only)") ||
+		!strings.Contains(warning, "tbs (not supported by sift)") || !strings.Contains(warning, "unknown fields ignored: sift") {
+		t.Errorf("%d results, warning %q", len(web), warning)
+	}
+	resp, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q", "limit": "3"})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: field "limit": want an integer`) {
+		t.Errorf("limit as a string: %d %v", resp.StatusCode, body)
+	}
 }
 
 func TestNativeSearch(t *testing.T) {
@@ -77,6 +107,47 @@ func TestNativeSearch(t *testing.T) {
 	}
 	if answers, _ := body["answers"].([]any); len(answers) != 1 || answers[0] != "nginx is a web server" {
 		t.Fatalf("answers %v", body["answers"])
+	}
+}
+
+// TestFirecrawlSearchScrapeOptions: with scrapeOptions each result is
+// scraped through the guarded chain and carries its markdown and
+// metadata; a result the guard refuses keeps its url and title and is a
+// warning; options sift does not apply are named once.
+func TestFirecrawlSearchScrapeOptions(t *testing.T) {
+	origin := fixtureOrigin(t)
+	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"query":"q","results":[
+			{"url":%q,"title":"Irrigation","content":"drip"},
+			{"url":"http://10.0.0.5/internal","title":"Internal","content":"x"}],
+			"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, origin.URL+"/article")
+	}))
+	defer sx.Close()
+	svc := search.New(&config.Search{Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: sx.URL},
+		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
+		AllowPorts: []int{int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())}}, nil)
+	srv := newTestServer(t, origin, Options{Search: svc})
+	_, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q",
+		"scrapeOptions": map[string]any{"formats": []string{"markdown", "links"}, "waitFor": 500}})
+	web := body["data"].(map[string]any)["web"].([]any)
+	first, second := web[0].(map[string]any), web[1].(map[string]any)
+	md, _ := first["markdown"].(string)
+	meta, _ := first["metadata"].(map[string]any)
+	if !strings.HasPrefix(md, "# Irrigation") || meta["title"] != "Irrigation" || first["links"] == nil {
+		t.Errorf("first result %v", first)
+	}
+	if second["title"] != "Internal" || second["markdown"] != nil {
+		t.Errorf("refused result %v", second)
+	}
+	warning, _ := body["warning"].(string)
+	if !strings.Contains(warning, "http://10.0.0.5/internal: blocked: private address 10.0.0.5") ||
+		strings.Count(warning, "waitFor") != 1 || !strings.Contains(warning, "scrapeOptions: not applied: waitFor") {
+		t.Errorf("warning %q", warning)
+	}
+	resp, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q", "scrapeOptions": map[string]any{"formats": "markdown"}})
+	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: scrapeOptions: field "formats"`) {
+		t.Errorf("formats as a string: %d %v", resp.StatusCode, body)
 	}
 }
 

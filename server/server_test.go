@@ -191,7 +191,8 @@ func do(t *testing.T, method, url, key string, body any) (*http.Response, map[st
 
 func TestAuth(t *testing.T) {
 	srv := newTestServer(t, fixtureOrigin(t), Options{})
-	for _, tc := range []struct{ key, want string }{{"", "Unauthorized: Token missing"}, {"wrong", "Unauthorized: Invalid token"}} {
+	for _, tc := range []struct{ key, want string }{{"", "unauthorized: no key: send Authorization: Bearer <key>"},
+		{"wrong", "unauthorized: invalid key: send Authorization: Bearer <key> with a key sift knows"}} {
 		resp, body := post(t, srv.URL+"/v1/fetch", tc.key, map[string]any{"url": "http://example.com/"})
 		if resp.StatusCode != 401 || body["error"] != tc.want || body["success"] != false {
 			t.Errorf("key %q: %d %v", tc.key, resp.StatusCode, body)

@@ -43,8 +43,13 @@ type Request struct {
 	// Context asks for what the agent's team already knows about the page.
 	Context bool
 	// Options are per-request knobs passed to extractors: json_path, jq,
-	// pages …
+	// pages, max_pages …
 	Options map[string]string
+	// MaxAge, when set, bounds the age of a cached snapshot the request
+	// accepts: 0 always goes to the origin.
+	MaxAge *time.Duration
+	// NoStore keeps this request's answer out of the cache.
+	NoStore bool
 }
 
 // Target is the request's URL as the guard vetted it: the canonical URL

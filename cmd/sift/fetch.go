@@ -84,6 +84,9 @@ func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, 
 		return nil, err
 	}
 	if e := resp.Err(); e != nil {
+		if e.Status == http.StatusUnauthorized {
+			return nil, fmt.Errorf("%w (set SIFT_KEY to the caller's key)", e)
+		}
 		return nil, e
 	}
 	return resp.Body, nil

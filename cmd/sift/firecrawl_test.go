@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
 	"net/netip"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,11 +41,52 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	}
 }
 
+// TestFirecrawlJSBatchPolling: the SDK's batchScrape() over three pages
+// that each take 3 s polls the job at its interval and no faster: it makes
+// at most (job seconds / poll interval + 4) requests to sift, counted by a
+// loopback proxy in front of it (a `next` that led back to the same page
+// would spin the SDK into thousands).
+func TestFirecrawlJSBatchPolling(t *testing.T) {
+	sdkDir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-js")))
+	origin := fixturePages(t)
+	addr, _ := startSiftCmd(t, origin, "")
+	var requests atomic.Int64
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: "http", Host: addr})
+	counter := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(counter.Close)
+	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
+	check.Env = append(os.Environ(), "SIFT_URL="+counter.URL, "SIFT_KEY=test-key", "CHECKS=poll",
+		"SLOW_URLS="+strings.Join([]string{origin.URL + "/slow1.html", origin.URL + "/slow2.html", origin.URL + "/slow3.html"}, ","),
+		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html"}, ","))
+	var out bytes.Buffer
+	check.Stdout, check.Stderr = &out, &out
+	err := check.Run()
+	t.Logf("check.mjs:\n%s", out.String())
+	if err != nil || !strings.Contains(out.String(), " 0 failed") {
+		t.Fatalf("the Firecrawl SDK polling check failed: %v", err)
+	}
+	var secs float64
+	for _, line := range strings.Split(out.String(), "\n") {
+		if v, ok := strings.CutPrefix(line, "JOB_SECONDS "); ok {
+			secs, _ = strconv.ParseFloat(v, 64)
+		}
+	}
+	const pollInterval = 1.0 // seconds, as check.mjs asks
+	limit := int64(secs/pollInterval) + 4
+	t.Logf("batchScrape over 3 pages of 3 s: %d requests to sift in %.1f s (at most %d allowed)", requests.Load(), secs, limit)
+	if secs == 0 || requests.Load() > limit {
+		t.Fatalf("%d requests in %.1f s: want at most %d", requests.Load(), secs, limit)
+	}
+}
+
 func fixturePages(t *testing.T) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), ".html")
-		if name == "slow" { // answers after a few seconds, for the batch cancel check
+		if strings.HasPrefix(name, "slow") { // answers after a few seconds, for the batch checks
 			select {
 			case <-time.After(3 * time.Second):
 			case <-r.Context().Done():
@@ -140,7 +185,7 @@ func TestFetchCLI(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	t.Setenv("SIFT_KEY", "wrong")
-	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "Invalid token") {
+	if _, stderr, code = runSift(t, nil, "fetch", origin.URL+"/a.html"); code == 0 || !strings.Contains(stderr, "unauthorized: invalid key: send Authorization: Bearer") || !strings.Contains(stderr, "SIFT_KEY") {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 }

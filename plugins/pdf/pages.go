@@ -62,3 +62,16 @@ func pageNumber(s string) (int, error) {
 	}
 	return n, nil
 }
+
+// firstPages keeps the first n of the selected pages, n read from a
+// request's max_pages option ("" keeps them all).
+func firstPages(pages []int, n string) ([]int, error) {
+	if n == "" {
+		return pages, nil
+	}
+	max, err := strconv.Atoi(n)
+	if err != nil || max < 1 {
+		return nil, fmt.Errorf("max_pages %q: want a whole number from 1", n)
+	}
+	return pages[:min(max, len(pages))], nil
+}

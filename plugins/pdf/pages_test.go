@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -34,6 +35,27 @@ func TestParsePages(t *testing.T) {
 		}
 		if err != nil || !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("parsePages(%q) = %v, %v; want %v", tt.spec, got, err, tt.want)
+		}
+	}
+}
+
+func TestFirstPages(t *testing.T) {
+	tests := []struct {
+		n       string
+		want    []int
+		wantErr bool
+	}{
+		{"", []int{0, 1, 2}, false},
+		{"1", []int{0}, false},
+		{"2", []int{0, 1}, false},
+		{"9", []int{0, 1, 2}, false},
+		{"0", nil, true},
+		{"x", nil, true},
+	}
+	for _, tc := range tests {
+		got, err := firstPages([]int{0, 1, 2}, tc.n)
+		if (err != nil) != tc.wantErr || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("firstPages(%q) = %v, %v; want %v", tc.n, got, err, tc.want)
 		}
 	}
 }

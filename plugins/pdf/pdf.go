@@ -103,6 +103,9 @@ func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 	if err != nil {
 		return nil, &sdk.DocError{Class: sdk.ClassBadOption, Message: err.Error()}
 	}
+	if pages, err = firstPages(pages, req.Options["max_pages"]); err != nil {
+		return nil, &sdk.DocError{Class: sdk.ClassBadOption, Message: err.Error()}
+	}
 	res := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Metadata: metadata(inst, doc, count.PageCount)}
 	res.Title = res.Metadata["title"]
 	if len(pages) > e.cfg.MaxPages {

@@ -129,6 +129,9 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	if max := doc.Request.MaxAge; max != nil && s.now().Sub(takenAt) >= *max {
+		return false, nil
+	}
 	if err := restore(doc, snap); err != nil {
 		return false, fmt.Errorf("restore snapshot: %w", err)
 	}
@@ -142,7 +145,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if s.store == nil {
 		return errors.New("no store configured for the cache")
 	}
-	if doc.Response == nil || doc.Target == nil || doc.Cached() {
+	if doc.Response == nil || doc.Target == nil || doc.Cached() || doc.Request.NoStore {
 		return nil
 	}
 	ttl := lifetime(doc.Response.Header, s.ttl, s.maxTTL, s.now())

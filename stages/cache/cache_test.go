@@ -166,3 +166,36 @@ func TestLifetime(t *testing.T) {
 		}
 	}
 }
+
+// A request's MaxAge passes over an older snapshot (0 passes over any) and
+// its answer replaces it; NoStore leaves the cache as it was.
+func TestMaxAgeAndNoStore(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "cache"}, runs, http.Header{})
+	do := func(req stages.Request) *stages.Doc {
+		t.Helper()
+		doc := &stages.Doc{Request: req}
+		if err := c.Run(context.Background(), doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	zero, hour := time.Duration(0), time.Hour
+	const u = "http://a.example/"
+	steps := []struct {
+		req        stages.Request
+		cached     bool
+		fetchesNow int
+	}{
+		{stages.Request{URL: u, NoStore: true}, false, 1},
+		{stages.Request{URL: u}, false, 2},
+		{stages.Request{URL: u, MaxAge: &hour}, true, 2},
+		{stages.Request{URL: u, MaxAge: &zero}, false, 3},
+		{stages.Request{URL: u}, true, 3},
+	}
+	for i, st := range steps {
+		if doc := do(st.req); doc.Cached() != st.cached || runs["fetch"] != st.fetchesNow {
+			t.Fatalf("step %d: cached %v, fetches %d; want %v, %d", i, doc.Cached(), runs["fetch"], st.cached, st.fetchesNow)
+		}
+	}
+}

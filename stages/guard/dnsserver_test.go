@@ -3,6 +3,7 @@ package guard
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"os"
 	"path/filepath"
@@ -158,4 +159,28 @@ func TestCorpusResolve(t *testing.T) {
 	}
 	t.Logf("%d resolve cases", len(cases))
 	reportMismatches(t, "resolve", mismatches, len(cases))
+}
+
+// TestUnresolvedClasses: a name that does not exist is ErrNoSuchHost, a
+// resolver that fails (SERVFAIL, no reply) ErrResolveFailed; neither is a
+// policy refusal.
+func TestUnresolvedClasses(t *testing.T) {
+	resolver := startFakeDNS(t)
+	tests := []struct {
+		url  string
+		want error
+	}{
+		{"http://nx.sift.test/", ErrNoSuchHost},
+		{"http://servfail.sift.test/", ErrResolveFailed},
+		{"http://timeout.sift.test/", ErrResolveFailed},
+	}
+	for _, tc := range tests {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		_, err := DefaultPolicy().Check(ctx, tc.url, resolver)
+		cancel()
+		var u *Unresolved
+		if !errors.Is(err, tc.want) || errors.Is(err, ErrBlocked) || !errors.As(err, &u) || u.Host != strings.TrimSuffix(strings.TrimPrefix(tc.url, "http://"), "/") {
+			t.Errorf("%s: %v, want %v", tc.url, err, tc.want)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"net"
 	"regexp"
 	"strings"
 )
@@ -41,4 +42,45 @@ var verbs = regexp.MustCompile(`\s*%[a-zA-Z]\s*|[():]`)
 
 func ruleOf(format string) string {
 	return strings.Join(strings.Fields(verbs.ReplaceAllString(format, " ")), " ")
+}
+
+// Resolution failures are not policy refusals: ErrNoSuchHost is a name
+// that does not exist or has no address (retrying cannot help),
+// ErrResolveFailed a resolver that failed (SERVFAIL, a timeout: a retry
+// may succeed). Both match an *Unresolved (errors.Is).
+var (
+	ErrNoSuchHost    = errors.New("no such host")
+	ErrResolveFailed = errors.New("name resolution failed")
+)
+
+// Unresolved is a host name the guard could not resolve, so nothing was
+// dialled.
+type Unresolved struct {
+	Host string
+	// NotFound is NXDOMAIN or an answer with no address.
+	NotFound bool
+	Err      error
+}
+
+// Error names the host and what the resolver said.
+func (u *Unresolved) Error() string {
+	if u.NotFound {
+		return "the name " + u.Host + " does not exist or has no address"
+	}
+	return fmt.Sprintf("resolving %s failed: %v", u.Host, u.Err)
+}
+
+// Is matches ErrNoSuchHost or ErrResolveFailed, whichever u is.
+func (u *Unresolved) Is(target error) bool {
+	if u.NotFound {
+		return target == ErrNoSuchHost
+	}
+	return target == ErrResolveFailed
+}
+
+// unresolved classifies a lookup error for host.
+func unresolved(host string, err error) error {
+	var de *net.DNSError
+	notFound := errors.As(err, &de) && de.IsNotFound
+	return &Unresolved{Host: host, NotFound: notFound, Err: err}
 }

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"context"
+	"errors"
 	"net/netip"
 )
 
@@ -20,7 +21,7 @@ type Vetted struct {
 // Check runs PreCheck and then resolves a host name, refusing it if any of
 // its A or AAAA records is not a global address (or allowed by
 // AllowCIDRs). One bad record is enough: which record a client dials is not
-// ours to choose. A name that does not resolve is refused too.
+// ours to choose. A name that does not resolve is an *Unresolved.
 func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, error) {
 	t, err := p.PreCheck(raw)
 	if err != nil {
@@ -31,10 +32,10 @@ func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, er
 	}
 	addrs, err := r.LookupNetIP(ctx, "ip", t.Host)
 	if err != nil {
-		return nil, blocked("cannot resolve %s: %v", t.Host, err)
+		return nil, unresolved(t.Host, err)
 	}
 	if len(addrs) == 0 {
-		return nil, blocked("no address for %s", t.Host)
+		return nil, &Unresolved{Host: t.Host, NotFound: true, Err: errors.New("no address")}
 	}
 	for _, a := range addrs {
 		if b := p.refusal(a); b != nil {

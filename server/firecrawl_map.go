@@ -1,0 +1,103 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// firecrawlMapRequest is POST /v2/map as sift applies it: the links of the
+// one page fetched, no crawl and no sitemap.
+type firecrawlMapRequest struct {
+	URL               string `json:"url"`
+	Search            string `json:"search"`
+	Limit             int    `json:"limit"`
+	IncludeSubdomains *bool  `json:"includeSubdomains"`
+	Timeout           *int64 `json:"timeout"`
+}
+
+// mapFields are the fields of /v2/map.
+var mapFields = map[string]fieldRule{
+	"url": {}, "search": {}, "limit": {}, "includeSubdomains": {}, "timeout": {}, "origin": {}, "integration": {},
+	"sitemap":               {refusal: "sift reads the links of the one page, not the sitemap", noop: `"skip"`},
+	"ignoreQueryParameters": {refusal: notServed},
+	"location":              {refusal: noProxy},
+}
+
+// Firecrawl's default and largest number of links a map returns.
+const (
+	mapLimitDefault = 5000
+	mapLimitMax     = 100000
+)
+
+func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *caller) {
+	raw, ae := readAll(r)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	var req firecrawlMapRequest
+	warnings, ae := decodeFirecrawl(raw, &req, mapFields)
+	if ae == nil && req.URL == "" {
+		ae = &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
+	}
+	if ae == nil && req.Limit < 0 {
+		ae = badField("limit", "want a positive integer")
+	}
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	if req.Limit == 0 {
+		req.Limit = mapLimitDefault
+	}
+	scrape := &scrapeRequest{URL: req.URL, scrapeOptions: scrapeOptions{Formats: []scrapeFormat{"links"}, Timeout: req.Timeout}}
+	if ae := scrape.check(); ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	doc, ae := s.scrapeTarget(r.Context(), c, scrape)
+	if ae != nil {
+		writeFirecrawlError(w, ae)
+		return
+	}
+	subdomains := req.IncludeSubdomains == nil || *req.IncludeSubdomains
+	links := mapLinks(*doc.Links, doc.Metadata.URL, req.Search, subdomains, min(req.Limit, mapLimitMax))
+	out := map[string]any{"success": true, "links": links}
+	if doc.Warning != "" {
+		warnings = append(warnings, doc.Warning)
+	}
+	if len(warnings) > 0 {
+		out["warning"] = strings.Join(warnings, "; ")
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// mapLinks keeps the links on the page's own site (its subdomains too when
+// asked) whose URL contains search (any case), at most limit of them.
+func mapLinks(links []string, page, search string, subdomains bool, limit int) []map[string]string {
+	out := []map[string]string{}
+	site := ""
+	if u, err := url.Parse(page); err == nil {
+		site = strings.ToLower(u.Hostname())
+	}
+	search = strings.ToLower(search)
+	for _, l := range links {
+		if len(out) == limit {
+			break
+		}
+		u, err := url.Parse(l)
+		if err != nil {
+			continue
+		}
+		host := strings.ToLower(u.Hostname())
+		if host != site && !(subdomains && strings.HasSuffix(host, "."+site)) {
+			continue
+		}
+		if search != "" && !strings.Contains(strings.ToLower(l), search) {
+			continue
+		}
+		out = append(out, map[string]string{"url": l})
+	}
+	return out
+}

@@ -1,0 +1,174 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestScrapeCacheOptions: maxAge 0 goes to the origin past a cached copy
+// and refreshes it; storeInCache false leaves the cache as it was; a maxAge
+// longer than the copy's age takes the copy.
+func TestScrapeCacheOptions(t *testing.T) {
+	var version atomic.Int32
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintf(w, "version %d", version.Load())
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	scrape := func(opts map[string]any) (string, string) {
+		t.Helper()
+		body := map[string]any{"url": origin.URL + "/page"}
+		for k, v := range opts {
+			body[k] = v
+		}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%v: %d %v", opts, resp.StatusCode, out)
+		}
+		data := out["data"].(map[string]any)
+		if w, _ := data["warning"].(string); w != "" {
+			t.Errorf("%v: warning %q", opts, w)
+		}
+		return data["markdown"].(string), data["metadata"].(map[string]any)["cacheState"].(string)
+	}
+	steps := []struct {
+		version      int32
+		opts         map[string]any
+		text, cached string
+	}{
+		{1, nil, "version 1", "miss"},
+		{2, nil, "version 1", "hit"},
+		{2, map[string]any{"maxAge": 3_600_000}, "version 1", "hit"},
+		{2, map[string]any{"maxAge": 0}, "version 2", "miss"},
+		{3, nil, "version 2", "hit"},
+		{3, map[string]any{"maxAge": 0, "storeInCache": false}, "version 3", "miss"},
+		{3, nil, "version 2", "hit"},
+		{3, map[string]any{"maxAge": 1}, "version 3", "miss"},
+	}
+	for i, st := range steps {
+		version.Store(st.version)
+		if i == len(steps)-1 {
+			time.Sleep(5 * time.Millisecond) // the cached copy must be older than maxAge 1 ms
+		}
+		if text, cached := scrape(st.opts); text != st.text || cached != st.cached {
+			t.Fatalf("step %d %v: %q %s, want %q %s", i, st.opts, text, cached, st.text, st.cached)
+		}
+	}
+}
+
+// TestScrapeFieldWarnings: every field sift does not apply is named in the
+// document's warning with its reason, a field at its default is not, and
+// a field of the wrong type is a 400 that names it.
+func TestScrapeFieldWarnings(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		fields map[string]any
+		want   []string // in the warning; none means no warning
+	}{
+		{map[string]any{"onlyMainContent": true, "mobile": false, "waitFor": 0, "actions": []any{}, "proxy": "basic",
+			"headers": map[string]any{}, "removeBase64Images": true, "origin": "js-sdk@4.42.0", "maxAge": 0, "storeInCache": true,
+			"timeout": 30000, "parsers": []any{"pdf"}, "blockAds": true}, nil},
+		{map[string]any{"waitFor": 2000, "actions": []any{map[string]any{"type": "click"}}, "mobile": true},
+			[]string{"not applied: actions, mobile, waitFor (sift runs no browser and no JavaScript)"}},
+		{map[string]any{"headers": map[string]any{"Cookie": "a=b"}}, []string{"headers (sift never forwards a caller's headers"}},
+		{map[string]any{"location": map[string]any{"country": "DE"}, "proxy": "stealth"}, []string{"location, proxy (sift fetches from its own address only)"}},
+		{map[string]any{"onlyMainContent": false}, []string{"onlyMainContent (sift returns the main content only)"}},
+		{map[string]any{"includeTags": []string{"main"}, "excludeTags": []string{"nav"}}, []string{"excludeTags, includeTags ("}},
+		{map[string]any{"removeBase64Images": false}, []string{"removeBase64Images (sift always drops base64 images)"}},
+		{map[string]any{"parsers": []any{map[string]any{"type": "docx"}}}, []string{`parser "docx"`, "parsers without pdf"}},
+		{map[string]any{"frobnicate": 1, "zap": true}, []string{"unknown fields ignored: frobnicate, zap"}},
+	}
+	for _, tc := range tests {
+		body := map[string]any{"url": origin.URL + "/article"}
+		for k, v := range tc.fields {
+			body[k] = v
+		}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		if resp.StatusCode != 200 {
+			t.Errorf("%v: %d %v", tc.fields, resp.StatusCode, out)
+			continue
+		}
+		warning, _ := out["data"].(map[string]any)["warning"].(string)
+		if len(tc.want) == 0 && warning != "" {
+			t.Errorf("%v: unexpected warning %q", tc.fields, warning)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(warning, w) {
+				t.Errorf("%v: warning %q lacks %q", tc.fields, warning, w)
+			}
+		}
+	}
+	bad := []struct {
+		fields map[string]any
+		want   string
+	}{
+		{map[string]any{"formats": "markdown"}, `Bad Request: field "formats": want an array, not string`},
+		{map[string]any{"formats": []any{7}}, `Bad Request: field "formats": `},
+		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not string`},
+		{map[string]any{"timeout": 0}, `Bad Request: field "timeout": want milliseconds`},
+		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not bool`},
+		{map[string]any{"parsers": []any{map[string]any{"maxPages": 2}}}, `Bad Request: field "parsers": `},
+	}
+	for _, tc := range bad {
+		body := map[string]any{"url": origin.URL + "/article"}
+		for k, v := range tc.fields {
+			body[k] = v
+		}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		if msg, _ := out["error"].(string); resp.StatusCode != 400 || out["code"] != "BAD_REQUEST" || !strings.HasPrefix(msg, tc.want) {
+			t.Errorf("%v: %d %v, want 400 %q", tc.fields, resp.StatusCode, out, tc.want)
+		}
+	}
+}
+
+// TestScrapeTimeout: a timeout shorter than sift's own ends the scrape
+// with Firecrawl's 408 SCRAPE_TIMEOUT.
+func TestScrapeTimeout(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-time.After(10 * time.Second):
+		case <-r.Context().Done():
+		}
+	}))
+	defer slow.Close()
+	srv := newTestServer(t, slow, Options{})
+	start := time.Now()
+	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": slow.URL + "/x", "timeout": 300})
+	// The test server's own fetch timeout is 5 s: an answer well before it
+	// is the request's timeout at work.
+	if resp.StatusCode != http.StatusRequestTimeout || out["code"] != "SCRAPE_TIMEOUT" || time.Since(start) > 3*time.Second {
+		t.Fatalf("%d %v after %s", resp.StatusCode, out, time.Since(start))
+	}
+}
+
+// TestScrapePDFMaxPages: parsers [{type: pdf, maxPages: 1}] reads the
+// first page only.
+func TestScrapePDFMaxPages(t *testing.T) {
+	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(body)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf",
+		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 1}}})
+	md, _ := out["data"].(map[string]any)["markdown"].(string)
+	if !strings.HasPrefix(md, "<!-- page 1 -->") || strings.Contains(md, "<!-- page 2 -->") {
+		t.Fatalf("%.300v", out)
+	}
+}

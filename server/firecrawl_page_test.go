@@ -1,0 +1,167 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestReadPage(t *testing.T) {
+	tests := []struct {
+		name, body, base string
+		links            []string
+		favicon          string
+		meta             map[string]string
+	}{
+		{"relative, repeated, other schemes", `<a href="/a">A</a><a href="b?x=1">B</a><a href="/a">again</a>` +
+			`<a href="javascript:void(0)">js</a><a href="mailto:x@example.org">m</a><a href="">empty</a>` +
+			`<a href="https://other.example/z#top">Z</a><area href="../c">`,
+			"https://example.org/dir/page", []string{"https://example.org/a", "https://example.org/dir/b?x=1",
+				"https://other.example/z#top", "https://example.org/c"}, "", map[string]string{}},
+		{"base href", `<head><base href="https://cdn.example/root/"><link rel="shortcut icon" href="fav.ico">` +
+			`<meta property="og:title" content=" OG "><meta name="twitter:card" content="summary">` +
+			`<meta name="Keywords" content="a, b"><meta name="keywords" content="second"></head><a href="x">x</a>`,
+			"https://example.org/", []string{"https://cdn.example/root/x"}, "https://cdn.example/root/fav.ico",
+			map[string]string{"og:title": "OG", "twitter:card": "summary", "keywords": "a, b"}},
+		{"not html at all", "\x00\xff<<<a href=", "https://example.org/", []string{}, "", map[string]string{}},
+	}
+	for _, tc := range tests {
+		got := readPage([]byte(tc.body), tc.base)
+		if !reflect.DeepEqual(got.Links, tc.links) || got.Favicon != tc.favicon || !reflect.DeepEqual(got.Meta, tc.meta) {
+			t.Errorf("%s: %+v", tc.name, got)
+		}
+	}
+}
+
+func FuzzReadPage(f *testing.F) {
+	f.Add([]byte(`<base href="//x"><a href="/a"><link rel=icon href=%zz><meta property="og:x" content=y>`), "https://example.org/")
+	f.Add([]byte(`<a href="http://[::1]:80/">`), "http://h/")
+	f.Fuzz(func(t *testing.T, body []byte, base string) {
+		info := readPage(body, base)
+		seen := map[string]bool{}
+		for _, l := range info.Links {
+			if seen[l] || !(strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) {
+				t.Fatalf("link %q repeated or not http(s)", l)
+			}
+			seen[l] = true
+		}
+	})
+}
+
+// TestScrapeLinks: the links format is every http(s) link of the page,
+// absolute, without repeats, in page order; a page that is not HTML has
+// none; html says it is the page as fetched.
+func TestScrapeLinks(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/text" {
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprint(w, "https://example.org/not-a-link")
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>L</title></head><body><nav><a href="/home">Home</a></nav><article><h1>L</h1>`+
+			`<p>Text with <a href="/docs/one">one</a>, <a href="https://example.org/two">two</a> and <a href="/home">home</a>.</p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page", "formats": []string{"links", "html"}})
+	data := out["data"].(map[string]any)
+	if fmt.Sprint(data["links"]) != fmt.Sprintf("[%s/home %s/docs/one https://example.org/two]", origin.URL, origin.URL) ||
+		data["markdown"] != nil || !strings.Contains(fmt.Sprint(data["warning"]), "html (the page as fetched") {
+		t.Fatalf("%v", data)
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/text", "formats": []any{map[string]any{"type": "links"}}})
+	if links, ok := out["data"].(map[string]any)["links"].([]any); !ok || len(links) != 0 {
+		t.Fatalf("%v", out)
+	}
+}
+
+// TestScrapeMetadata: the metadata Firecrawl returns: og and twitter tags
+// (named and as written), keywords, robots, times, an absolute favicon,
+// scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
+// warning.
+func TestScrapeMetadata(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/gone" {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `<html><body><article><h1>Not here</h1><p>This page is gone, sorry about that.</p></article></body></html>`)
+			return
+		}
+		fmt.Fprint(w, `<html><head><title>Meta</title><link rel="icon" href="/favicon.png">`+
+			`<meta property="og:title" content="OG Meta"><meta property="og:image" content="https://img.example/x.png">`+
+			`<meta property="og:site_name" content="Site"><meta name="twitter:card" content="summary_large_image">`+
+			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
+			`<meta property="article:published_time" content="2026-01-02T03:04:05Z">`+
+			`<meta property="article:modified_time" content="2026-02-03T04:05:06Z"></head>`+
+			`<body><article><h1>Meta</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
+	data := out["data"].(map[string]any)
+	meta := data["metadata"].(map[string]any)
+	want := map[string]any{"ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
+		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
+		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
+		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}
+	for k, v := range want {
+		if meta[k] != v {
+			t.Errorf("metadata %s = %v, want %v", k, meta[k], v)
+		}
+	}
+	if id, _ := meta["scrapeId"].(string); len(id) != 36 || meta["error"] != nil || data["warning"] != nil {
+		t.Errorf("scrapeId, error, warning: %v %v", meta, data["warning"])
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/gone"})
+	data = out["data"].(map[string]any)
+	meta = data["metadata"].(map[string]any)
+	if meta["statusCode"] != 404.0 || meta["error"] != "the origin answered 404 Not Found" ||
+		!strings.Contains(fmt.Sprint(data["warning"]), "the origin answered 404 Not Found") {
+		t.Fatalf("404: %v", data)
+	}
+}
+
+// TestFirecrawlMap: /v2/map answers the links of the one page on its own
+// site, filtered by search and capped by limit; sitemap is named as not
+// read; a missing url is a 400.
+func TestFirecrawlMap(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>Docs</title></head><body><article><h1>Docs</h1><p>Links: `+
+			`<a href="/docs/install">install</a> <a href="/docs/Config">config</a> <a href="/blog/post">post</a> `+
+			`<a href="https://other.example/docs/x">elsewhere</a> <a href="/docs/install">again</a></p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		body map[string]any
+		want []string
+	}{
+		{map[string]any{}, []string{"/docs/install", "/docs/Config", "/blog/post"}},
+		{map[string]any{"search": "DOCS"}, []string{"/docs/install", "/docs/Config"}},
+		{map[string]any{"limit": 1}, []string{"/docs/install"}},
+	}
+	for _, tc := range tests {
+		tc.body["url"] = origin.URL + "/"
+		resp, out := post(t, srv.URL+"/v2/map", testKey, tc.body)
+		var got []string
+		links, _ := out["links"].([]any)
+		for _, l := range links {
+			got = append(got, strings.TrimPrefix(l.(map[string]any)["url"].(string), origin.URL))
+		}
+		if resp.StatusCode != 200 || out["success"] != true || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%v: %d %v", tc.body, resp.StatusCode, out)
+		}
+	}
+	_, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"url": origin.URL + "/", "sitemap": "only"})
+	if !strings.Contains(fmt.Sprint(out["warning"]), "sitemap (sift reads the links of the one page, not the sitemap)") {
+		t.Errorf("sitemap: %v", out)
+	}
+	if resp, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"search": "x"}); resp.StatusCode != 400 {
+		t.Errorf("no url: %d %v", resp.StatusCode, out)
+	}
+}
