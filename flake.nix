@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum moves without it.
-      vendorHash = "sha256-rmo5NWbpiQ/fik4C+0BwvDkGqvwMV8aj21D1izAnFrE=";
+      vendorHash = "sha256-FnwP0+0KZs3FkpsEBaQSTTjnF2Z8tWu9kvvEGeEbTnw=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
