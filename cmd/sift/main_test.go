@@ -107,9 +107,12 @@ func TestValidateShippedConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runSift(t, nil, "validate", shipped)
-	if code != 0 || !strings.HasSuffix(stdout, ": ok\n") {
-		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	// The file as the argument, or with --config as other commands take it.
+	for _, args := range [][]string{{"validate", shipped}, {"validate", "--config", shipped}} {
+		stdout, stderr, code := runSift(t, nil, args...)
+		if code != 0 || stdout != shipped+": ok\n" {
+			t.Fatalf("%v: exit %d\n%s%s", args, code, stdout, stderr)
+		}
 	}
 }
 

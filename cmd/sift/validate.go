@@ -10,13 +10,17 @@ import (
 )
 
 func validateCommand() *cobra.Command {
-	return &cobra.Command{
+	var file string
+	cmd := &cobra.Command{
 		Use:   "validate [FILE]",
 		Short: "Check a configuration file and print every problem with its line",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			path := config.DefaultFile
+			path := file
 			if len(args) == 1 {
+				if cmd.Flags().Changed("config") && args[0] != file {
+					return fmt.Errorf("validate takes one file: give it as an argument or with --config, not both")
+				}
 				path = args[0]
 			}
 			cfg, diags := config.LoadFile(path)
@@ -32,4 +36,7 @@ func validateCommand() *cobra.Command {
 			return nil
 		},
 	}
+	// --config as every other command takes it, beside the argument.
+	cmd.Flags().StringVar(&file, "config", config.DefaultFile, "configuration file to check (or give it as the argument)")
+	return cmd
 }
