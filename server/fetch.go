@@ -139,7 +139,7 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if ae != nil {
 		return nil, ae
 	}
-	out, ae := fetchAnswer(ctx, req, res)
+	out, ae := fetchAnswer(ctx, req, res, s.grepTimeout)
 	if ae != nil {
 		return nil, ae
 	}
@@ -257,7 +257,7 @@ func (f *fetchRequest) options() map[string]string {
 	return opts
 }
 
-func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult) (*fetchResponse, *apiError) {
+func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepTimeout time.Duration) (*fetchResponse, *apiError) {
 	doc := res.doc
 	resp := doc.Response
 	out := &fetchResponse{
@@ -301,7 +301,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult) (*fet
 		}
 	}
 	if req.Grep != "" {
-		if ae := grepAnswer(ctx, out, req.Grep); ae != nil {
+		if ae := grepAnswer(ctx, out, req.Grep, grepTimeout); ae != nil {
 			return nil, ae
 		}
 	}

@@ -60,9 +60,9 @@ func compileGrep(pattern string) (*regexp.Regexp, *apiError) {
 
 // grepTimeout is the error for a grep that ran past its deadline: the
 // pattern's cost on this page, which retrying will not change.
-func grepTimeout() *apiError {
+func grepTimeout(timeout time.Duration) *apiError {
 	return &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid",
-		Message: fmt.Sprintf("invalid: grep ran past %s on this page; narrow the pattern", GrepTimeout)}
+		Message: fmt.Sprintf("invalid: grep ran past %s on this page; narrow the pattern", timeout)}
 }
 
 // grep keeps the lines of content matching re with grepContext lines
@@ -112,18 +112,18 @@ func matchLine(ctx context.Context, re *regexp.Regexp, line string) (bool, error
 	}
 }
 
-// grepAnswer applies the request's grep to out under GrepTimeout.
-func grepAnswer(ctx context.Context, out *fetchResponse, pattern string) *apiError {
+// grepAnswer applies the request's grep to out within timeout.
+func grepAnswer(ctx context.Context, out *fetchResponse, pattern string, timeout time.Duration) *apiError {
 	re, ae := compileGrep(pattern)
 	if ae != nil {
 		return ae
 	}
-	ctx, cancel := context.WithTimeout(ctx, GrepTimeout)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	content, err := grep(ctx, out.Content, re)
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		return grepTimeout()
+		return grepTimeout(timeout)
 	case err != nil:
 		// The client left; nobody reads this answer.
 		return &apiError{Status: http.StatusServiceUnavailable, Class: "cancelled", Message: "cancelled: the request ended"}

@@ -65,6 +65,7 @@ type Options struct {
 
 	extraConfig string        // tests: top-level HCL added to the test config
 	resolver    *net.Resolver // tests: the guard's resolver
+	grepTimeout time.Duration // tests: the grep deadline, GrepTimeout when 0
 }
 
 // Server serves the API.
@@ -86,6 +87,7 @@ type Server struct {
 	pageBytes    int           // the most stored results one batch read returns
 	precheck     func(string) error
 	publicURL    string
+	grepTimeout  time.Duration
 	now          func() time.Time
 }
 
@@ -111,6 +113,10 @@ func New(opts Options) *Server {
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
+	}
+	s.grepTimeout = opts.grepTimeout
+	if s.grepTimeout <= 0 {
+		s.grepTimeout = GrepTimeout
 	}
 	if b := opts.Batch; b != nil && !b.Disabled {
 		ro := b.Runner
