@@ -82,6 +82,11 @@ func TestBrokenPoolFailsAtOnce(t *testing.T) {
 func TestQueuedCallWaitsNoLongerThanItsTimeout(t *testing.T) {
 	spec := testSpec(t, "")
 	spec.Pool = 1
+	// Short enough that the queued call's wait ends well inside the test's
+	// own 30 s; the hanging call, started first, is cut off first, and its
+	// replacement process takes longer to start than the queued call's
+	// timer has left.
+	spec.Timeout = 2 * time.Second
 	h := startHost(t, spec)
 	busy := make(chan error, 1)
 	go func() { _, err := extract(t, h, "hang"); busy <- err }()
