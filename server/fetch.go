@@ -32,6 +32,9 @@ type fetchRequest struct {
 	// MaxTokens bounds the answer: the parts most relevant to the
 	// question, or the beginning cut at a part boundary.
 	MaxTokens *int `json:"max_tokens"`
+	// Fresh skips the cache's copy: the origin is asked again, and the
+	// cache keeps the new answer (Firecrawl's maxAge 0).
+	Fresh bool `json:"fresh"`
 }
 
 // MaxTokensLimit is the largest max_tokens a request may ask for.
@@ -113,6 +116,9 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 // every batch target go through it.
 func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
 	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
+	if req.Fresh {
+		request.MaxAge = new(time.Duration) // no cached copy is young enough
+	}
 	res, release, ae := s.runHeld(ctx, c, request, req.Grep != "")
 	// The answer, its grep included, is made while the slot of the
 	// fetch it comes from is held.

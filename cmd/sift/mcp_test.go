@@ -197,6 +197,11 @@ func checkMCPTools(t *testing.T, name string, origin *mcpOrigin, transport mcp.T
 		t.Errorf("fetch untrusted = %v", out["untrusted"])
 	}
 
+	again := s.callOK("fetch", map[string]any{"url": page, "fresh": true})
+	if src, _ := again["source"].(map[string]any); src["cached"] != false {
+		t.Errorf("fetch with fresh: source %v, want a copy not from the cache", again["source"])
+	}
+
 	out = s.callOK("fetch", map[string]any{"url": origin.URL + "/data.json", "jq": ".items[] | .name"})
 	if c := out["content"].(string); !strings.Contains(c, "alpha") || strings.Contains(c, "noise") || strings.Contains(c, "8080") {
 		t.Errorf("fetch JSON with jq content = %q", c)

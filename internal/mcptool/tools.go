@@ -70,6 +70,7 @@ func fetchTool() *mcp.Tool {
 	setDefault(prop(in, "links"), true)
 	setDefault(prop(in, "context"), false)
 	setDefault(prop(in, "recover"), false)
+	setDefault(prop(in, "fresh"), false)
 	prop(in, "url").MinLength = ptr(1)
 	budget := prop(in, "max_tokens")
 	budget.Minimum, budget.Maximum = ptr(1.0), ptr(float64(maxTokensLimit))

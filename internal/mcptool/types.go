@@ -17,6 +17,7 @@ type FetchInput struct {
 	Recover  bool   `json:"recover,omitempty" jsonschema:"when the origin fails or is empty, return the newest Wayback Machine snapshot instead"`
 	// MaxTokens is /v1/fetch's max_tokens: with a question, the parts of
 	// the page most relevant to it within the budget.
+	Fresh     bool `json:"fresh,omitempty" jsonschema:"true skips sift's cached copy and reads the page again (for a page that changes)"`
 	MaxTokens *int `json:"max_tokens,omitempty" jsonschema:"a budget in tokens for the answer: with a question, the parts of the page most relevant to it, in page order under their headings; without one, the page cut between parts"`
 }
 
