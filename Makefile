@@ -8,9 +8,11 @@ PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
 # Packages whose code runs concurrently get the race detector.
 RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
-# The extraction benchmark (eval.py and its pages), outside the repository:
-# make bench uses it when present and skips those steps otherwise.
-BENCH_DATA ?= ../shared/bench/extract
+# The extraction benchmark's folder (eval.py and its pages), which the
+# repository does not ship: make bench BENCH_DATA=DIR uses it, and without
+# it skips the steps that need it.
+BENCH_DATA ?=
+BENCH_ABS  := $(if $(BENCH_DATA),$(abspath $(BENCH_DATA)))
 # An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
 EMBED_URL ?=
 
@@ -52,16 +54,16 @@ test:
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
-	SIFT_BENCH_DATA=$(abspath $(BENCH_DATA)) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
+	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench Throughput -benchtime 1x ./server/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
-	FOCUS_BENCH_DATA=$(abspath $(BENCH_DATA))/data FOCUS_EMBED_URL=$(EMBED_URL) \
+	FOCUS_BENCH_DATA=$(if $(BENCH_ABS),$(BENCH_ABS)/data) FOCUS_EMBED_URL=$(EMBED_URL) \
 	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/
-	@if [ -d "$(BENCH_DATA)" ] && command -v python3 >/dev/null; then \
-	  python3 $(BENCH_DATA)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
-	  python3 $(BENCH_DATA)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
+	@if [ -n "$(BENCH_ABS)" ] && [ -d "$(BENCH_ABS)" ] && command -v python3 >/dev/null; then \
+	  python3 $(BENCH_ABS)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
+	  python3 $(BENCH_ABS)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
 	fi
 
 # The flake, the NixOS module and deploy/sift.service, offline (nix-bin and
