@@ -1,9 +1,9 @@
-"""Where does sift lose content on WCXB? (issue 9's study; README "Where the
-losses are").
+"""Where does sift lose content on WCXB? (bench/html/BENCHMARKS.md, "Where
+the losses are").
 
 Run eval.py with --per-page first:
 
-    python3 ../shared/bench/extract/eval.py --dataset wcxb-dev --batch \
+    python3 $BENCH_DATA/eval.py --dataset wcxb-dev --batch \
         --cmd 'bin/sift extract --batch' --per-page /tmp/wcxb-pp.json
     python3 bench/html/wcxb_losses.py /tmp/wcxb-pp.json
 
@@ -12,10 +12,10 @@ runs of the HTML that the ground truth has and sift's output lacks, and
 counts, per page, the tags and class/id/itemprop/role words of their
 ancestors; for low-precision pages, the runs sift kept that the ground truth
 lacks. A word seen in most pages names the structure being lost or kept."""
-import ast, collections, csv, gzip, json, re, subprocess, sys
+import ast, collections, csv, gzip, json, os, re, subprocess, sys
 from html.parser import HTMLParser
 
-DATA = '../shared/bench/extract/data/wcxb-dev'
+DATA = os.path.join(os.environ['BENCH_DATA'], 'data', 'wcxb-dev')
 SIFT = 'bin/sift'
 rows = list(csv.DictReader(open(sys.argv[1] if len(sys.argv) > 1 else '/tmp/wcxb-pp.json'), delimiter='\t'))
 WORD = re.compile(r'\w+')

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Build a corpus that ../shared/bench/pdf/score.py can score, from any PDFs.
+"""Build a corpus that the PDF benchmark's score.py can score, from any PDFs.
 
     python3 bench/pdf/make_corpus.py OUT_DIR FILE.pdf [FILE.pdf.gz ...]
-    python3 ../shared/bench/pdf/score.py OUT_DIR --cmd 'bin/sift extract --format text'
+    python3 $PDF_BENCH/score.py OUT_DIR --cmd 'bin/sift extract --format text'
 
 Each PDF (gzipped ones are unpacked) is copied to OUT_DIR/pdf/, poppler's
 `pdftotext` text becomes its reference in OUT_DIR/ref/, and manifest.json
