@@ -1,12 +1,9 @@
 package html
 
 import (
-	"errors"
-	"io"
 	"slices"
 	"strings"
 
-	cssparse "github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
@@ -218,27 +215,14 @@ func hintedRules(text string) []string {
 // invisibleSelectors parses one rule and returns its simple selectors when
 // its declarations make text invisible.
 func invisibleSelectors(rule string) []selector {
-	p := css.NewParser(cssparse.NewInputString(rule), false)
 	var selected []selector
 	decls := map[string]string{}
-	for {
-		gt, _, data := p.Next()
-		switch gt {
-		case css.ErrorGrammar:
-			if errors.Is(p.Err(), io.EOF) {
-				return nil
-			}
-		case css.BeginRulesetGrammar:
-			selected = simpleSelectors(p.Values())
-		case css.DeclarationGrammar:
-			decls[strings.ToLower(string(data))] = cssValue(p.Values())
-		case css.EndRulesetGrammar:
-			if invisibleDecls(decls) {
-				return selected
-			}
-			return nil
-		}
+	ended := readRule(rule, func(sel []css.Token) { selected = simpleSelectors(sel) },
+		func(name, value string) { decls[name] = value })
+	if !ended || !invisibleDecls(decls) {
+		return nil
 	}
+	return selected
 }
 
 // simpleSelectors returns the selectors of a selector list that are

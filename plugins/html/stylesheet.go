@@ -96,30 +96,39 @@ func clipRules(text string) []string {
 // addClipped parses one rule and adds its lone classes to classes when it
 // declares the clip recipe.
 func addClipped(rule string, classes map[string]bool) map[string]bool {
-	p := css.NewParser(cssparse.NewInputString(rule), false)
 	var selected []string // the rule's lone classes
 	var decl clipRecipe
+	ended := readRule(rule, func(sel []css.Token) { selected = loneClasses(sel) }, decl.add)
+	if !ended || selected == nil || !decl.hides() {
+		return classes
+	}
+	if classes == nil {
+		classes = map[string]bool{}
+	}
+	for _, c := range selected {
+		classes[c] = true
+	}
+	return classes
+}
+
+// readRule walks one rule: selector gets its selector list, decl each
+// declaration's lower-cased name and value. It reports whether the rule
+// ended, as a rule cut short by the end of the text declares nothing.
+func readRule(rule string, selector func([]css.Token), decl func(name, value string)) bool {
+	p := css.NewParser(cssparse.NewInputString(rule), false)
 	for {
 		gt, _, data := p.Next()
 		switch gt {
 		case css.ErrorGrammar:
 			if errors.Is(p.Err(), io.EOF) {
-				return classes
+				return false
 			}
 		case css.BeginRulesetGrammar:
-			selected = loneClasses(p.Values())
+			selector(p.Values())
 		case css.DeclarationGrammar:
-			decl.add(strings.ToLower(string(data)), cssValue(p.Values()))
+			decl(strings.ToLower(string(data)), cssValue(p.Values()))
 		case css.EndRulesetGrammar:
-			if selected != nil && decl.hides() {
-				if classes == nil {
-					classes = map[string]bool{}
-				}
-				for _, c := range selected {
-					classes[c] = true
-				}
-			}
-			return classes
+			return true
 		}
 	}
 }
