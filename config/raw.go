@@ -42,7 +42,8 @@ type rawCaller struct {
 }
 
 type rawPipeline struct {
-	Stages []rawStage `hcl:"stage,block"`
+	Stages   []rawStage `hcl:"stage,block"`
+	DefRange hcl.Range  `hcl:",def_range"`
 }
 
 type rawStage struct {
@@ -54,10 +55,10 @@ type rawStage struct {
 
 type rawPlugin struct {
 	Name         string         `hcl:"name,label"`
-	Command      []string       `hcl:"command,optional"`
+	Command      hcl.Expression `hcl:"command,optional"`
 	SHA256       *string        `hcl:"sha256,optional"`
-	ContentTypes []string       `hcl:"content_types,optional"`
-	Env          []string       `hcl:"env,optional"`
+	ContentTypes hcl.Expression `hcl:"content_types,optional"`
+	Env          hcl.Expression `hcl:"env,optional"`
 	Pool         hcl.Expression `hcl:"pool,optional"`
 	Timeout      hcl.Expression `hcl:"timeout,optional"`
 	Memory       hcl.Expression `hcl:"memory,optional"`
@@ -124,15 +125,16 @@ func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 	return out, diags
 }
 
-func (r *rawFile) stages(diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
+func (r *rawFile) stages(cfg *Config, diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
 	if r.Pipeline == nil {
 		return nil, diags
 	}
+	cfg.Pipeline = r.Pipeline.DefRange.Ptr()
 	out := make([]Stage, 0, len(r.Pipeline.Stages))
 	for _, rs := range r.Pipeline.Stages {
 		st := Stage{Kind: rs.Kind, Body: rs.Remain, DefRange: rs.DefRange}
 		var ds hcl.Diagnostics
-		st.ContentTypes, ds = optStringList(rs.ContentTypes)
+		st.ContentTypes, ds = stringList(rs.ContentTypes, "content_types")
 		diags = append(diags, ds...)
 		if st.ContentTypes != nil {
 			st.ContentTypesRange = rs.ContentTypes.Range().Ptr()
@@ -168,8 +170,17 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 const DefaultDigestTimeout = 60 * time.Second
 
 func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
-	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Env: rp.Env, Body: rp.Remain, DefRange: rp.DefRange}
-	for _, name := range rp.Env {
+	p := Plugin{Name: rp.Name, Body: rp.Remain, DefRange: rp.DefRange}
+	for _, l := range []struct {
+		into *[]string
+		expr hcl.Expression
+		name string
+	}{{&p.Command, rp.Command, "command"}, {&p.ContentTypes, rp.ContentTypes, "content_types"}, {&p.Env, rp.Env, "env"}} {
+		var ds hcl.Diagnostics
+		*l.into, ds = stringList(l.expr, l.name)
+		diags = append(diags, ds...)
+	}
+	for _, name := range p.Env {
 		if !envName.MatchString(name) {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Invalid env",
 				fmt.Sprintf("env lists names of environment variables (letters, digits, _), got %q.", name)))

@@ -5,9 +5,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -258,7 +260,9 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.Error("panic in handler", "route", r.URL.Path)
+				// The value and stack go to the log only: the client
+				// sees the class, never sift's internals.
+				s.log.Error("panic in handler", "route", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: unexpected failure"})
 			}
 		}()

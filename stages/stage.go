@@ -59,6 +59,9 @@ type Kind struct {
 	// After lists kinds that must come earlier in the chain when this kind
 	// is present.
 	After []string
+	// AfterIfPresent lists kinds that must come earlier when both are in
+	// the chain, but that this kind does not need.
+	AfterIfPresent []string
 	// AlwaysRun stages run even when a checkpoint lets the runner skip the
 	// stages around them (guard: a cached answer is still refused for a
 	// blocked URL).

@@ -19,9 +19,11 @@ import (
 // second page.
 const MaxHitBytes = 600
 
-// Kind registers the context stage; it needs clean content before it.
+// Kind registers the context stage; it needs clean content before it, and
+// a digest, when the chain makes one, since the digest's terms are among
+// the page's key terms.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "context", After: []string{"extract"}, New: New}
+	return stages.Kind{Name: "context", After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
 }
 
 // Stage searches the caller's workspace when the request asks for context.

@@ -81,6 +81,20 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
+// DigesterName is the digester block a digest stage's body uses: its
+// digester attribute, or DefaultDigester; ok is false when the body does
+// not decode (the stage's own decoding reports why).
+func DigesterName(body hcl.Body) (name string, rng *hcl.Range, ok bool) {
+	var raw rawConfig
+	if diags := gohcl.DecodeBody(body, nil, &raw); diags.HasErrors() {
+		return "", nil, false
+	}
+	if raw.Digester != nil {
+		return *raw.Digester, digesterRange(body), true
+	}
+	return DefaultDigester, nil, true
+}
+
 // digesterRange points at the digester attribute of the stage's block.
 func digesterRange(body hcl.Body) *hcl.Range {
 	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "digester"}}})

@@ -1,0 +1,35 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestPanicIsLoggedWithValueAndStack: the client sees only the class; the
+// operator's log says what panicked and where.
+func TestPanicIsLoggedWithValueAndStack(t *testing.T) {
+	var logs bytes.Buffer
+	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil))}
+	h := s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+		panic("the chain has no stage at index 3")
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/v1/fetch", nil))
+	if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Body.String(), "index 3") {
+		t.Fatalf("answer %d %s", rec.Code, rec.Body)
+	}
+	var line struct {
+		Msg, Panic, Stack string
+	}
+	if err := json.Unmarshal(logs.Bytes(), &line); err != nil {
+		t.Fatalf("log %q: %v", logs.String(), err)
+	}
+	if line.Panic != "the chain has no stage at index 3" || !strings.Contains(line.Stack, "panic_test.go") {
+		t.Fatalf("log line %+v", line)
+	}
+}
