@@ -127,7 +127,11 @@ func FallbackWarning(err error) string {
 	if errors.As(err, &de) {
 		class = de.Class
 	}
-	return "digest fell back to clean: " + class
+	return FallbackPrefix + class
 }
+
+// FallbackPrefix starts the warning of a digest that fell back; the class
+// follows.
+const FallbackPrefix = "digest fell back to clean: "
 
 var _ stages.Stage = (*Stage)(nil)
