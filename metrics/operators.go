@@ -103,6 +103,16 @@ func (m *Metrics) SetPlugins(names []string) {
 	}
 }
 
+// SearchBackends starts each configured search backend's series at zero.
+func (m *Metrics) SearchBackends(names []string) {
+	for _, b := range names {
+		for _, o := range []string{"ok", "error"} {
+			m.searchCalls.WithLabelValues(b, o)
+		}
+		m.searchLatency.WithLabelValues(b)
+	}
+}
+
 // caller is name when it is a configured caller, Anonymous for none, and
 // Other otherwise.
 func (m *Metrics) caller(name string) string {
