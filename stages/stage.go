@@ -68,6 +68,9 @@ type Kind struct {
 	AlwaysRun bool
 	// Repeatable kinds may appear more than once.
 	Repeatable bool
+	// Config is the stage block's gohcl struct, whose doc and type tags
+	// make the configuration reference (docs/config.md).
+	Config any
 	// New decodes and validates the stage's block and builds the stage. It
 	// must not do I/O.
 	New func(body hcl.Body, deps Deps) (Stage, hcl.Diagnostics)

@@ -23,7 +23,7 @@ const MaxHitBytes = 600
 // a digest, when the chain makes one, since the digest's terms are among
 // the page's key terms.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "context", After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
+	return stages.Kind{Name: "context", Config: struct{}{}, After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
 }
 
 // The context stage's warnings; WarnUnavailable is followed by "timeout",

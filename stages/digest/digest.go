@@ -24,7 +24,7 @@ const FallbackTokens = 2000
 const DefaultDigester = "llm"
 
 type rawConfig struct {
-	Digester *string `hcl:"digester,optional"`
+	Digester *string `hcl:"digester,optional" type:"string" doc:"the digester block the stage uses (default \"llm\"); it must be declared"`
 }
 
 // Stage digests when the request asks for it (mode "digest").
@@ -35,7 +35,7 @@ type Stage struct {
 
 // Kind registers the digest stage; it needs clean content before it.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "digest", After: []string{"extract"}, New: New}
+	return stages.Kind{Name: "digest", Config: rawConfig{}, After: []string{"extract"}, New: New}
 }
 
 // New decodes the digest block.

@@ -26,9 +26,9 @@ type Config struct {
 }
 
 type rawConfig struct {
-	AllowPorts hcl.Expression `hcl:"allow_ports,optional"`
-	AllowHosts []string       `hcl:"allow_hosts,optional"`
-	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional"`
+	AllowPorts hcl.Expression `hcl:"allow_ports,optional" type:"list(number)" doc:"the ports allowed (default [80, 443])"`
+	AllowHosts []string       `hcl:"allow_hosts,optional" doc:"when set, the only host names admitted, local names included; their addresses are still checked unless allow_cidrs admits them"`
+	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges admitted although the address rules would refuse them"`
 }
 
 // defaultPorts are the ports a URL may name unless the operator widens them.
@@ -37,7 +37,7 @@ func defaultPorts() []int { return []int{80, 443} }
 // Kind registers the guard stage. It always runs: a cached answer is still
 // refused for a URL the guard blocks.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "guard", AlwaysRun: true, New: New}
+	return stages.Kind{Name: "guard", Config: rawConfig{}, AlwaysRun: true, New: New}
 }
 
 // Stage checks each request's URL and records what it vetted.
