@@ -7,6 +7,12 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
+// StringList decodes an optional list of strings strictly, for the
+// stage kinds' own blocks; name is the attribute's, for the diagnostic.
+func StringList(expr hcl.Expression, name string) ([]string, hcl.Diagnostics) {
+	return stringList(expr, name)
+}
+
 // stringList decodes an optional list of strings strictly: HCL would turn
 // the 5 of ["text/html", 5] into "5" without a word, and a content type,
 // a command's argument or a variable's name written as a number is a

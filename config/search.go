@@ -44,8 +44,8 @@ type Embed struct {
 
 type rawSearch struct {
 	Timeout    hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one search (default \"8s\")"`
-	AllowHosts []string       `hcl:"allow_hosts,optional" type:"list(string)" doc:"host names the search backends may be reached at despite the guard's rules"`
-	AllowCIDRs []string       `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges the search backends may be reached at (a local SearXNG)"`
+	AllowHosts hcl.Expression `hcl:"allow_hosts,optional" type:"list(string)" doc:"host names the search backends may be reached at despite the guard's rules"`
+	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges the search backends may be reached at (a local SearXNG)"`
 	AllowPorts []int          `hcl:"allow_ports,optional" type:"list(number)" doc:"ports allowed besides 80 and 443"`
 	SearXNG    *struct {
 		URL string `hcl:"url" type:"string" doc:"the SearXNG instance's base URL"`
@@ -72,10 +72,13 @@ const (
 )
 
 func (r *rawSearch) decode() (*Search, hcl.Diagnostics) {
-	s := &Search{AllowHosts: r.AllowHosts, AllowPorts: r.AllowPorts}
+	s := &Search{AllowPorts: r.AllowPorts}
 	var diags hcl.Diagnostics
+	s.AllowHosts, diags = stringList(r.AllowHosts, "allow_hosts")
+	cidrs, ds := stringList(r.AllowCIDRs, "allow_cidrs")
+	diags = append(diags, ds...)
 	s.Timeout, diags = optDuration(r.Timeout, DefaultSearchTimeout, diags)
-	for _, c := range r.AllowCIDRs {
+	for _, c := range cidrs {
 		p, err := netip.ParsePrefix(c)
 		if err != nil {
 			diags = append(diags, attrError(r.DefRange.Ptr(), "Invalid CIDR", fmt.Sprintf("allow_cidrs holds %q: %v.", c, err)))

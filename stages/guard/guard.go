@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/stages"
 )
 
@@ -27,7 +28,7 @@ type Config struct {
 
 type rawConfig struct {
 	AllowPorts hcl.Expression `hcl:"allow_ports,optional" type:"list(number)" doc:"the ports allowed (default [80, 443])"`
-	AllowHosts []string       `hcl:"allow_hosts,optional" doc:"when set, the only host names admitted, local names included; their addresses are still checked unless allow_cidrs admits them"`
+	AllowHosts hcl.Expression `hcl:"allow_hosts,optional" type:"list(string)" doc:"when set, the only host names admitted, local names included; their addresses are still checked unless allow_cidrs admits them"`
 	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges admitted although the address rules would refuse them"`
 }
 
@@ -83,10 +84,13 @@ var _ stages.Stage = (*Stage)(nil)
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
-	cfg := Config{AllowPorts: defaultPorts(), AllowHosts: raw.AllowHosts}
+	cfg := Config{AllowPorts: defaultPorts()}
 	if diags.HasErrors() {
 		return cfg, diags
 	}
+	var ds hcl.Diagnostics
+	cfg.AllowHosts, ds = config.StringList(raw.AllowHosts, "allow_hosts")
+	diags = append(diags, ds...)
 	if !isNull(raw.AllowPorts) {
 		diags = append(diags, gohcl.DecodeExpression(raw.AllowPorts, nil, &cfg.AllowPorts)...)
 		for _, p := range cfg.AllowPorts {
@@ -96,8 +100,8 @@ func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 		}
 	}
 	if !isNull(raw.AllowCIDRs) {
-		var cidrs []string
-		diags = append(diags, gohcl.DecodeExpression(raw.AllowCIDRs, nil, &cidrs)...)
+		cidrs, ds := config.StringList(raw.AllowCIDRs, "allow_cidrs")
+		diags = append(diags, ds...)
 		for _, c := range cidrs {
 			prefix, err := netip.ParsePrefix(c)
 			if err != nil {
