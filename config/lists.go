@@ -22,7 +22,7 @@ func stringList(expr hcl.Expression, name string) ([]string, hcl.Diagnostics) {
 		return nil, nil
 	}
 	v, diags := expr.Value(nil)
-	if diags.HasErrors() {
+	if diags.HasErrors() || !v.IsWhollyKnown() {
 		return nil, diags
 	}
 	if !v.Type().IsTupleType() && !v.Type().IsListType() && !v.Type().IsSetType() {
