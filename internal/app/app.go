@@ -18,10 +18,10 @@ import (
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
-	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/stages/kinds"
 	"github.com/siftd/sift/store"
 )
 
@@ -66,7 +66,7 @@ func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
 	}
-	_, ds = stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
+	_, ds = stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	return append(diags, ds...)
 }
@@ -130,7 +130,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			deps.Cache = st.CacheTable(budget)
 		}
 	}
-	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
+	chain, ds := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		_ = a.Close(ctx)
