@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // fetchResult is what one pass through the chain produced.

@@ -3,9 +3,10 @@ package stages
 import (
 	"mime"
 	"net/http"
-	"net/netip"
 	"strings"
 	"time"
+
+	"github.com/siftd/sift/guard"
 )
 
 // Doc is what flows through the chain. Each stage reads what earlier stages
@@ -54,12 +55,7 @@ type Request struct {
 
 // Target is the request's URL as the guard vetted it: the canonical URL
 // and the only addresses fetch may dial for it.
-type Target struct {
-	URL   string
-	Host  string
-	Port  int
-	Addrs []netip.Addr
-}
+type Target = guard.Vetted
 
 // Response is the fetched resource.
 type Response struct {

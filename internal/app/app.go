@@ -14,13 +14,14 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/honcho"
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
+	guardstage "github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/stages/kinds"
 	"github.com/siftd/sift/store"
 )
@@ -178,7 +179,7 @@ func (a *App) Close(ctx context.Context) error {
 func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
 	for _, st := range chainBlocks(cfg) {
 		if st.Kind == "guard" {
-			c, diags := guard.Decode(st.Body)
+			c, diags := guardstage.Decode(st.Body)
 			return c.Policy(), diags
 		}
 	}
