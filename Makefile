@@ -89,7 +89,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/pdf/
 	$(GO) test -run '^$$' -fuzz '^FuzzStrip$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
-	$(GO) test -run '^$$' -fuzz '^FuzzNormalContentType$$' -fuzztime $(FUZZTIME) ./stages/
+	$(GO) test -run '^$$' -fuzz '^FuzzNormal$$' -fuzztime $(FUZZTIME) ./mediatype/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 
 tools:

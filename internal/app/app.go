@@ -23,6 +23,7 @@ import (
 	"github.com/siftd/sift/stages/fetch"
 	guardstage "github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/stages/kinds"
+	"github.com/siftd/sift/stages/workspace"
 	"github.com/siftd/sift/store"
 )
 
@@ -114,7 +115,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if cfg.Context != nil {
 		// The URL was checked by config; New cannot fail on it.
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
-		deps.Context = honcho.Source{Client: client, Limit: cfg.Context.Limit}
+		deps.Context = workspace.Honcho{Client: client, Limit: cfg.Context.Limit}
 	}
 	budget, cached := cacheBudget(cfg)
 	if cached || !cfg.Batch.Disabled {
