@@ -16,7 +16,7 @@ type Resolver interface {
 type Vetted struct {
 	// URL is canonical, with the host as it was checked.
 	URL string
-	// Host is the host as Target.Host has it.
+	// Host is the host as it was checked, in Target.Host's form.
 	Host  string
 	Port  int
 	Addrs []netip.Addr
