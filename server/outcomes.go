@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/stages"
-	siftcontext "github.com/siftd/sift/stages/context"
 	"github.com/siftd/sift/stages/digest"
+	"github.com/siftd/sift/stages/workspace"
 )
 
 // observeOutcomes counts how the digest and the context lookup a request
@@ -34,15 +34,15 @@ func (s *Server) observeOutcomes(doc *stages.Doc) {
 func contextOutcome(warnings []string) string {
 	for _, w := range warnings {
 		switch {
-		case w == siftcontext.WarnNotConfigured:
+		case w == workspace.WarnNotConfigured:
 			return "not_configured"
-		case w == siftcontext.WarnNoTerms:
+		case w == workspace.WarnNoTerms:
 			return "no_terms"
-		case strings.HasPrefix(w, siftcontext.WarnUnavailable):
-			switch strings.TrimPrefix(w, siftcontext.WarnUnavailable) {
+		case strings.HasPrefix(w, workspace.WarnUnavailable):
+			switch strings.TrimPrefix(w, workspace.WarnUnavailable) {
 			case "timeout":
 				return "timeout"
-			case siftcontext.ReasonError:
+			case workspace.ReasonError:
 				return "error"
 			default:
 				return "unreachable"

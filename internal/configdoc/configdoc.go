@@ -17,7 +17,7 @@ import (
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/sdk"
-	stagesbuiltin "github.com/siftd/sift/stages/builtin"
+	"github.com/siftd/sift/stages/kinds"
 )
 
 const intro = `# Configuration reference
@@ -77,7 +77,7 @@ func blockTitle(b config.BlockDoc) string {
 // stageKinds documents the stage block's own attributes and each kind's.
 func stageKinds(w *strings.Builder, stage config.BlockDoc) []string {
 	section(w, 3, "`stage \"KIND\"`", stage.Doc+". Every kind takes these; the kinds below add their own.", stage.Attrs)
-	reg := stagesbuiltin.Registry()
+	reg := kinds.Registry()
 	var errs []string
 	for _, name := range reg.Names() {
 		kind, _ := reg.Lookup(name)
