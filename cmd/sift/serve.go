@@ -106,10 +106,7 @@ func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
 	if b.Disabled || a.Store == nil {
 		return &server.BatchOptions{Disabled: true}
 	}
-	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
-		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
-		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes, CallerBytes: b.MaxCallerBytes, ResultBytes: b.MaxResultBytes,
-	}, Runner: batch.Options{ClaimLease: b.ClaimLease}}
+	return &server.BatchOptions{Store: a.Store, Limits: b.BatchLimits, Runner: batch.Options{ClaimLease: b.ClaimLease}}
 }
 
 // searchDigester is the digester `/v1/search` condenses its top results
