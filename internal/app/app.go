@@ -1,5 +1,7 @@
 // Package app assembles sift from its configuration: the plugin host, the
-// stage chain and the checks `validate` and `serve` share.
+// stage chain, the store, search, the health report, and the checks
+// `validate` and `serve` share. Everything one configuration needs is
+// built here, once, into an App.
 package app
 
 import (
@@ -14,12 +16,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/honcho"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/cache"
+	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/store"
@@ -31,6 +37,19 @@ type App struct {
 	Host   *host.Host
 	Chain  *stages.Chain
 	Store  *store.Store // nil when neither a cache stage nor batch needs one
+	// Search answers the search routes; nil when no backend is configured.
+	Search *search.Service
+	// Digester condenses the top results of a search with a digest: the
+	// default digester block's, or nil.
+	Digester stages.Digester
+	// Policy is the guard stage's policy (the default one without a guard
+	// stage); PreCheck applies it without resolving.
+	Policy *guard.Policy
+	// ArchiveURL is the fetch stage's archive for `recover`.
+	ArchiveURL string
+
+	ownStore bool // Close closes Store: Load opened it
+	services *health.Monitor
 }
 
 // Options tune Load.
@@ -50,6 +69,11 @@ type Options struct {
 	// Extractors are compiled-in extractors beside sift's own; one named
 	// like a companion (html) replaces it, so tests can run it in-process.
 	Extractors host.Builtins
+	// Metrics observe search backends; none when nil.
+	Metrics *metrics.Metrics
+	// Store, when set, is the store the App uses instead of opening one
+	// (a reload keeps the running store); the App does not close it.
+	Store *store.Store
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -101,7 +125,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	a := &App{Config: cfg, Host: h}
+	a := &App{Config: cfg, Host: h, ArchiveURL: FetchConfig(cfg).ArchiveURL}
 	policy, _ := GuardPolicy(cfg) // its diagnostics come from the guard stage's own decoding
 	deps := stages.Deps{
 		Logger:     opts.Logger,
@@ -117,15 +141,19 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	}
 	budget, cached := cacheBudget(cfg)
 	if cached || !cfg.Batch.Disabled {
-		st, err := store.Open(ctx, cfg.Store, cfg.DataDir)
-		if err != nil {
-			h.Close()
-			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
+		st := opts.Store
+		if st == nil {
+			var err error
+			if st, err = store.Open(ctx, cfg.Store, cfg.DataDir); err != nil {
+				h.Close()
+				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
+			}
+			a.ownStore = true
+			for _, w := range st.Warnings() {
+				opts.Logger.Warn(w)
+			}
 		}
 		a.Store = st
-		for _, w := range st.Warnings() {
-			opts.Logger.Warn(w)
-		}
 		if cached {
 			deps.Cache = st.CacheTable(budget)
 		}
@@ -137,8 +165,36 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		return nil, diags
 	}
 	a.Chain = chain
+	a.Policy = policy
+	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
+	if d, ok := h.Digester(digest.DefaultDigester); ok {
+		a.Digester = d
+	}
+	a.services = health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
 	return a, diags
 }
+
+// searchObserver is m as search's observer; none when m is nil.
+func searchObserver(m *metrics.Metrics) search.Observer {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// PreCheck is the guard's check of rawURL without resolution, run on
+// every batch target at submit.
+func (a *App) PreCheck(rawURL string) error {
+	_, err := a.Policy.PreCheck(rawURL)
+	return err
+}
+
+// OwnsStore reports whether Close closes the store: Load opened it rather
+// than being given one.
+func (a *App) OwnsStore() bool { return a.ownStore }
+
+// KeepStore makes the store outlive the App: its new owner closes it.
+func (a *App) KeepStore() { a.ownStore = false }
 
 func resolverOr(r *net.Resolver) *net.Resolver {
 	if r == nil {
@@ -167,7 +223,7 @@ func (a *App) Close(ctx context.Context) error {
 		errs = append(errs, a.Chain.Close(ctx))
 	}
 	a.Host.Close()
-	if a.Store != nil {
+	if a.Store != nil && a.ownStore {
 		errs = append(errs, a.Store.Close())
 	}
 	return errors.Join(errs...)
