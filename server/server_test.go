@@ -119,7 +119,9 @@ extractor "pdf" {
 	if tb != nil && !tb.Disabled {
 		// The runner calls the server it serves, made just below.
 		var srv *Server
-		fetch := func(ctx context.Context, c batch.Caller, tg batch.Target) ([]byte, error) { return srv.BatchFetch(ctx, c, tg) }
+		fetch := func(ctx context.Context, c batch.Caller, tg batch.Target) ([]byte, error) {
+			return srv.BatchFetch(ctx, c, tg)
+		}
 		ro := tb.Runner
 		if opts.Metrics == nil {
 			opts.Metrics = metrics.New()
