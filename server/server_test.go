@@ -113,8 +113,7 @@ extractor "pdf" {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	policy, _ := app.GuardPolicy(cfg)
-	opts.PreCheck = func(u string) error { _, err := policy.PreCheck(u); return err }
+	opts.PreCheck = a.PreCheck
 	tb := opts.testBatch
 	if tb != nil && !tb.Disabled {
 		// The runner calls the server it serves, made just below.

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/guard"
 )
 
@@ -72,9 +72,17 @@ func guardPolicy(cmd *cobra.Command, path string) (*guard.Policy, error) {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, err
 	}
-	policy, diags := app.GuardPolicy(cfg)
-	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
-		return nil, err
+	for _, st := range cfg.Stages {
+		if st.Kind != "guard" {
+			continue
+		}
+		// The stage's own constructor decodes its block: one schema, one
+		// owner. It does no I/O.
+		g, diags := guard.New(st.Body, stages.Deps{})
+		if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+			return nil, err
+		}
+		return g.(*guard.Stage).Policy(), nil
 	}
-	return policy, nil
+	return guard.DefaultPolicy(), nil
 }

@@ -84,15 +84,15 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // (with the digesters the file declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	diags := CheckDevKey(cfg)
-	specs, ds := plan(ctx, cfg, nil)
+	chain, chainDiags := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
+		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
+	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody)
 	diags = append(diags, ds...)
 	for i := range specs {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
 	}
-	_, ds = stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
-		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
-	return append(diags, ds...)
+	return append(diags, chainDiags...)
 }
 
 // declaredDigesters answers for the digester blocks of a file, without
@@ -110,28 +110,22 @@ func (d declaredDigesters) Digester(name string) (stages.Digester, bool) {
 	return nil, false
 }
 
-// Load checks cfg and starts its plugins and chain.
+// Load checks cfg and starts its plugins and chain. The chain is built
+// first, each stage decoding its own block once; what the rest needs of
+// a block (fetch's body cap sizes the plugin messages, the cache stages'
+// budgets the store's table, the guard's policy the batch pre-check) is
+// read from the built stages.
 func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diagnostics) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	specs, diags := plan(ctx, cfg, opts.Extractors)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	specs = only(specs, opts.Only)
-	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer})
-	diags = append(diags, ds...)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	a := &App{Config: cfg, Host: h, ArchiveURL: FetchConfig(cfg).ArchiveURL}
-	policy, _ := GuardPolicy(cfg) // its diagnostics come from the guard stage's own decoding
+	late := &bindings{declared: declaredDigesters(cfg.Digesters)}
 	deps := stages.Deps{
 		Logger:     opts.Logger,
-		Extractors: h,
-		Digesters:  h,
-		Guard:      guard.NewChecker(policy, resolverOr(opts.Resolver)),
+		Extractors: late,
+		Digesters:  late,
+		Cache:      late,
+		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
 	if cfg.Context != nil {
@@ -139,13 +133,28 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
 		deps.Context = honcho.Source{Client: client, Limit: cfg.Context.Limit}
 	}
-	budget, cached := cacheBudget(cfg)
+	chain, chainDiags := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
+	fetchCfg := fetchConfig(chain)
+	specs, diags := plan(ctx, cfg, opts.Extractors, fetchCfg.MaxBody)
+	if diags = append(diags, chainDiags...); diags.HasErrors() {
+		closeChain(ctx, chain)
+		return nil, diags
+	}
+	specs = only(specs, opts.Only)
+	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer})
+	if diags = append(diags, ds...); diags.HasErrors() {
+		closeChain(ctx, chain)
+		return nil, diags
+	}
+	late.host = h
+	a := &App{Config: cfg, Host: h, Chain: chain, Policy: guardPolicy(chain), ArchiveURL: fetchCfg.ArchiveURL}
+	budget, cached := cacheBudget(chain)
 	if cached || !cfg.Batch.Disabled {
 		st := opts.Store
 		if st == nil {
 			var err error
 			if st, err = store.Open(ctx, cfg.Store, cfg.DataDir); err != nil {
-				h.Close()
+				_ = a.Close(ctx)
 				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
 			}
 			a.ownStore = true
@@ -155,23 +164,52 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		}
 		a.Store = st
 		if cached {
-			deps.Cache = st.CacheTable(budget)
+			late.cache = st.CacheTable(budget)
 		}
 	}
-	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
-	diags = append(diags, ds...)
-	if diags.HasErrors() {
-		_ = a.Close(ctx)
-		return nil, diags
-	}
-	a.Chain = chain
-	a.Policy = policy
 	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
 	if d, ok := h.Digester(digest.DefaultDigester); ok {
 		a.Digester = d
 	}
 	a.services = health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
 	return a, diags
+}
+
+func closeChain(ctx context.Context, c *stages.Chain) {
+	if c != nil {
+		_ = c.Close(ctx)
+	}
+}
+
+// fetchConfig is the chain's fetch stage's block, or the defaults.
+func fetchConfig(c *stages.Chain) fetch.Config {
+	if c != nil {
+		if st, ok := c.Stage("fetch").(*fetch.Stage); ok {
+			return st.Config()
+		}
+	}
+	return fetch.DefaultConfig()
+}
+
+// guardPolicy is the chain's guard stage's policy, or the default one.
+func guardPolicy(c *stages.Chain) *guard.Policy {
+	if st, ok := c.Stage("guard").(*guard.Stage); ok {
+		return st.Policy()
+	}
+	return guard.DefaultPolicy()
+}
+
+// cacheBudget returns the largest byte budget of the chain's cache stages,
+// and whether there is one.
+func cacheBudget(c *stages.Chain) (int64, bool) {
+	var budget int64
+	found := false
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			budget, found = max(budget, cs.MaxBytes()), true
+		}
+	}
+	return budget, found
 }
 
 // searchObserver is m as search's observer; none when m is nil.
@@ -196,26 +234,6 @@ func (a *App) OwnsStore() bool { return a.ownStore }
 // KeepStore makes the store outlive the App: its new owner closes it.
 func (a *App) KeepStore() { a.ownStore = false }
 
-func resolverOr(r *net.Resolver) *net.Resolver {
-	if r == nil {
-		return net.DefaultResolver
-	}
-	return r
-}
-
-// cacheBudget returns the largest byte budget of the chain's cache stages,
-// and whether there is one.
-func cacheBudget(cfg *config.Config) (int64, bool) {
-	var budget int64
-	found := false
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "cache" {
-			budget, found = max(budget, cache.MaxBytes(st.Body)), true
-		}
-	}
-	return budget, found
-}
-
 // Close stops the chain, the plugins and the store.
 func (a *App) Close(ctx context.Context) error {
 	var errs []error
@@ -229,48 +247,25 @@ func (a *App) Close(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// GuardPolicy returns the policy of the configuration's guard stage, or
-// the default policy when the chain has none.
-func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "guard" {
-			c, diags := guard.Decode(st.Body)
-			return c.Policy(), diags
-		}
-	}
-	return guard.DefaultPolicy(), nil
-}
-
-// FetchConfig returns the decoded block of the chain's fetch stage, or the
-// defaults.
-func FetchConfig(cfg *config.Config) fetch.Config {
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "fetch" {
-			c, _ := fetch.Decode(st.Body)
-			return c
-		}
-	}
-	c, _ := fetch.Decode(hcl.EmptyBody())
-	return c
-}
-
-// Plan returns the extractors cfg runs, with their content types.
+// Plan returns the extractors cfg runs, with their content types, for
+// routing a document before Load starts its extractor; their messages are
+// sized for the default body cap.
 func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	return plan(ctx, cfg, nil)
+	return plan(ctx, cfg, nil, fetch.DefaultMaxBody)
 }
 
-func plan(ctx context.Context, cfg *config.Config, extra host.Builtins) ([]host.Spec, hcl.Diagnostics) {
+func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64) ([]host.Spec, hcl.Diagnostics) {
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
-	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(cfg))
-	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(cfg))
+	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))
+	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(maxBody))
 	return append(specs, digesters...), append(diags, ds...)
 }
 
 // maxMessage sizes plugin messages from the fetch body cap: a request
 // carries at most one body, a reply at most about as much again.
-func maxMessage(cfg *config.Config) int {
-	return int(2*FetchConfig(cfg).MaxBody + 1<<20)
+func maxMessage(maxBody int64) int {
+	return int(2*maxBody + 1<<20)
 }
 
 func chainBlocks(cfg *config.Config) []config.Stage {
