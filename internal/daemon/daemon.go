@@ -22,6 +22,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/server"
 	"github.com/siftd/sift/store"
 )
@@ -35,6 +36,9 @@ type Options struct {
 	Metrics *metrics.Metrics
 	// Resolver resolves the names the guard vets; the system's when nil.
 	Resolver *net.Resolver
+	// Extractors are compiled-in extractors beside sift's own, as in
+	// app.Options; tests run the HTML extractor in-process.
+	Extractors host.Builtins
 	// DrainTimeout bounds how long an old configuration waits for its
 	// requests in flight before it is closed; server.DefaultTimeouts.Write
 	// (no answer is written for longer) when 0.
@@ -94,7 +98,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 // the store it opened for the daemon's life.
 func (d *Daemon) load(ctx context.Context, cfg *config.Config) (*app.App, hcl.Diagnostics) {
 	a, diags := app.Load(ctx, cfg, app.Options{Logger: d.log, Version: d.opts.Version, Observer: d.opts.Metrics,
-		Metrics: d.opts.Metrics, Resolver: d.opts.Resolver, Store: d.store})
+		Metrics: d.opts.Metrics, Resolver: d.opts.Resolver, Store: d.store, Extractors: d.opts.Extractors})
 	if diags.HasErrors() {
 		return nil, diags
 	}
