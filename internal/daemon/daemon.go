@@ -56,9 +56,10 @@ type Daemon struct {
 	gates  *server.Gates  // shared, so a reload never doubles the fetch slots
 	first  *config.Config // the settings only a restart changes
 
-	cur    atomic.Pointer[generation]
-	reload sync.Mutex // one reload at a time
-	old    sync.WaitGroup
+	cur     atomic.Pointer[generation]
+	reload  sync.Mutex // one reload at a time
+	old     sync.WaitGroup
+	closing chan struct{} // closed by Close: old generations stop waiting
 }
 
 // New builds the application of cfg and the API over it, and starts the
@@ -74,7 +75,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	if opts.DrainTimeout <= 0 {
 		opts.DrainTimeout = server.DefaultTimeouts.Write
 	}
-	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0)}
+	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0), closing: make(chan struct{})}
 	a, diags := d.load(ctx, cfg)
 	if diags.HasErrors() {
 		return nil, diags
@@ -175,11 +176,13 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) hcl.Diagnostics
 }
 
 // retire closes an old generation once its requests are done, or after
-// the drain timeout, past which no answer is still being written.
+// the drain timeout, past which no answer is still being written, or when
+// the daemon closes.
 func (d *Daemon) retire(g *generation) {
 	drained := g.retire()
 	select {
 	case <-drained:
+	case <-d.closing:
 	case <-time.After(d.opts.DrainTimeout):
 		d.log.Warn("closing the previous configuration with requests still in flight", "after", d.opts.DrainTimeout.String())
 	}
@@ -191,7 +194,8 @@ func (d *Daemon) retire(g *generation) {
 
 // Close stops the batch runner (its targets in flight finish until ctx
 // ends), then closes the current application, any old one still
-// draining, and the store.
+// draining, and the store. The HTTP server has drained first: a request
+// still running past its drain is not waited for.
 func (d *Daemon) Close(ctx context.Context) error {
 	var errs []error
 	if d.runner != nil {
@@ -199,8 +203,13 @@ func (d *Daemon) Close(ctx context.Context) error {
 	}
 	d.reload.Lock()
 	defer d.reload.Unlock()
+	close(d.closing)
 	g := d.cur.Load()
-	<-g.retire()
+	select {
+	case <-g.retire():
+	default:
+		d.log.Warn("closing with requests still in flight")
+	}
 	errs = append(errs, g.app.Close(ctx))
 	d.old.Wait()
 	errs = append(errs, d.closeStore())
