@@ -13,7 +13,7 @@ import (
 // guardStage is a stage that is also a URL guard.
 type guardStage struct{ recorder }
 
-func (guardStage) Vet(context.Context, string) (*Target, error)   { return &Target{}, nil }
+func (guardStage) Vet(context.Context, string) (*Target, error)    { return &Target{}, nil }
 func (guardStage) Dial(context.Context, *Target) (net.Conn, error) { return nil, nil }
 
 // TestBuildPassesTheGuardOn: the stages after a stage that is a URL guard
