@@ -187,3 +187,84 @@ func TestSIGHUPReloads(t *testing.T) {
 		t.Fatalf("SIGTERM was not logged:\n%s", text)
 	}
 }
+
+// pluginPIDs maps each plugin process of sift serve (pid) to the plugin
+// it runs: the last word of its command line.
+func pluginPIDs(pid int) map[int]string {
+	out := map[int]string{}
+	for _, child := range childPIDs(pid) {
+		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", child))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(raw), "\x00"), "\x00")
+		out[child] = filepath.Base(args[len(args)-1])
+	}
+	return out
+}
+
+// TestSIGHUPKeepsUnchangedPools: a reload starts new processes only for
+// the plugins whose blocks changed; the others keep theirs.
+func TestSIGHUPKeepsUnchangedPools(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "page "+r.URL.Path)
+	}))
+	defer origin.Close()
+	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.hcl")
+	write := func(textPool int) {
+		t.Helper()
+		src := reloadConfig(addr, dir, port, "c", "key", fmt.Sprintf("extractor \"json\" {\n  pool = 1\n}\nextractor \"text\" {\n  pool = %d\n}\n", textPool))
+		if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(1)
+	var logs syncBuffer
+	serve := exec.Command(siftBin, "serve", "--config", cfg)
+	serve.Stderr = &logs
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = serve.Process.Kill()
+		_ = serve.Wait()
+	})
+	waitHealthy(t, addr)
+	before := pluginPIDs(serve.Process.Pid)
+
+	write(2)
+	if err := serve.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "the previous configuration to be closed", func() bool {
+		return strings.Contains(logs.String(), "previous configuration closed")
+	})
+	if got := fetchWith(addr, "key", origin.URL+"/a"); got != "200 page /a" {
+		t.Fatalf("after the reload: %s", got)
+	}
+	after := pluginPIDs(serve.Process.Pid)
+	count := func(m map[int]string, name string) int {
+		n := 0
+		for _, v := range m {
+			if v == name {
+				n++
+			}
+		}
+		return n
+	}
+	if count(before, "json") != 1 || count(before, "text") != 1 || count(after, "text") != 2 {
+		t.Fatalf("plugin processes before %v, after %v", before, after)
+	}
+	for pid, name := range before {
+		switch kept := after[pid] == name; {
+		case name == "text" && kept:
+			t.Errorf("the text pool, whose block changed, kept process %d", pid)
+		case name != "text" && !kept:
+			t.Errorf("the %s pool, whose block did not change, lost process %d", name, pid)
+		}
+	}
+}

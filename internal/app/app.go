@@ -71,6 +71,9 @@ type Options struct {
 	Extractors host.Builtins
 	// Metrics observe search backends; none when nil.
 	Metrics *metrics.Metrics
+	// Reuse is the host of the App a reload replaces: its pools whose
+	// blocks did not change are shared, not started again.
+	Reuse *host.Host
 	// Store, when set, is the store the App uses instead of opening one
 	// (a reload keeps the running store); the App does not close it.
 	Store *store.Store
@@ -141,7 +144,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		return nil, diags
 	}
 	specs = only(specs, opts.Only)
-	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer})
+	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer, Reuse: opts.Reuse})
 	if diags = append(diags, ds...); diags.HasErrors() {
 		closeChain(ctx, chain)
 		return nil, diags

@@ -76,7 +76,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 		opts.DrainTimeout = server.DefaultTimeouts.Write
 	}
 	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0), closing: make(chan struct{})}
-	a, diags := d.load(ctx, cfg)
+	a, diags := d.load(ctx, cfg, nil)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -95,11 +95,12 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	return d, diags
 }
 
-// load builds the application of cfg over the daemon's store, and keeps
-// the store it opened for the daemon's life.
-func (d *Daemon) load(ctx context.Context, cfg *config.Config) (*app.App, hcl.Diagnostics) {
+// load builds the application of cfg over the daemon's store, sharing
+// the unchanged plugin pools of reuse, and keeps the store it opened for
+// the daemon's life.
+func (d *Daemon) load(ctx context.Context, cfg *config.Config, reuse *host.Host) (*app.App, hcl.Diagnostics) {
 	a, diags := app.Load(ctx, cfg, app.Options{Logger: d.log, Version: d.opts.Version, Observer: d.opts.Metrics,
-		Metrics: d.opts.Metrics, Resolver: d.opts.Resolver, Store: d.store, Extractors: d.opts.Extractors})
+		Metrics: d.opts.Metrics, Resolver: d.opts.Resolver, Store: d.store, Extractors: d.opts.Extractors, Reuse: reuse})
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -165,7 +166,7 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) hcl.Diagnostics
 			Detail: w + " changes only when sift restarts; the running value is kept."})
 	}
 	keep(d.first, cfg)
-	a, ds := d.load(ctx, cfg)
+	a, ds := d.load(ctx, cfg, d.cur.Load().app.Host)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		return diags
