@@ -9,8 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
+	guardstage "github.com/siftd/sift/stages/guard"
 )
 
 func guardCommand() *cobra.Command {
@@ -78,11 +79,11 @@ func guardPolicy(cmd *cobra.Command, path string) (*guard.Policy, error) {
 		}
 		// The stage's own constructor decodes its block: one schema, one
 		// owner. It does no I/O.
-		g, diags := guard.New(st.Body, stages.Deps{})
+		g, diags := guardstage.New(st.Body, stages.Deps{})
 		if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 			return nil, err
 		}
-		return g.(*guard.Stage).Policy(), nil
+		return g.(*guardstage.Stage).Policy(), nil
 	}
 	return guard.DefaultPolicy(), nil
 }

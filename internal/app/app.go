@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/honcho"
 	"github.com/siftd/sift/metrics"
@@ -23,11 +24,12 @@ import (
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
-	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
+	guardstage "github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/stages/kinds"
+	"github.com/siftd/sift/stages/workspace"
 	"github.com/siftd/sift/store"
 )
 
@@ -87,7 +89,7 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // (with the digesters the file declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	diags := CheckDevKey(cfg)
-	chain, chainDiags := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
+	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody)
 	diags = append(diags, ds...)
@@ -134,9 +136,9 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if cfg.Context != nil {
 		// The URL was checked by config; New cannot fail on it.
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
-		deps.Context = honcho.Source{Client: client, Limit: cfg.Context.Limit}
+		deps.Context = workspace.Honcho{Client: client, Limit: cfg.Context.Limit}
 	}
-	chain, chainDiags := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
+	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
 	fetchCfg := fetchConfig(chain)
 	specs, diags := plan(ctx, cfg, opts.Extractors, fetchCfg.MaxBody)
 	if diags = append(diags, chainDiags...); diags.HasErrors() {
@@ -196,7 +198,7 @@ func fetchConfig(c *stages.Chain) fetch.Config {
 
 // guardPolicy is the chain's guard stage's policy, or the default one.
 func guardPolicy(c *stages.Chain) *guard.Policy {
-	if st, ok := c.Stage("guard").(*guard.Stage); ok {
+	if st, ok := c.Stage("guard").(*guardstage.Stage); ok {
 		return st.Policy()
 	}
 	return guard.DefaultPolicy()

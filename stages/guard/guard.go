@@ -1,8 +1,5 @@
-// Package guard is the stage that refuses URLs sift must never fetch:
-// anything in an odd form, disallowed schemes and ports, and every host
-// that is or resolves to an address that is not global (ARCHITECTURE.md,
-// "The guard", says why each rule is as strict as it is). It
-// also provides the dialer that connects only to vetted addresses.
+// Package guard is the stage that runs the guard (the top-level guard
+// package) on every request, and decodes the guard block into its policy.
 package guard
 
 import (
@@ -10,11 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
 )
 
@@ -31,9 +28,6 @@ type rawConfig struct {
 	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional"`
 }
 
-// defaultPorts are the ports a URL may name unless the operator widens them.
-func defaultPorts() []int { return []int{80, 443} }
-
 // Kind registers the guard stage. It always runs: a cached answer is still
 // refused for a URL the guard blocks.
 func Kind() stages.Kind {
@@ -44,25 +38,25 @@ func Kind() stages.Kind {
 // the URL guard of the stages after it (stages.Build passes it on): fetch
 // re-checks every redirect hop and dials through it.
 type Stage struct {
-	policy  *Policy
-	checker *Checker
+	policy  *guard.Policy
+	checker *guard.Checker
 }
 
 // New decodes and validates the guard block, and builds the checker of its
 // policy on deps.Resolver (the system's when nil).
 func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	cfg, diags := Decode(body)
-	var r Resolver = net.DefaultResolver
+	var r guard.Resolver = net.DefaultResolver
 	if deps.Resolver != nil {
 		r = deps.Resolver
 	}
 	p := cfg.Policy()
-	return &Stage{policy: p, checker: NewChecker(p, r)}, diags
+	return &Stage{policy: p, checker: guard.NewChecker(p, r)}, diags
 }
 
 // Policy is the block's policy, for checks that do not run the chain (a
-// batch target's pre-check at submit).
-func (s *Stage) Policy() *Policy { return s.policy }
+// batch target's pre-check at submit, `sift guard`).
+func (s *Stage) Policy() *guard.Policy { return s.policy }
 
 // Vet checks a URL fully and returns it canonical with the addresses that
 // may be dialled.
@@ -86,12 +80,9 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
-// ResolveTimeout bounds the DNS lookup of one host.
-const ResolveTimeout = 5 * time.Second
-
 // Policy returns the policy the configuration describes.
-func (c Config) Policy() *Policy {
-	return &Policy{AllowPorts: c.AllowPorts, AllowHosts: c.AllowHosts, AllowCIDRs: c.AllowCIDRs}
+func (c Config) Policy() *guard.Policy {
+	return &guard.Policy{AllowPorts: c.AllowPorts, AllowHosts: c.AllowHosts, AllowCIDRs: c.AllowCIDRs}
 }
 
 var (
@@ -104,7 +95,7 @@ var (
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
-	cfg := Config{AllowPorts: defaultPorts(), AllowHosts: raw.AllowHosts}
+	cfg := Config{AllowPorts: guard.DefaultPolicy().AllowPorts, AllowHosts: raw.AllowHosts}
 	if diags.HasErrors() {
 		return cfg, diags
 	}
