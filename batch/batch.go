@@ -20,6 +20,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/siftd/sift/config"
 )
 
 // Target is one URL of a job with its per-target options, opaque to the
@@ -77,28 +79,9 @@ var (
 	ErrFinished = errors.New("batch job already finished")
 )
 
-// Limits are a batch's caps and lifetimes, as the batch block sets them.
-type Limits struct {
-	TargetsPerJob int
-	JobsPerCaller int
-	JobsTotal     int
-	Workers       int
-	// TTL is how long a job outlives its last lease bump.
-	TTL time.Duration
-	// MaxBytes bounds the stored results of all callers, ResultBytes one
-	// result and CallerBytes one caller's. A result is stored only if it
-	// fits all three; else its target fails too_large. Nothing is evicted
-	// to make room.
-	MaxBytes    int64
-	ResultBytes int64
-	CallerBytes int64
-}
-
-// DefaultLimits are P6's starting values; CallerBytes defaults to a
-// quarter of MaxBytes and ResultBytes to the lesser of 8 MiB and
-// CallerBytes.
-var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20,
-	ResultBytes: 8 << 20, CallerBytes: 16 << 20}
+// Limits are a batch's caps and lifetimes: the batch block's, whose
+// defaults (config.DefaultBatchLimits) fill the zero fields.
+type Limits = config.BatchLimits
 
 // EvictGrace is how long after its last activity a finished job is kept
 // even when the stored results pass MaxBytes (as after MaxBytes is
@@ -117,7 +100,7 @@ const (
 	// DefaultSweepEvery is how often expired and over-budget jobs go.
 	DefaultSweepEvery = 10 * time.Minute
 	// DefaultClaimLease is how long a claim holds without renewal.
-	DefaultClaimLease = 30 * time.Second
+	DefaultClaimLease = config.DefaultBatchClaimLease
 	// DefaultPollEvery is how often a shared store is looked at for other
 	// instances' jobs and changes.
 	DefaultPollEvery = time.Second

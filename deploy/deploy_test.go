@@ -164,7 +164,7 @@ search {
 	}
 	m.SetPlugins(plugins)
 	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: quiet, Metrics: m,
-		Batch: &server.BatchOptions{Disabled: true}, Search: search.New(cfg.Search, m)})
+		Search: search.New(cfg.Search, m)})
 	srv := httptest.NewServer(api.Handler())
 	t.Cleanup(srv.Close)
 	for _, r := range []struct{ key, url string }{

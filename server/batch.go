@@ -28,16 +28,14 @@ const MaxWait = 30 * time.Second
 // take minutes, so asking again in a second would only spin.
 const busyRetryAfter = "30"
 
-// BatchOptions turn on the batch API: the store it keeps jobs in and its
-// limits. Disabled answers every batch route 503.
-type BatchOptions struct {
-	Store    *store.Store
-	Limits   batch.Limits
-	Disabled bool
-	// Runner tunes the runner (timings, hooks); tests shorten its pauses.
-	Runner batch.Options
-	// PageBytes bounds the results one read returns (MaxPageBytes when
-	// 0); tests shrink it.
+// testBatch is the runner a test asks newTestAPI to build over the
+// server it makes (Options.testBatch): its owner in production is the
+// daemon, which shares one runner between configurations.
+type testBatch struct {
+	Store     *store.Store
+	Limits    batch.Limits
+	Disabled  bool
+	Runner    batch.Options
 	PageBytes int
 }
 
@@ -52,9 +50,9 @@ type batchOptions struct {
 	Scrape *scrapeRequest `json:"scrape,omitempty"`
 }
 
-// batchFetch is the runner's FetchFunc: one target through the same
+// BatchFetch is the batch runner's FetchFunc: one target through the same
 // pipeline as /v1/fetch or /v2/scrape, as the caller who submitted it.
-func (s *Server) batchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
+func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
 	ctx = context.WithValue(ctx, batchTargetKey{}, true)
 	c := s.callerNamed(bc.Name)
 	if c == nil {

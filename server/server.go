@@ -4,7 +4,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -52,8 +51,17 @@ type Options struct {
 	// Search answers /v2/search and /v1/search; nil answers "not
 	// configured".
 	Search *search.Service
-	// Batch turns on the batch API; nil answers its routes 503.
-	Batch *BatchOptions
+	// Batch is the batch runner behind the batch routes, whose fetch
+	// function is (*Server).BatchFetch; nil answers the routes 503. Its
+	// owner starts and stops it.
+	Batch *batch.Runner
+	// PageBytes bounds the stored results one batch read returns
+	// (MaxPageBytes when 0); tests shrink it.
+	PageBytes int
+	// Gates, when set, are the gates this server takes: the servers of
+	// successive configurations share one. Else Global and PerHost size
+	// gates of its own.
+	Gates *Gates
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
@@ -65,6 +73,7 @@ type Options struct {
 	// true`; nil joins their clean text instead.
 	Digester stages.Digester
 
+	testBatch   *testBatch    // tests: a runner to build over this server
 	extraConfig string        // tests: top-level HCL added to the test config
 	resolver    *net.Resolver // tests: the guard's resolver
 	grepTimeout time.Duration // tests: the grep deadline, GrepTimeout when 0
@@ -85,7 +94,7 @@ type Server struct {
 	contextStage bool
 	archive      string
 	search       *search.Service
-	batch        *batch.Runner // nil when batch is disabled
+	batch        *batch.Runner // nil when batch is disabled; not owned
 	pageBytes    int           // the most stored results one batch read returns
 	precheck     func(string) error
 	publicURL    string
@@ -98,12 +107,6 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.Global == 0 {
-		opts.Global = DefaultGlobalLimit
-	}
-	if opts.PerHost == 0 {
-		opts.PerHost = DefaultPerHostLimit
-	}
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New()
 	}
@@ -115,9 +118,12 @@ func New(opts Options) *Server {
 		names[i] = c.Name
 	}
 	opts.Metrics.SetCallers(names)
+	if opts.Gates == nil {
+		opts.Gates = NewGates(opts.Global, opts.PerHost)
+	}
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
-		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
+		health: opts.Health, gates: opts.Gates.g, metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
@@ -125,40 +131,27 @@ func New(opts Options) *Server {
 	if s.grepTimeout <= 0 {
 		s.grepTimeout = GrepTimeout
 	}
-	if b := opts.Batch; b != nil && !b.Disabled {
-		ro := b.Runner
-		ro.Limits = b.Limits
-		if ro.Hooks == nil {
-			ro.Hooks = opts.Metrics.Batch
-		}
-		if ro.Logger == nil {
-			ro.Logger = opts.Logger
-		}
-		s.batch = batch.New(b.Store, s.batchFetch, ro)
-		s.pageBytes = b.PageBytes
-		if s.pageBytes <= 0 {
-			s.pageBytes = MaxPageBytes
-		}
+	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
+	if s.pageBytes <= 0 {
+		s.pageBytes = MaxPageBytes
 	}
 	return s
 }
 
-// Start starts the background work: the batch runner, which first fails
-// the jobs a previous process left.
-func (s *Server) Start(ctx context.Context) error {
-	if s.batch == nil {
-		return nil
-	}
-	return s.batch.Start(ctx)
-}
+// Gates bound concurrent fetches (a global limit and one per caller per
+// host). A reload keeps them: requests on the old and the new
+// configuration share one set of slots.
+type Gates struct{ g *gates }
 
-// Close stops the batch runner, letting targets in flight finish until
-// ctx ends.
-func (s *Server) Close(ctx context.Context) error {
-	if s.batch == nil {
-		return nil
+// NewGates returns gates of the given sizes; 0 means the default.
+func NewGates(global, perHost int) *Gates {
+	if global == 0 {
+		global = DefaultGlobalLimit
 	}
-	return s.batch.Close(ctx)
+	if perHost == 0 {
+		perHost = DefaultPerHostLimit
+	}
+	return &Gates{g: newGates(global, perHost)}
 }
 
 // Handler returns the routes.

@@ -21,9 +21,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 )
@@ -111,18 +113,32 @@ extractor "pdf" {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	policy, _ := app.GuardPolicy(cfg)
-	opts.PreCheck = func(u string) error { _, err := policy.PreCheck(u); return err }
-	srv := New(opts)
-	if err := srv.Start(context.Background()); err != nil {
-		t.Fatal(err)
+	opts.PreCheck = a.PreCheck
+	tb := opts.testBatch
+	if tb != nil && !tb.Disabled {
+		// The runner calls the server it serves, made just below.
+		var srv *Server
+		fetch := func(ctx context.Context, c batch.Caller, tg batch.Target) ([]byte, error) {
+			return srv.BatchFetch(ctx, c, tg)
+		}
+		ro := tb.Runner
+		if opts.Metrics == nil {
+			opts.Metrics = metrics.New()
+		}
+		ro.Limits, ro.Hooks, ro.Logger = tb.Limits, opts.Metrics.Batch, opts.Logger
+		opts.Batch, opts.PageBytes = batch.New(tb.Store, fetch, ro), tb.PageBytes
+		srv = New(opts)
+		if err := opts.Batch.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = opts.Batch.Close(ctx)
+		})
+		return srv
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Close(ctx)
-	})
-	return srv
+	return New(opts)
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {

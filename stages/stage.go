@@ -84,8 +84,11 @@ type Deps struct {
 	// configured.
 	Digesters DigesterSet
 	// Guard vets every URL fetch requests, redirect hops included, and
-	// dials only the addresses it vetted.
+	// dials only the addresses it vetted: the chain builder sets it to the
+	// guard stage for the stages after it.
 	Guard URLGuard
+	// Resolver resolves the names the guard vets; the system's when nil.
+	Resolver *net.Resolver
 	// UserAgent is sent on every fetch: "sift/<version>".
 	UserAgent string
 	// Cache stores the snapshots of cache stages; nil when no store is

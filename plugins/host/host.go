@@ -40,6 +40,10 @@ type Options struct {
 	Self string
 	// Observer receives plugin call and restart events; none when nil.
 	Observer Observer
+	// Reuse is the host a reload replaces: a pool of it whose plugin,
+	// settings and configuration are unchanged is shared instead of
+	// started again, and stops with the last host using it.
+	Reuse *Host
 }
 
 // Observer is told of every plugin call and every replaced process, for
@@ -106,11 +110,17 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 	if s.Isolation == config.IsolationNone {
 		return inProcess{impl: s.Builtin, timeout: s.Timeout}, diags
 	}
+	key := poolKey(s, opts.Self, cfg)
+	if pool := reusable(opts.Reuse, key); pool != nil {
+		h.pools = append(h.pools, pool)
+		return pool, diags
+	}
 	l := &launcher{spec: s, self: opts.Self, config: cfg, log: outputLogger(opts.Logger, opts.Stderr)}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
 		return nil, append(diags, startError(s, err))
 	}
+	pool.key = key
 	h.pools = append(h.pools, pool)
 	return pool, diags
 }
@@ -199,10 +209,11 @@ func bestMatch(n int, pattern func(int) string, mediaType string) int {
 // Pools returns the host's process pools, for health reporting.
 func (h *Host) Pools() []*Pool { return h.pools }
 
-// Close stops every plugin process.
+// Close stops the host's pools; a pool shared with a newer host (Reuse)
+// stops with the last host using it.
 func (h *Host) Close() {
 	for _, p := range h.pools {
-		p.Close()
+		p.release()
 	}
 }
 

@@ -38,6 +38,10 @@ type Pool struct {
 	// that may never come. restartErr says why.
 	broken     chan struct{}
 	restartErr error
+	// hosts counts the hosts using the pool: a reload's new host shares
+	// the pools whose blocks did not change (key) with the old one.
+	hosts int
+	key   string
 }
 
 const maxBackoff = 5 * time.Second
@@ -46,7 +50,7 @@ const maxBackoff = 5 * time.Second
 func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs Observer) (*Pool, error) {
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &Pool{spec: spec, launch: l, log: log, obs: obs, idle: make(chan *proc, spec.Pool),
-		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}, broken: make(chan struct{})}
+		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}, broken: make(chan struct{}), hosts: 1}
 	for range spec.Pool {
 		pr, err := l.start(ctx)
 		if err != nil {

@@ -69,10 +69,18 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	return &Stage{cfg: cfg, client: newClient(cfg, deps.Guard, deps.UserAgent)}, diags
 }
 
-// Decode reads a fetch block; the plugin host sizes its messages from
-// MaxBody.
+// Config is the stage's decoded block: the plugin host sizes its messages
+// from its MaxBody, and `recover` reads its ArchiveURL.
+func (s *Stage) Config() Config { return s.cfg }
+
+// DefaultConfig is the block's defaults, for a chain without a fetch stage.
+func DefaultConfig() Config {
+	return Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader, ArchiveURL: DefaultArchiveURL}
+}
+
+// Decode reads a fetch block.
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
-	cfg := Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader, ArchiveURL: DefaultArchiveURL}
+	cfg := DefaultConfig()
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
 	if diags.HasErrors() {
