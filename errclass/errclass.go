@@ -197,6 +197,12 @@ type Classed interface {
 type Error struct {
 	Class Class
 	Msg   string
+	// Status, when set, is one of the statuses the class allows (Row.Also)
+	// that this failure answers with instead of the row's.
+	Status int
+	// RetryAfter, when set, is how many seconds this failure asks a client
+	// to wait instead of the row's.
+	RetryAfter int
 }
 
 // New returns an error of class c whose text is msg; use it for sentinels
@@ -211,9 +217,18 @@ func (e *Error) ErrorClass() Class { return e.Class }
 
 // Of classifies err: of all the classes named along its chain (and
 // context.DeadlineExceeded, a timeout), the one first in Table; ok is false
-// when none is named.
+// when none is named, and the class is then Internal.
 func Of(err error) (c Class, ok bool) {
+	r, ok := Resolve(err)
+	return r.Class, ok
+}
+
+// Resolve classifies err as Of does and returns its row, with the status
+// and Retry-After the classifying *Error refines it with; ok is false when
+// no class is named, and the row is then Internal's.
+func Resolve(err error) (Row, bool) {
 	best := len(Table)
+	var refined *Error
 	walk(err, func(e error) {
 		var found Class
 		if ce, isClassed := e.(Classed); isClassed {
@@ -225,12 +240,22 @@ func Of(err error) (c Class, ok bool) {
 		}
 		if i, known := byClass[found]; known && i < best {
 			best = i
+			refined, _ = e.(*Error)
 		}
 	})
 	if best == len(Table) {
-		return Internal, false
+		return Get(Internal), false
 	}
-	return Table[best].Class, true
+	r := Table[best]
+	if refined != nil {
+		if refined.Status != 0 && r.Allows(refined.Status) {
+			r.Status = refined.Status
+		}
+		if refined.RetryAfter > 0 {
+			r.RetryAfter = refined.RetryAfter
+		}
+	}
+	return r, true
 }
 
 // walk calls f on err and every error it wraps.

@@ -186,3 +186,19 @@ func TestFromMessage(t *testing.T) {
 		}
 	}
 }
+
+func TestResolveRefines(t *testing.T) {
+	tooMany := &Error{Class: Invalid, Msg: "too many targets", Status: 422}
+	if r, _ := Resolve(fmt.Errorf("%w: 40, at most 32", tooMany)); r.Status != 422 {
+		t.Errorf("status %d, want the error's 422", r.Status)
+	}
+	if r, _ := Resolve(&Error{Class: Invalid, Status: 503}); r.Status != 400 {
+		t.Errorf("status %d: a status the class does not allow must not be taken", r.Status)
+	}
+	if r, _ := Resolve(&Error{Class: Busy, RetryAfter: 30}); r.RetryAfter != 30 {
+		t.Errorf("Retry-After %d, want 30", r.RetryAfter)
+	}
+	if r, _ := Resolve(New(Busy, "busy")); r.RetryAfter != 1 {
+		t.Errorf("Retry-After %d, want the table's 1", r.RetryAfter)
+	}
+}
