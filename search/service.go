@@ -2,15 +2,15 @@ package search
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/stages/guard"
 )
 
 // ErrNotConfigured means the configuration has no search backend.
-var ErrNotConfigured = errors.New("not_configured: no search backend is configured (see the search block in config.hcl)")
+var ErrNotConfigured = errclass.New(errclass.NotConfigured, "not_configured: no search backend is configured (see the search block in config.hcl)")
 
 // Observer is told of each backend call and each rerank, for metrics.
 type Observer interface {
