@@ -50,8 +50,8 @@ type FetchFunc func(ctx context.Context, caller Caller, t Target) ([]byte, error
 type TargetError struct {
 	Message string // "blocked: private address 10.0.0.5"
 	Hint    string
-	// Outcome is the metrics class: ok, blocked, timeout, busy,
-	// upstream_4xx, upstream_5xx, unsupported, too_long, cancel.
+	// Outcome is the metrics label: its class's Outcome in errclass's
+	// table (other for a failure of no class).
 	Outcome string
 }
 

@@ -80,8 +80,8 @@ type Row struct {
 // a retry cannot help, 30 to 39 that it may, 4 and 5 that the origin
 // answered 4xx or 5xx; 1 is any other failure of the command itself.
 var Table = []Row{
-	{Class: Blocked, Status: 403, FirecrawlStatus: 403, Outcome: "blocked", Exit: 10,
-		When: "the guard refused the URL or a redirect hop (`blocked: private address 10.0.0.5`)"},
+	{Class: Blocked, Status: 403, Also: []int{422}, FirecrawlStatus: 403, Outcome: "blocked", Exit: 10,
+		When: "the guard refused the URL or a redirect hop (`blocked: private address 10.0.0.5`); 422 for a batch target, refused at submission"},
 	{Class: NoSuchHost, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "NO_SUCH_HOST", Outcome: "upstream_4xx", Exit: 11,
 		When: "the name does not exist (NXDOMAIN) or has no address"},
 	{Class: DNSFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "DNS_FAILED", Retry: true, Outcome: "upstream_5xx", Exit: 30,

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/guard"
@@ -186,7 +187,7 @@ func (s *Server) logRequest(c *caller, host string, status int, doc *stages.Doc,
 	verdict, errText := "allow", ""
 	if ae != nil {
 		errText = ae.Message
-		if ae.Class == "blocked" {
+		if ae.Class == errclass.Blocked {
 			verdict = "block"
 		}
 	}
