@@ -10,6 +10,7 @@ package errclass
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -76,10 +77,10 @@ type Row struct {
 	When string
 }
 
-// Table is every class, in classification order. Exit codes 10 to 29 mean
+// table is every class, in classification order. Exit codes 10 to 29 mean
 // a retry cannot help, 30 to 39 that it may, 4 and 5 that the origin
 // answered 4xx or 5xx; 1 is any other failure of the command itself.
-var Table = []Row{
+var table = []Row{
 	{Class: Blocked, Status: 403, Also: []int{422}, FirecrawlStatus: 403, Outcome: "blocked", Exit: 10,
 		When: "the guard refused the URL or a redirect hop (`blocked: private address 10.0.0.5`); 422 for a batch target, refused at submission"},
 	{Class: NoSuchHost, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "NO_SUCH_HOST", Outcome: "upstream_4xx", Exit: 11,
@@ -130,10 +131,13 @@ var Table = []Row{
 		When: "CLI only: the origin answered 5xx; `sift fetch` printed its page"},
 }
 
-// byClass indexes Table; it is built once and only read.
+// Rows returns a copy of the table, in classification order.
+func Rows() []Row { return slices.Clone(table) }
+
+// byClass indexes table; it is built once and only read.
 var byClass = func() map[Class]int {
-	m := make(map[Class]int, len(Table))
-	for i, r := range Table {
+	m := make(map[Class]int, len(table))
+	for i, r := range table {
 		m[r.Class] = i
 	}
 	return m
@@ -146,7 +150,7 @@ func Lookup(c Class) (Row, bool) {
 	if !ok {
 		return Row{}, false
 	}
-	return Table[i], true
+	return table[i], true
 }
 
 // Get returns the row of c, or Internal's for a class the table does not
@@ -155,7 +159,7 @@ func Get(c Class) Row {
 	if r, ok := Lookup(c); ok {
 		return r
 	}
-	return Table[byClass[Internal]]
+	return table[byClass[Internal]]
 }
 
 // Document returns the row of a class a plugin reported for a document.
@@ -216,7 +220,7 @@ func (e *Error) Error() string { return e.Msg }
 func (e *Error) ErrorClass() Class { return e.Class }
 
 // Of classifies err: of all the classes named along its chain (and
-// context.DeadlineExceeded, a timeout), the one first in Table; ok is false
+// context.DeadlineExceeded, a timeout), the one first in table; ok is false
 // when none is named, and the class is then Internal.
 func Of(err error) (c Class, ok bool) {
 	r, ok := Resolve(err)
@@ -227,7 +231,7 @@ func Of(err error) (c Class, ok bool) {
 // and Retry-After the classifying *Error refines it with; ok is false when
 // no class is named, and the row is then Internal's.
 func Resolve(err error) (Row, bool) {
-	best := len(Table)
+	best := len(table)
 	var refined *Error
 	walk(err, func(e error) {
 		var found Class
@@ -243,10 +247,10 @@ func Resolve(err error) (Row, bool) {
 			refined, _ = e.(*Error)
 		}
 	})
-	if best == len(Table) {
+	if best == len(table) {
 		return Get(Internal), false
 	}
-	r := Table[best]
+	r := table[best]
 	if refined != nil {
 		if refined.Status != 0 && r.Allows(refined.Status) {
 			r.Status = refined.Status
@@ -295,10 +299,4 @@ func FromMessage(msg string) (Class, bool) {
 	c := Class(head)
 	_, ok := byClass[c]
 	return c, ok
-}
-
-// Is reports whether err is classified as c.
-func Is(err error, c Class) bool {
-	got, ok := Of(err)
-	return ok && got == c
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestReadmeTable fails when the README's table of error classes and
-// Table disagree; its message is the table as it should read.
+// table disagree; its message is the table as it should read.
 func TestReadmeTable(t *testing.T) {
 	raw, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -19,7 +19,7 @@ func TestReadmeTable(t *testing.T) {
 	}
 	got := readmeTable(t, string(raw))
 	if want := markdown(); got != want {
-		t.Errorf("README.md's error table differs from errclass.Table; it should read:\n\n%s", want)
+		t.Errorf("README.md's error table differs from errclass's table; it should read:\n\n%s", want)
 	}
 }
 
@@ -41,11 +41,11 @@ func readmeTable(t *testing.T, readme string) string {
 	return strings.Join(rows, "\n") + "\n"
 }
 
-// markdown renders Table as the README shows it.
+// markdown renders table as the README shows it.
 func markdown() string {
 	var b strings.Builder
 	b.WriteString("| class | status | Firecrawl | retry? | exit | when |\n|---|---|---|---|---|---|\n")
-	for _, r := range Table {
+	for _, r := range table {
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %d | %s |\n", r.Class, statuses(r), firecrawl(r), retry(r), r.Exit, r.When)
 	}
 	return b.String()
@@ -89,7 +89,7 @@ func retry(r Row) string {
 func TestTableRules(t *testing.T) {
 	exits := map[int]Class{}
 	firecrawlStatuses := map[int]bool{400: true, 401: true, 403: true, 404: true, 408: true, 409: true, 429: true, 500: true}
-	for _, r := range Table {
+	for _, r := range table {
 		if prev, dup := exits[r.Exit]; dup {
 			t.Errorf("%s and %s share exit code %d", prev, r.Class, r.Exit)
 		}

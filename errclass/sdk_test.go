@@ -12,7 +12,7 @@ import (
 func TestSDKClasses(t *testing.T) {
 	for _, c := range []string{sdk.ClassInvalid, sdk.ClassBadOption, sdk.ClassUnsupported, sdk.ClassTooLarge} {
 		if _, ok := Lookup(Class(c)); !ok {
-			t.Errorf("sdk class %q is not in errclass.Table", c)
+			t.Errorf("sdk class %q is not in errclass.table", c)
 		}
 	}
 }

@@ -25,8 +25,8 @@ func set(names ...string) map[string]bool {
 }
 
 func tableOutcomes() []string {
-	out := make([]string, 0, len(errclass.Table))
-	for _, r := range errclass.Table {
+	out := make([]string, 0, len(errclass.Rows()))
+	for _, r := range errclass.Rows() {
 		if r.Outcome != "" {
 			out = append(out, r.Outcome)
 		}

@@ -55,7 +55,7 @@ func TestBatchSeriesFoldUnknownOutcomes(t *testing.T) {
 // gives a failed target is a label of its own, not folded into "other".
 func TestBatchTargetOutcomesAreTheTables(t *testing.T) {
 	m := New()
-	for _, r := range errclass.Table {
+	for _, r := range errclass.Rows() {
 		if r.Outcome != "" {
 			m.Batch.Target(r.Outcome, time.Millisecond, 0)
 		}

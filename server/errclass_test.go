@@ -70,7 +70,7 @@ func TestTargetOutcome(t *testing.T) {
 // TestFirecrawlEnvelope: the Firecrawl envelope's status and code are the
 // table's for every class.
 func TestFirecrawlEnvelope(t *testing.T) {
-	for _, r := range errclass.Table {
+	for _, r := range errclass.Rows() {
 		if r.Status == 0 {
 			continue
 		}
