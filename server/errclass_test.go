@@ -9,11 +9,11 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // TestOneMapper: search's and batch's failures go through the same mapper
