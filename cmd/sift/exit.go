@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/plugins/sdk"
 )
 
 // exitCoder is an error that sets sift's exit code.
@@ -45,6 +46,19 @@ func withClassExit(err error, message string) error {
 		return &classExit{err: err, class: c}
 	}
 	return err
+}
+
+// withErrorExit gives err the exit code of its class: a document's class,
+// the class an error names, else the class its text starts with.
+func withErrorExit(err error) error {
+	var de *sdk.DocError
+	if errors.As(err, &de) {
+		return &classExit{err: err, class: errclass.Document(errclass.Class(de.Class)).Class}
+	}
+	if c, ok := errclass.Of(err); ok {
+		return &classExit{err: err, class: c}
+	}
+	return withClassExit(err, err.Error())
 }
 
 // originExit is the exit of a fetch whose origin answered an error status:

@@ -75,3 +75,16 @@ func TestFetchCLIExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractExitCodes: `sift extract` exits with the code of the class
+// it failed with, as `sift fetch` does.
+func TestExtractExitCodes(t *testing.T) {
+	_, stderr, code := runSift(t, []byte("{\"a\":\n ]"), "extract")
+	if want := errclass.Get(errclass.Invalid).Exit; code != want {
+		t.Errorf("malformed JSON: exit %d, want %d: %s", code, want, stderr)
+	}
+	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/png")
+	if want := errclass.Get(errclass.Unsupported).Exit; code != want {
+		t.Errorf("no extractor: exit %d, want %d: %s", code, want, stderr)
+	}
+}
