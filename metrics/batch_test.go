@@ -66,7 +66,7 @@ func TestBatchTargetOutcomesAreTheTables(t *testing.T) {
 			t.Errorf("/metrics lacks outcome %s", want)
 		}
 	}
-	if strings.Contains(text, `outcome="other"`) || strings.Contains(text, "too_long") {
+	if !strings.Contains(text, `sift_batch_targets_total{outcome="other"} 0`) && strings.Contains(text, `sift_batch_targets_total{outcome="other"}`) || strings.Contains(text, "too_long") {
 		t.Errorf("a table outcome was folded or renamed:\n%s", text)
 	}
 }
