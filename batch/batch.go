@@ -17,11 +17,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 )
 
 // Target is one URL of a job with its per-target options, opaque to the
@@ -51,32 +51,37 @@ type FetchFunc func(ctx context.Context, caller Caller, t Target) ([]byte, error
 type TargetError struct {
 	Message string // "blocked: private address 10.0.0.5"
 	Hint    string
-	// Outcome is the metrics class: ok, blocked, timeout, busy,
-	// upstream_4xx, upstream_5xx, unsupported, too_long, cancel.
+	// Outcome is the metrics label: its class's Outcome in errclass's
+	// table (other for a failure of no class).
 	Outcome string
 }
 
 func (e *TargetError) Error() string { return e.Message }
 
-// Errors of Submit and the readers, which the API maps to statuses.
+// busyRetryAfter is the Retry-After, in seconds, of a batch refused for
+// its caps: jobs take minutes, so a client polling every second only adds
+// load.
+const busyRetryAfter = 30
+
+// Errors of Submit and the readers, each of its class in errclass's table.
 var (
 	// ErrRetryLater, wrapped by a fetch error, means busy: try again.
-	ErrRetryLater = errors.New("busy: retry later")
+	ErrRetryLater = errclass.New(errclass.Busy, "busy: retry later")
 	// ErrNoTargets refuses an empty job (400).
-	ErrNoTargets = errors.New("a batch needs at least one target")
+	ErrNoTargets = errclass.New(errclass.Invalid, "a batch needs at least one target")
 	// ErrTooManyTargets refuses a job over the per-job cap (422).
-	ErrTooManyTargets = errors.New("too many targets")
+	ErrTooManyTargets = &errclass.Error{Class: errclass.Invalid, Msg: "too many targets", Status: 422}
 	// ErrCallerBusy refuses a caller at its live-job cap (429).
-	ErrCallerBusy = errors.New("busy: the caller already has a live batch job")
+	ErrCallerBusy = &errclass.Error{Class: errclass.Busy, Msg: "busy: the caller already has a live batch job", RetryAfter: busyRetryAfter}
 	// ErrBusy refuses any caller while the total live-job cap is reached (429).
-	ErrBusy = errors.New("busy: too many live batch jobs")
+	ErrBusy = &errclass.Error{Class: errclass.Busy, Msg: "busy: too many live batch jobs", RetryAfter: busyRetryAfter}
 	// ErrBadID refuses an id longer than a job id can be (400), before
 	// anything is looked up or kept for it.
-	ErrBadID = fmt.Errorf("a batch job id is at most %d characters", IDLen)
+	ErrBadID = errclass.New(errclass.Invalid, fmt.Sprintf("a batch job id is at most %d characters", IDLen))
 	// ErrNotFound is a job that does not exist or is another caller's (404).
-	ErrNotFound = errors.New("batch job not found")
+	ErrNotFound = errclass.New(errclass.NotFound, "no such batch job")
 	// ErrFinished refuses to cancel a finished job (409).
-	ErrFinished = errors.New("batch job already finished")
+	ErrFinished = errclass.New(errclass.Conflict, "the batch job has already finished")
 )
 
 // Limits are a batch's caps and lifetimes: the batch block's, whose

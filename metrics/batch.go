@@ -4,13 +4,16 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // The outcome classes batch metrics know; anything else is counted as
-// "other", so a raw string never becomes a label value.
+// "other", so a raw string never becomes a label value. A failed target's
+// outcome is its class's in errclass's table.
 var (
 	batchJobOutcomes    = set("created", "reused", "done", "partial", "failed", "cancelled", "restart")
-	batchTargetOutcomes = set("ok", "blocked", "timeout", "busy", "upstream_4xx", "upstream_5xx", "unsupported", "too_long", "cancel")
+	batchTargetOutcomes = set(append([]string{"ok", "cancel"}, tableOutcomes()...)...)
 )
 
 func set(names ...string) map[string]bool {
@@ -19,6 +22,16 @@ func set(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+func tableOutcomes() []string {
+	out := make([]string, 0, len(errclass.Rows()))
+	for _, r := range errclass.Rows() {
+		if r.Outcome != "" {
+			out = append(out, r.Outcome)
+		}
+	}
+	return out
 }
 
 func fold(known map[string]bool, outcome string) string {

@@ -6,6 +6,8 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // Caller label values besides the configured callers' names.
@@ -26,9 +28,18 @@ var DigestFallbackReasons = []string{"timeout", "busy", "unavailable", "too_larg
 var ContextOutcomes = []string{"ok", "no_terms", "timeout", "error", "unreachable", "not_configured"}
 
 // FetchErrorClasses are the classes a pass through the chain fails with:
-// the API's error classes.
-var FetchErrorClasses = []string{"blocked", "no_such_host", "dns_failed", "unsupported", "too_large", "redirects",
-	"content_type", "timeout", "upstream", "extractor_failed", "not_implemented", "busy", "unavailable", "invalid", "internal", Other}
+// the API's error classes, as errclass's table lists them.
+var FetchErrorClasses = apiClasses()
+
+func apiClasses() []string {
+	var out []string
+	for _, r := range errclass.Rows() {
+		if r.Status != 0 {
+			out = append(out, string(r.Class))
+		}
+	}
+	return append(out, Other)
+}
 
 // PluginCallOutcomes and PluginRestartReasons are the label values the
 // plugin host reports.

@@ -2,17 +2,17 @@ package search
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/guard"
 )
 
 // ErrNotConfigured means the configuration has no search backend.
-var ErrNotConfigured = errors.New("not_configured: no search backend is configured (see the search block in config.hcl)")
+var ErrNotConfigured = errclass.New(errclass.NotConfigured, "not_configured: no search backend is configured (see the search block in config.hcl)")
 
 // Observer is told of each backend call and each rerank, for metrics.
 type Observer interface {

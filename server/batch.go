@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/store"
 )
 
@@ -23,10 +24,6 @@ const MaxBatchBody = 256 << 10
 
 // MaxWait bounds a long-poll (`?wait=`) on a batch job.
 const MaxWait = 30 * time.Second
-
-// busyRetryAfter is the Retry-After of a batch refused for its caps: jobs
-// take minutes, so asking again in a second would only spin.
-const busyRetryAfter = "30"
 
 // testBatch is the runner a test asks newTestAPI to build over the
 // server it makes (Options.testBatch): its owner in production is the
@@ -89,19 +86,8 @@ func fromBatch(ctx context.Context) bool {
 	return v
 }
 
-// targetOutcome is the metrics class of a failed target.
-func targetOutcome(ae *apiError) string {
-	switch ae.Class {
-	case "blocked", "timeout", "busy", "unsupported":
-		return ae.Class
-	case "too_large":
-		return "too_long"
-	}
-	if ae.Status >= 500 {
-		return "upstream_5xx"
-	}
-	return "upstream_4xx"
-}
+// targetOutcome is the metrics label of a failed target.
+func targetOutcome(ae *apiError) string { return rowOf(ae.Class).Outcome }
 
 func (s *Server) callerNamed(name string) *caller {
 	for i := range s.callers {
@@ -124,7 +110,7 @@ func batchCaller(c *caller) batch.Caller {
 func (s *Server) batchRoute(h authedHandler) http.HandlerFunc {
 	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, c *caller) {
 		if s.batch == nil {
-			writeError(w, &apiError{Status: http.StatusServiceUnavailable, Class: "unavailable", Message: "batch disabled"})
+			writeError(w, fromRow(errclass.Get(errclass.Unavailable), "batch disabled"))
 			return
 		}
 		h(w, r, c)
@@ -142,8 +128,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeError(w, &apiError{Status: http.StatusRequestEntityTooLarge, Class: "too_large",
-				Message: fmt.Sprintf("too_large: a batch body is at most %d bytes", MaxBatchBody)})
+			writeError(w, classError(errclass.TooLarge, fmt.Sprintf("a batch body is at most %d bytes", MaxBatchBody)))
 			return
 		}
 		writeError(w, badRequest("malformed JSON body: "+err.Error()))
@@ -156,7 +141,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 	}
 	job, reused, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	status := job.Status
@@ -175,8 +160,7 @@ func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
 	case len(reqs) == 0:
 		return nil, badRequest("targets: " + batch.ErrNoTargets.Error())
 	case len(reqs) > limit:
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid",
-			Message: fmt.Sprintf("invalid: %d targets, at most %d per job", len(reqs), limit)}
+		return nil, badRequest(fmt.Sprintf("%d targets, at most %d per job", len(reqs), limit)).withStatus(http.StatusUnprocessableEntity)
 	}
 	out := make([]batch.Target, len(reqs))
 	for i := range reqs {
@@ -191,7 +175,7 @@ func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
 		}
 		opts, err := json.Marshal(batchOptions{Fetch: req})
 		if err != nil {
-			return nil, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: " + err.Error()}
+			return nil, classError(errclass.Internal, err.Error())
 		}
 		out[i] = batch.Target{URL: req.URL, Options: opts}
 	}
@@ -205,9 +189,8 @@ func (s *Server) preCheck(rawURL string) *apiError {
 		return nil
 	}
 	if err := s.precheck(rawURL); err != nil {
-		ae := toAPIError(err)
-		ae.Status = http.StatusUnprocessableEntity
-		return ae
+		// The job is refused whole, with the target named: 422.
+		return toAPIError(err).withStatus(http.StatusUnprocessableEntity)
 	}
 	return nil
 }
@@ -219,29 +202,17 @@ func trimClass(msg, class string) string {
 	return msg
 }
 
-// writeBatchError maps the runner's typed errors to statuses.
-func writeBatchError(w http.ResponseWriter, err error) {
-	if errors.Is(err, batch.ErrCallerBusy) || errors.Is(err, batch.ErrBusy) {
-		w.Header().Set("Retry-After", busyRetryAfter)
-		writeJSON(w, http.StatusTooManyRequests, map[string]any{"success": false, "error": err.Error(), "hint": "retry_after"})
-		return
-	}
-	writeError(w, batchAPIError(err))
-}
+// errStoreHidden stands for a batch store failure: the store's words
+// (its database's address, user and name) are not the caller's to read.
+var errStoreHidden = errclass.New(errclass.Internal, "storage unavailable")
 
-// batchAPIError is the answer to one of the runner's typed errors.
-func batchAPIError(err error) *apiError {
-	switch {
-	case errors.Is(err, batch.ErrTooManyTargets):
-		return &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid", Message: "invalid: " + err.Error()}
-	case errors.Is(err, batch.ErrNoTargets), errors.Is(err, batch.ErrBadID):
-		return badRequest(err.Error())
-	case errors.Is(err, batch.ErrNotFound):
-		return &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such batch job"}
-	case errors.Is(err, batch.ErrFinished):
-		return &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"}
+// batchErr is one of the runner's errors as the caller may see it: any
+// error that names no class is the store's, and is hidden.
+func batchErr(err error) error {
+	if _, known := errclass.Of(err); !known {
+		return errStoreHidden
 	}
-	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: storage unavailable"}
+	return err
 }
 
 type batchTargetView struct {
@@ -284,7 +255,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 	if !withResults {
 		job, targets, err := s.batch.Summary(r.Context(), batchCaller(c), id, "")
 		if err != nil {
-			writeBatchError(w, err)
+			writeError(w, toAPIError(batchErr(err)))
 			return
 		}
 		writeJSON(w, http.StatusOK, s.jobView(job, targets))
@@ -293,7 +264,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
 		store.PageQuery{From: from, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	v := s.jobView(job, page)
@@ -306,7 +277,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 // awaitJob holds a status read until the job changes or wait passes.
 func (s *Server) awaitJob(ctx context.Context, c *caller, id string, wait time.Duration) *apiError {
 	if err := s.batch.Await(ctx, batchCaller(c), id, wait); err != nil {
-		return batchAPIError(err)
+		return toAPIError(batchErr(err))
 	}
 	return nil
 }
@@ -363,12 +334,12 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 	vars := mux.Vars(r)
 	idx, err := strconv.Atoi(vars["idx"])
 	if err != nil || idx < 0 {
-		writeBatchError(w, batch.ErrNotFound)
+		writeError(w, toAPIError(batchErr(batch.ErrNotFound)))
 		return
 	}
 	t, err := s.batch.Target(r.Context(), batchCaller(c), vars["id"], idx)
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -379,7 +350,7 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 
 func (s *Server) handleBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
 	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "status": store.JobCancelled})

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/mediatype"
@@ -285,8 +286,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	switch {
 	case req.Mode == modeRaw:
 		if !isText(doc.MediaType()) {
-			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Class: "unsupported",
-				Message: "unsupported: raw mode returns text types only, not " + doc.MediaType()}
+			return nil, classError(errclass.Unsupported, "raw mode returns text types only, not "+doc.MediaType())
 		}
 		var c invisible.Counter
 		out.Content = c.Strip(string(resp.Body))
@@ -294,8 +294,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 			out.Warnings = append(out.Warnings, w)
 		}
 	case doc.Extraction == nil:
-		return nil, &apiError{Status: http.StatusNotImplemented, Class: "not_implemented",
-			Message: "not_implemented: the pipeline has no extract stage"}
+		return nil, classError(errclass.NotImplemented, "the pipeline has no extract stage")
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
 		out.Sizes.CleanTokens = cleanTokens(doc.Extraction)

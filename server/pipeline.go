@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
@@ -155,7 +156,7 @@ func (s *Server) observe(c *caller, doc *stages.Doc, err error) {
 		s.metrics.GuardRefusal(b.Rule, c.name)
 	}
 	if err != nil {
-		s.metrics.FetchError(toAPIError(err).Class)
+		s.metrics.FetchError(string(toAPIError(err).Class))
 	}
 	if s.cached && doc.Target != nil && (err == nil || doc.Cached()) {
 		s.metrics.CacheLookup(doc.Cached())
@@ -194,7 +195,7 @@ func (s *Server) logRequest(ctx context.Context, c *caller, host string, status 
 	verdict, errText := "allow", ""
 	if ae != nil {
 		errText = ae.Message
-		if ae.Class == "blocked" {
+		if ae.Class == errclass.Blocked {
 			verdict = "block"
 		}
 	}

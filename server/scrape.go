@@ -290,7 +290,7 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		return nil, ae
 	}
 	if req.URL == "" {
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
+		return nil, firecrawlBadRequest("url is required")
 	}
 	if len(req.Formats) == 0 {
 		req.Formats = []scrapeFormat{"markdown"}
@@ -303,9 +303,9 @@ func readAll(r *http.Request) ([]byte, *apiError) {
 	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: the request body is too large"}
+			return nil, firecrawlBadRequest("the request body is too large")
 		}
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+		return nil, firecrawlBadRequest(err.Error())
 	}
 	return buf.Bytes(), nil
 }
@@ -393,33 +393,4 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	}
 	out.Warning = strings.Join(warnings, "; ")
 	return out
-}
-
-// writeFirecrawlError writes Firecrawl's error envelope with the statuses
-// its contract lists (400, 401, 403, 408, 429, 500): the SDKs show
-// "error", and "code" names the kind.
-func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
-	status, code := e.Status, ""
-	switch {
-	case e.Class == "timeout":
-		status, code = http.StatusRequestTimeout, "SCRAPE_TIMEOUT"
-	case status == http.StatusBadRequest:
-		code = e.Class
-	case status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusTooManyRequests:
-	case status < 500:
-		status, code = http.StatusBadRequest, strings.ToUpper(e.Class)
-	default:
-		status, code = http.StatusInternalServerError, strings.ToUpper(e.Class)
-	}
-	body := map[string]any{"success": false, "error": e.Message}
-	if code != "" {
-		body["code"] = code
-	}
-	if e.Hint != "" {
-		body["hint"] = e.Hint
-	}
-	if status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
-	}
-	writeJSON(w, status, body)
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/mcptool"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
@@ -177,10 +178,10 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
 	routeFirecrawlUnsupported(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
+		writeError(w, classError(errclass.NotFound, "no such endpoint"))
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
+		writeError(w, badRequest("method not allowed").withStatus(http.StatusMethodNotAllowed))
 	})
 	return s.logRequests(s.recoverPanics(r))
 }
@@ -265,7 +266,7 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 				// The value and stack go to the log only: the client
 				// sees the class, never sift's internals.
 				s.log.Error("panic in handler", "route", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: unexpected failure"})
+				writeError(w, classError(errclass.Internal, "unexpected failure"))
 			}
 		}()
 		next.ServeHTTP(w, r)

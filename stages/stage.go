@@ -20,13 +20,13 @@ package stages
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -165,14 +165,12 @@ func ExtractFor(ctx context.Context, ex Extractor, share string, req *sdk.Extrac
 	return ex.Extract(ctx, req)
 }
 
-// Errors that callers map to HTTP statuses.
+// Failures of the chain every stage may report, each of its class in
+// errclass's table.
 var (
-	// ErrNotImplemented is returned by a stage kind that is configured but
-	// not built yet.
-	ErrNotImplemented = errors.New("not implemented")
 	// ErrUnsupportedType means no extractor handles the document's type.
-	ErrUnsupportedType = errors.New("unsupported content type")
+	ErrUnsupportedType = errclass.New(errclass.Unsupported, "unsupported content type")
 	// ErrBusy means a bounded resource (a plugin pool's slots, the caller's
 	// share of them) is full: retry later.
-	ErrBusy = errors.New("busy")
+	ErrBusy = errclass.New(errclass.Busy, "busy")
 )
