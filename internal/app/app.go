@@ -127,7 +127,11 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			opts.Logger.Warn(w)
 		}
 		if cached {
-			deps.Cache = st.CacheTable(budget)
+			table := st.CacheTable(budget)
+			deps.Cache = table
+			if w, ok := opts.Observer.(cacheWatcher); ok {
+				w.WatchCache(cacheStats(table, CacheStages(cfg)))
+			}
 		}
 	}
 	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
