@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 	"time"
 
 	"github.com/siftd/sift/focus"
@@ -325,10 +326,29 @@ func isText(mediaType string) bool {
 // looksLikeShell spots a page that is scripts and little text: what
 // remains without JavaScript is too thin to be the page.
 func looksLikeShell(doc *stages.Doc, content string) bool {
-	if doc.MediaType() != "text/html" || len(strings.Fields(content)) >= 30 {
+	if doc.MediaType() != "text/html" || hasWords(content, 30) {
 		return false
 	}
 	return strings.Count(strings.ToLower(string(doc.Response.Body)), "<script") >= 1
+}
+
+// hasWords reports whether s has at least n words, reading only as far as
+// the nth: every answer asks, and most have thousands.
+func hasWords(s string, n int) bool {
+	inWord := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inWord = false
+			continue
+		}
+		if !inWord {
+			if n--; n == 0 {
+				return true
+			}
+			inWord = true
+		}
+	}
+	return false
 }
 
 // rawTokens is the fetched body's token count: counted at fetch and kept

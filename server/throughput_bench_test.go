@@ -128,6 +128,16 @@ func (l load) pct(p int) time.Duration {
 // drive runs benchClients clients for benchPhase; client c posts the
 // body next(c, i) for its i-th request.
 func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []byte) load {
+	return driveRequests(b, client, func(c, i int) *http.Request {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(next(c, i)))
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		return req
+	})
+}
+
+// driveRequests runs benchClients clients for benchPhase; client c sends
+// next(c, i) as its i-th request.
+func driveRequests(b *testing.B, client *http.Client, next func(c, i int) *http.Request) load {
 	b.Helper()
 	var mu sync.Mutex
 	var total load
@@ -138,8 +148,7 @@ func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []
 		wg.Go(func() {
 			var mine load
 			for i := 0; time.Now().Before(deadline); i++ {
-				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(next(c, i)))
-				req.Header.Set("Authorization", "Bearer "+testKey)
+				req := next(c, i)
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
@@ -214,6 +223,10 @@ func BenchmarkThroughput(b *testing.B) {
 		hot := body(hosts[0] + "/article?hot")
 		benchPost(b, client, srv.URL+"/v1/fetch", hot)
 		hits := drive(b, client, srv.URL+"/v1/fetch", func(int, int) []byte { return hot })
+		raw := driveRequests(b, client, func(int, int) *http.Request {
+			req, _ := http.NewRequest(http.MethodGet, hosts[0]+"/article?hot", nil)
+			return req
+		})
 
 		fmt.Printf("page %d KB; in-process extraction %v a page on %d cores: limit %.1f pages/s\n",
 			len(page)>>10, per.Round(10*time.Microsecond), runtime.GOMAXPROCS(0), limit)
@@ -222,11 +235,14 @@ func BenchmarkThroughput(b *testing.B) {
 			misses.pct(99).Round(100*time.Microsecond), misses.busy, misses.other)
 		fmt.Printf("hits, one URL, %d clients, one caller: %.0f req/s, p50 %v, p99 %v, %d answered 429, %d other errors\n",
 			benchClients, hits.rate(), hits.pct(50).Round(10*time.Microsecond), hits.pct(99).Round(10*time.Microsecond), hits.busy, hits.other)
+		fmt.Printf("raw GET of the page from the origin, %d clients: %.0f req/s, p50 %v, p99 %v; hits/raw GET %.2f\n",
+			benchClients, raw.rate(), raw.pct(50).Round(10*time.Microsecond), raw.pct(99).Round(10*time.Microsecond), hits.rate()/raw.rate())
 		printStageMeans(b, srv.URL)
 		b.ReportMetric(misses.rate(), "miss_pages/s")
 		b.ReportMetric(limit, "extract_limit_pages/s")
 		b.ReportMetric(hits.rate(), "hit_req/s")
 		b.ReportMetric(float64(hits.pct(99).Microseconds())/1000, "hit_p99_ms")
+		b.ReportMetric(raw.rate(), "rawGET_req/s")
 		b.ReportMetric(float64(misses.busy+hits.busy), "429s")
 	}
 }
