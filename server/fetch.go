@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"unicode"
 	"time"
+	"unicode"
 
 	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"

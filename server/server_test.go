@@ -23,8 +23,8 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 )
