@@ -124,16 +124,8 @@ func (s *Store) CacheGet(ctx context.Context, key string, now time.Time) (snapsh
 }
 
 func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEntry, bool, error) {
-	var row struct {
-		CreatedAt time.Time
-		ExpiresAt time.Time
-		Snapshot  []byte
-	}
-	err := s.db.WithContext(ctx).Table("cache_entries AS e").
-		Select("e.created_at, e.expires_at, b.snapshot").
-		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
-		Where("e.cache_key = ? AND e.expires_at > ?", key, now).
-		Take(&row).Error
+	var row hitRow
+	err := hitQuery(s.db.WithContext(ctx), key, now).Take(&row).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return nil, false, nil
@@ -141,6 +133,21 @@ func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEn
 		return nil, false, fmt.Errorf("cache get: %w", err)
 	}
 	return &hotEntry{key: key, snapshot: row.Snapshot, takenAt: row.CreatedAt, expires: row.ExpiresAt}, true, nil
+}
+
+// hitRow is what a lookup reads.
+type hitRow struct {
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Snapshot  []byte
+}
+
+// hitQuery is a lookup: one entry and its snapshot, each by primary key.
+func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
+	return db.Table("cache_entries AS e").
+		Select("e.created_at, e.expires_at, b.snapshot").
+		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
+		Where("e.cache_key = ? AND e.expires_at > ?", key, now)
 }
 
 // CachePut stores snapshot under key, for the cache stage at index stage,

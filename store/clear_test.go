@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"gorm.io/gorm"
 )
 
 // Each cache stage's entries are counted apart; replacing an entry moves
@@ -105,5 +108,39 @@ func TestCacheClearInBatches(t *testing.T) {
 	}
 	if _, e, _ := s.CacheStats(ctx); e != 0 {
 		t.Fatalf("%d entries left", e)
+	}
+}
+
+// A lookup reads both tables by primary key, never scanning one, however
+// many entries there are (SQLite's plan; PostgreSQL's planner may scan a
+// table too small to be worth an index, so it is not asked).
+func TestCacheLookupUsesPrimaryKeys(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	c := s.CacheTable(1 << 30)
+	for i := range 200 {
+		if err := c.At(i%3).Put(ctx, fmt.Sprintf("k%03d", i), []byte("x"), time.Now().Add(time.Duration(i)*time.Minute+time.Minute)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := s.db.ToSQL(func(tx *gorm.DB) *gorm.DB {
+		var row hitRow
+		return hitQuery(tx, "k007", time.Now()).Take(&row)
+	})
+	var plan []struct {
+		ID, Parent, Notused int
+		Detail              string
+	}
+	if err := s.db.Raw("EXPLAIN QUERY PLAN " + query).Scan(&plan).Error; err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("plan %+v", plan)
+	if len(plan) != 2 {
+		t.Fatalf("plan %+v", plan)
+	}
+	for _, step := range plan {
+		if !strings.HasPrefix(step.Detail, "SEARCH") || !strings.Contains(step.Detail, "(cache_key=?)") {
+			t.Errorf("lookup step %q is not a primary-key search", step.Detail)
+		}
 	}
 }
