@@ -270,7 +270,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
 		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
-			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
+			FetchedAt: res.fetchedAt, Hash: bodyHash(resp), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
 		at := doc.CachedAt.UTC()
