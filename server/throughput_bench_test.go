@@ -226,11 +226,15 @@ func BenchmarkThroughput(b *testing.B) {
 		missCPU := cpuTime(b) - cpu
 		hot := body(hosts[0] + "/article?hot")
 		benchPost(b, client, srv.URL+"/v1/fetch", hot)
+		cpu = cpuTime(b)
 		hits := drive(b, client, srv.URL+"/v1/fetch", func(int, int) []byte { return hot })
+		hitCPU := cpuTime(b) - cpu
+		cpu = cpuTime(b)
 		raw := driveRequests(b, client, func(int, int) *http.Request {
 			req, _ := http.NewRequest(http.MethodGet, hosts[0]+"/article?hot", nil)
 			return req
 		})
+		rawCPU := cpuTime(b) - cpu
 
 		fmt.Printf("page %d KB; in-process extraction %v a page on %d cores: limit %.1f pages/s\n",
 			len(page)>>10, per.Round(10*time.Microsecond), runtime.GOMAXPROCS(0), limit)
@@ -247,6 +251,13 @@ func BenchmarkThroughput(b *testing.B) {
 			benchClients, hits.rate(), hits.pct(50).Round(10*time.Microsecond), hits.pct(99).Round(10*time.Microsecond), hits.busy, hits.other)
 		fmt.Printf("raw GET of the page from the origin, %d clients: %.0f req/s, p50 %v, p99 %v; hits/raw GET %.2f\n",
 			benchClients, raw.rate(), raw.pct(50).Round(10*time.Microsecond), raw.pct(99).Round(10*time.Microsecond), hits.rate()/raw.rate())
+		if hits.ok > 0 && raw.ok > 0 && hitCPU > 0 {
+			perHit, perRaw := hitCPU/time.Duration(hits.ok), rawCPU/time.Duration(raw.ok)
+			cores := float64(runtime.GOMAXPROCS(0))
+			fmt.Printf("CPU a request (client included): hit %v, raw GET %v; on %.0f cores of their own: hits %.0f req/s, raw GETs %.0f req/s\n",
+				perHit.Round(time.Microsecond), perRaw.Round(time.Microsecond), cores, cores/perHit.Seconds(), cores/perRaw.Seconds())
+			b.ReportMetric(cores/perHit.Seconds(), "hit_cpu_bound_req/s")
+		}
 		printStageMeans(b, srv.URL)
 		b.ReportMetric(misses.rate(), "miss_pages/s")
 		b.ReportMetric(limit, "extract_limit_pages/s")
