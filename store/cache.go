@@ -11,8 +11,6 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
-
-	"github.com/siftd/sift/stages"
 )
 
 // The cache lives in three tables so that no request pays for its size:
@@ -394,7 +392,8 @@ func (s *Store) cacheGeneration(ctx context.Context) (int64, error) {
 	return stats.Generation, nil
 }
 
-// CacheTable is the cache as the cache stages use it (stages.CacheStore),
+// CacheTable is the cache as the cache stages use it (through
+// stages.CacheStore),
 // with the byte budget every Put keeps to, in front of which it keeps the
 // most recently used snapshots in memory (a quarter of the budget, at
 // most hotMax). The copies in memory are dropped within generationEvery
@@ -433,7 +432,7 @@ func (s *Store) CacheTable(budget int64) *CacheTable {
 
 // At returns the cache as the cache stage at index stage uses it: its
 // entries are counted and cleared apart from other stages'.
-func (c *CacheTable) At(stage int) stages.CacheStore {
+func (c *CacheTable) At(stage int) *CacheTable {
 	return &CacheTable{tableState: c.tableState, stage: stage}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/store"
 )
 
@@ -49,3 +50,8 @@ func cacheStats(table *store.CacheTable, positions []int) metrics.CacheStats {
 		return out, nil
 	}
 }
+
+// cacheStore is the store's cache as the cache stages use it.
+type cacheStore struct{ *store.CacheTable }
+
+func (c cacheStore) At(stage int) stages.CacheStore { return cacheStore{c.CacheTable.At(stage)} }

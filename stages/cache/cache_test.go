@@ -72,7 +72,7 @@ func buildChainOn(t *testing.T, st *store.Store, kinds []string, runs map[string
 	for _, k := range kinds {
 		blocks = append(blocks, config.Stage{Kind: k, Body: hcl.EmptyBody()})
 	}
-	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: st.CacheTable(1 << 20)})
+	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: tableStore{st.CacheTable(1 << 20)}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -225,3 +225,8 @@ func tunedKind(tune []func(*Stage)) stages.Kind {
 	}
 	return k
 }
+
+// tableStore is the store's cache as the stages use it, as sift assembles it.
+type tableStore struct{ *store.CacheTable }
+
+func (c tableStore) At(stage int) stages.CacheStore { return tableStore{c.CacheTable.At(stage)} }

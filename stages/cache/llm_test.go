@@ -14,7 +14,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/testenv/llm"
-	digestplugin "github.com/siftd/sift/plugins/digest"
+	"github.com/siftd/sift/plugins/llmdigest"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/digest"
 )
@@ -49,7 +49,7 @@ func TestSecondCacheKeepsRealDigest(t *testing.T) {
 		_, _ = io.Copy(w, resp.Body)
 	}))
 	defer proxy.Close()
-	d := digestplugin.New()
+	d := llmdigest.New()
 	raw, _ := json.Marshal(map[string]any{"endpoint": proxy.URL + "/v1", "max_tokens": 32, "context_tokens": 2048})
 	if diags, err := d.Configure(context.Background(), raw); err != nil || diags.HasErrors() {
 		t.Fatalf("configure: %v %v", diags, err)
@@ -71,7 +71,7 @@ func TestSecondCacheKeepsRealDigest(t *testing.T) {
 	for _, k := range []string{"guard", "fetch", "extract", "cache", "digest", "cache"} {
 		blocks = append(blocks, config.Stage{Kind: k, Body: hcl.EmptyBody()})
 	}
-	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: openStore(t).CacheTable(1 << 20), Digesters: digesters{d}})
+	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: tableStore{openStore(t).CacheTable(1 << 20)}, Digesters: digesters{d}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
