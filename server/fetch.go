@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
@@ -274,7 +275,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
 		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
+			FetchedAt: res.fetchedAt, Hash: bodyHash(resp), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
 		at := doc.CachedAt.UTC()
@@ -330,10 +331,29 @@ func isText(mediaType string) bool {
 // looksLikeShell spots a page that is scripts and little text: what
 // remains without JavaScript is too thin to be the page.
 func looksLikeShell(doc *stages.Doc, content string) bool {
-	if doc.MediaType() != "text/html" || len(strings.Fields(content)) >= 30 {
+	if doc.MediaType() != "text/html" || hasWords(content, 30) {
 		return false
 	}
 	return strings.Count(strings.ToLower(string(doc.Response.Body)), "<script") >= 1
+}
+
+// hasWords reports whether s has at least n words, reading only as far as
+// the nth: every answer asks, and most have thousands.
+func hasWords(s string, n int) bool {
+	inWord := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inWord = false
+			continue
+		}
+		if !inWord {
+			if n--; n == 0 {
+				return true
+			}
+			inWord = true
+		}
+	}
+	return false
 }
 
 // rawTokens is the fetched body's token count: counted at fetch and kept

@@ -315,7 +315,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
+		Sift: siftFields{Hash: bodyHash(resp), FetchedAt: res.fetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"

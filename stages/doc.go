@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"time"
 
@@ -70,6 +72,16 @@ type Response struct {
 	// Tokens is the body's token count, counted once when it was fetched
 	// (and kept in cache snapshots), so answers never count it again.
 	Tokens int
+	// Hash is the body's content address ("sha256:…"), computed once when
+	// it was fetched and kept in cache snapshots like Tokens; empty when
+	// the fetcher did not compute it.
+	Hash string
+}
+
+// BodyHash is the content address of a fetched body.
+func BodyHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // MediaType returns the response's media type, lower-cased and without

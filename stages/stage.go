@@ -109,6 +109,9 @@ type CacheStore interface {
 	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
 	// Put stores a snapshot until expires.
 	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
+	// At returns the store as the cache stage at index stage of the chain
+	// uses it: its entries are counted and cleared apart.
+	At(stage int) CacheStore
 }
 
 // ContextSource finds what a workspace already knows about a query.

@@ -65,6 +65,7 @@ func rootCommand() *cobra.Command {
 		versionCommand(),
 		pluginCommand(),
 		warmCommand(),
+		cacheCommand(),
 	)
 	return root
 }

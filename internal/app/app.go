@@ -130,7 +130,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Logger:     opts.Logger,
 		Extractors: late,
 		Digesters:  late,
-		Cache:      late,
+		Cache:      late.At(0), // each cache stage takes its own view with At
 		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
@@ -171,7 +171,16 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		}
 		a.Store = st
 		if cached {
-			late.cache = st.CacheTable(budget)
+			table := st.CacheTable(budget)
+			positions := CacheStages(cfg)
+			indexes := make([]int, len(positions))
+			for i, pos := range positions {
+				indexes[i] = pos - 1
+			}
+			late.bindCache(table, indexes)
+			if w, ok := opts.Observer.(cacheWatcher); ok {
+				w.WatchCache(cacheStats(table, positions))
+			}
 		}
 	}
 	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
