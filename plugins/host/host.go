@@ -23,9 +23,10 @@ type Host struct {
 }
 
 type route struct {
-	pattern string
-	name    string
-	ex      stages.Extractor
+	pattern  string
+	name     string
+	external bool
+	ex       stages.Extractor
 }
 
 // Options tune how Start runs plugins.
@@ -73,7 +74,7 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 				ex = newAdmission(ex, s.Pool, s.PerCaller)
 			}
 			for _, ct := range s.ContentTypes {
-				h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
+				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
 		}
 	}
@@ -154,42 +155,61 @@ func startError(s *Spec, err error) *hcl.Diagnostic {
 		Detail: err.Error(), Subject: s.DefRange.Ptr()}
 }
 
-// Route returns the extractor for a media type: an exact match first, then a
-// structured suffix (+json), then a wildcard (text/*).
+// Route returns the extractor for a media type. The most specific pattern
+// wins (exact, then structured suffix such as +json, then a wildcard such as
+// text/*); between patterns of the same rank, a configured external plugin
+// beats a built-in. Plan refuses two external plugins claiming one pattern,
+// so no other tie is left.
 func (h *Host) Route(mediaType string) (string, stages.Extractor, bool) {
-	i := bestMatch(len(h.routes), func(i int) string { return h.routes[i].pattern }, mediaType)
+	i := bestMatch(len(h.routes), func(i int) claim {
+		return claim{h.routes[i].pattern, h.routes[i].external}
+	}, mediaType)
 	if i < 0 {
 		return "", nil, false
 	}
 	return h.routes[i].name, h.routes[i].ex, true
 }
 
-// RouteSpec returns the name of the spec that would handle mediaType, so a
-// caller can start just that plugin.
+// RouteSpec returns the name of the spec that would handle mediaType, by
+// Route's precedence, so a caller can start just that plugin.
 func RouteSpec(specs []Spec, mediaType string) (string, bool) {
-	type pat struct{ pattern, name string }
-	var pats []pat
+	var claims []claim
+	var names []string
 	for _, s := range specs {
+		if s.Digester {
+			continue
+		}
 		for _, ct := range s.ContentTypes {
-			pats = append(pats, pat{ct, s.Name})
+			claims = append(claims, claim{ct, s.thirdParty()})
+			names = append(names, s.Name)
 		}
 	}
-	i := bestMatch(len(pats), func(i int) string { return pats[i].pattern }, mediaType)
+	i := bestMatch(len(claims), func(i int) claim { return claims[i] }, mediaType)
 	if i < 0 {
 		return "", false
 	}
-	return pats[i].name, true
+	return names[i], true
 }
 
-// bestMatch returns the index of the most specific pattern matching
-// mediaType, the first one on a tie, or -1.
-func bestMatch(n int, pattern func(int) string, mediaType string) int {
-	best, bestRank := -1, -1
+// claim is one media-type pattern an extractor handles.
+type claim struct {
+	pattern  string
+	external bool
+}
+
+// bestMatch returns the index of the claim that handles mediaType: the
+// most specific matching pattern, an external plugin's on a tie, else the
+// first; -1 when none matches.
+func bestMatch(n int, at func(int) claim, mediaType string) int {
+	best, bestRank, bestExternal := -1, -1, false
 	for i := range n {
-		if p := pattern(i); stages.MatchMediaType(p, mediaType) {
-			if rank := stages.Specificity(p); rank > bestRank {
-				best, bestRank = i, rank
-			}
+		c := at(i)
+		if !stages.MatchMediaType(c.pattern, mediaType) {
+			continue
+		}
+		rank := stages.Specificity(c.pattern)
+		if rank > bestRank || (rank == bestRank && c.external && !bestExternal) {
+			best, bestRank, bestExternal = i, rank, c.external
 		}
 	}
 	return best

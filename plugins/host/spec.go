@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -92,8 +93,13 @@ func (s *Spec) kind() string {
 	return sdk.KindExtractor
 }
 
-// External reports whether the plugin is a third-party binary.
+// External reports whether the plugin runs from a binary of its own: a
+// third-party plugin or a companion.
 func (s *Spec) External() bool { return len(s.Command) > 0 }
+
+// thirdParty reports whether the plugin is an operator's external plugin,
+// not one that ships with sift.
+func (s *Spec) thirdParty() bool { return s.External() && !s.Companion }
 
 // Plan merges the built-in extractors with the configured `extractor`
 // blocks: a block named like a built-in tunes it, a block with a command
@@ -178,7 +184,34 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 		}
 		specs = append(specs, specFrom(b, maxMessage))
 	}
-	return specs, diags
+	return specs, append(diags, contestedClaims(specs)...)
+}
+
+// contestedClaims refuses two external plugins that claim the same media
+// type pattern: Route could only pick one of them by the order of the file.
+// An external plugin claiming a built-in's pattern is no conflict: it wins
+// (see Route).
+func contestedClaims(specs []Spec) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	owner := map[string]*Spec{}
+	for i := range specs {
+		s := &specs[i]
+		if !s.thirdParty() {
+			continue
+		}
+		for _, ct := range s.ContentTypes {
+			key := strings.ToLower(strings.TrimSpace(ct))
+			if first, ok := owner[key]; ok && first.Name != s.Name {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Media type claimed twice",
+					Detail: fmt.Sprintf("extractors %q (%s) and %q both claim %s; remove it from the content_types of one of them.",
+						first.Name, first.DefRange, s.Name, key),
+					Subject: s.DefRange.Ptr()})
+				continue
+			}
+			owner[key] = s
+		}
+	}
+	return diags
 }
 
 func specFrom(b config.Plugin, maxMessage int) Spec {
