@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -176,7 +177,8 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 		}
 	}
 	if rp.SHA256 != nil {
-		p.SHA256 = *rp.SHA256
+		// sha256sum prints lower case; any case names the same hash.
+		p.SHA256 = strings.ToLower(*rp.SHA256)
 	}
 	defTimeout := DefaultCallTimeout
 	if kind == "digester" {
@@ -203,10 +205,6 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 		if b, err := hex.DecodeString(p.SHA256); err != nil || len(b) != 32 {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing or invalid sha256",
 				"an external plugin needs sha256 = the 64 hex digits of its binary's SHA-256 (sha256sum prints it)."))
-		}
-		if kind == "extractor" && len(p.ContentTypes) == 0 {
-			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing content_types",
-				"an external extractor must list the content types it handles."))
 		}
 	}
 	return p, diags

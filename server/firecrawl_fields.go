@@ -37,6 +37,7 @@ const (
 // (flattened) and of a search's scrapeOptions.
 var scrapeFields = map[string]fieldRule{
 	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {},
+	"siftOptions": {}, // the extractor's own per-request options
 	"origin": {}, "integration": {}, // the client's own label
 	"removeBase64Images":    {refusal: "sift always drops base64 images", noop: "true"},
 	"onlyMainContent":       {refusal: mainOnly, noop: "true"},

@@ -175,8 +175,27 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
-	return ex, func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+	return routed(a, mediaType), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+}
+
+// routed returns a's extractor for mediaType, which refuses the -o options
+// it does not declare, or whose values do not fit, as a server would.
+func routed(a *app.App, mediaType string) stages.Extractor {
+	name, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	return checkedOptions{ex: ex, check: func(opts map[string]string) error { return a.Host.CheckOptions(name, opts) }}
+}
+
+// checkedOptions checks a request's options before extracting.
+type checkedOptions struct {
+	ex    stages.Extractor
+	check func(map[string]string) error
+}
+
+func (c checkedOptions) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if err := c.check(req.Options); err != nil {
+		return nil, err
+	}
+	return c.ex.Extract(ctx, req)
 }
 
 // routeName names the extractor that specs route mediaType to.

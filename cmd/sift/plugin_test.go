@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/siftd/sift/internal/testwait"
@@ -142,5 +144,107 @@ func TestExamplePluginAsDocumented(t *testing.T) {
 	}
 	if len(out.Warnings) != 1 || out.Warnings[0] != "table cut at 2 of 3 rows" {
 		t.Errorf("warnings %q", out.Warnings)
+	}
+
+	// The plugin's declared per-request option, through /v1/fetch and
+	// through a Firecrawl scrape's siftOptions.
+	out.Content = ""
+	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url, "options": map[string]any{"rows": 1}}, &out); code != http.StatusOK {
+		t.Fatalf("options: status %d: %s", code, out.Error)
+	}
+	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; out.Content != want {
+		t.Errorf("options.rows = 1: content %q, want %q", out.Content, want)
+	}
+	var scrape struct {
+		Success bool
+		Data    struct{ Markdown string }
+		Error   string
+	}
+	if code := postJSON(t, addr, "/v2/scrape", map[string]any{"url": url, "siftOptions": map[string]any{"rows": "1"}}, &scrape); code != http.StatusOK {
+		t.Fatalf("siftOptions: status %d: %s", code, scrape.Error)
+	}
+	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; scrape.Data.Markdown != want {
+		t.Errorf("siftOptions.rows = 1: markdown %q, want %q", scrape.Data.Markdown, want)
+	}
+
+	// Undeclared or ill-fitting options are the request's fault: 400
+	// bad_option naming each of them.
+	for _, tc := range []struct {
+		options map[string]any
+		want    []string
+	}{
+		{map[string]any{"nope": 1}, []string{`"nope" is not an option`, "rows (integer)"}},
+		{map[string]any{"rows": 0}, []string{`rows "0"`, "minimum, 1"}},
+		{map[string]any{"rows": 2.5, "jq": "."}, []string{`rows "2.5": want an integer`, `"jq" is not an option`}},
+		{map[string]any{"rows": []int{1}}, []string{"options.rows", "not an array"}},
+	} {
+		out.Error = ""
+		code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url, "options": tc.options}, &out)
+		if code != http.StatusBadRequest || !strings.HasPrefix(out.Error, "bad_option: ") {
+			t.Errorf("options %v: status %d, error %q; want 400 bad_option", tc.options, code, out.Error)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.Error, w) {
+				t.Errorf("options %v: error %q does not say %q", tc.options, out.Error, w)
+			}
+		}
+	}
+}
+
+// TestPluginsCommandListsBuiltinsAndExternals: `sift plugins` names every
+// built-in and the configured example with what each announces, and says
+// which of the text extractor's types the example takes.
+func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
+	bin, sum := buildPlugin(t, filepath.Join("..", "..", "examples", "extractor"), "sift-csv")
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum)
+	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runSift(t, nil, "plugins", "--config", cfg, "--json")
+	if code != 0 {
+		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
+	}
+	var list []pluginListing
+	if err := json.Unmarshal([]byte(stdout), &list); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	byName := map[string]pluginListing{}
+	for _, l := range list {
+		byName[l.Name] = l
+	}
+	for _, name := range []string{"html", "json", "pdf", "text", "csv"} {
+		if byName[name].Version == "" {
+			t.Errorf("%s: no version in %+v", name, byName[name])
+		}
+	}
+	csv := byName["csv"]
+	if csv.Source != "external" || csv.Path != bin || csv.SHA256 != sum || csv.Version != "0.1.0" ||
+		strings.Join(csv.ContentTypes, ",") != "text/csv" {
+		t.Errorf("csv listed as %+v", csv)
+	}
+	if len(csv.Attributes) != 1 || csv.Attributes[0].Name != "max_rows" || csv.Attributes[0].Type != "integer" ||
+		!strings.Contains(csv.Attributes[0].Description, "Rows rendered") {
+		t.Errorf("csv attributes %+v", csv.Attributes)
+	}
+	if len(csv.Options) != 1 || csv.Options[0].Name != "rows" || *csv.Options[0].Min != 1 {
+		t.Errorf("csv options %+v", csv.Options)
+	}
+	if byName["text"].Shadowed["text/csv"] != "csv" {
+		t.Errorf("text's text/csv is not shown as taken by csv: %+v", byName["text"].Shadowed)
+	}
+	if !slices.Contains(byName["pdf"].Capabilities, "costly") || byName["pdf"].Options[0].Name != "pages" {
+		t.Errorf("pdf listed as %+v", byName["pdf"])
+	}
+
+	human, stderr, code := runSift(t, nil, "plugins", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"csv (extractor, external) version 0.1.0", "sha256:         " + sum,
+		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)"} {
+		if !strings.Contains(human, want) {
+			t.Errorf("sift plugins does not print %q:\n%s", want, human)
+		}
 	}
 }

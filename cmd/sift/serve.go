@@ -136,9 +136,10 @@ func healthReport(a *app.App) server.Health {
 	services := health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
 	return func() (bool, any) {
 		type pool struct {
-			Name string `json:"name"`
-			Live int    `json:"live"`
-			Size int    `json:"size"`
+			Name    string `json:"name"`
+			Version string `json:"version,omitempty"`
+			Live    int    `json:"live"`
+			Size    int    `json:"size"`
 			// CannotRestart is set while the pool has no process and
 			// starting one fails (its binary no longer matches its pin).
 			CannotRestart bool `json:"cannot_restart,omitempty"`
@@ -146,7 +147,7 @@ func healthReport(a *app.App) server.Health {
 		ok, pools := true, []pool{}
 		for _, p := range a.Host.Pools() {
 			live := p.Size()
-			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
+			pools = append(pools, pool{Name: p.Name(), Version: p.Version(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
 			ok = ok && live > 0
 		}
 		detail := map[string]any{"plugins": pools}

@@ -136,8 +136,7 @@ func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
 		}
 		w.apps[name] = a
 	}
-	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
-	return ex, nil
+	return routed(a, mediaType), nil
 }
 
 func (w *warmExtractors) close() {

@@ -17,6 +17,7 @@ import (
 
 // Host runs the configured extractors and routes media types to them.
 type Host struct {
+	specs     map[string]*Spec
 	routes    []route
 	digesters map[string]stages.Digester
 	pools     []*Pool
@@ -59,12 +60,16 @@ func (noObserver) PluginRestart(string, string)             {}
 // HCL diagnostics; a plugin that cannot start is one too, on its block.
 func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnostics) {
 	opts = opts.withDefaults()
-	h := &Host{digesters: map[string]stages.Digester{}}
+	h := &Host{digesters: map[string]stages.Digester{}, specs: map[string]*Spec{}}
 	var diags hcl.Diagnostics
 	for i := range specs {
 		s := &specs[i]
 		started, ds := h.startOne(ctx, s, opts)
 		diags = append(diags, ds...)
+		if started != nil {
+			logStarted(opts.Logger, s)
+			h.specs[s.Name] = s
+		}
 		if d, ok := started.(stages.Digester); ok && s.Digester {
 			h.digesters[s.Name] = d
 			continue
@@ -83,6 +88,17 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 		return nil, diags
 	}
 	return h, diags
+}
+
+// logStarted names a started plugin with what it announced, so a log shows
+// which build of each plugin served.
+func logStarted(log *slog.Logger, s *Spec) {
+	path := "built-in"
+	if s.External() {
+		path = s.Command[0]
+	}
+	log.Info("plugin started", "plugin", s.Name, "kind", s.kind(), "version", s.Info.Version,
+		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "pool", s.Pool)
 }
 
 func (o Options) withDefaults() Options {
@@ -130,16 +146,12 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
 		defer pr.close() // healthy: asked to exit, so nothing logs its end as a crash
-		impl = pr.ex
-		if s.Digester {
-			impl = pr.dg
-		}
+		impl = pr.impl()
 	}
-	schema, err := impl.Schema(ctx)
-	if err != nil {
-		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("schema: %w", err))}
+	if err := describe(ctx, s, impl); err != nil {
+		return nil, hcl.Diagnostics{startError(s, err)}
 	}
-	cfg, diags := decodeBody(s.Body, schema)
+	cfg, diags := decodeBody(s.Body, s.Schema)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -215,6 +227,16 @@ func bestMatch(n int, at func(int) claim, mediaType string) int {
 	return best
 }
 
+// CheckOptions checks a request's options against those the extractor
+// declares in its schema.
+func (h *Host) CheckOptions(extractor string, opts map[string]string) error {
+	s, ok := h.specs[extractor]
+	if !ok {
+		return fmt.Errorf("no extractor %q", extractor)
+	}
+	return s.Schema.CheckOptions(opts)
+}
+
 // Pools returns the host's process pools, for health reporting.
 func (h *Host) Pools() []*Pool { return h.pools }
 
@@ -253,4 +275,5 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 var (
 	_ stages.ExtractorRouter = (*Host)(nil)
 	_ stages.DigesterSet     = (*Host)(nil)
+	_ stages.OptionChecker   = (*Host)(nil)
 )

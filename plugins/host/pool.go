@@ -302,5 +302,8 @@ func (p *Pool) Close() {
 // Name is the plugin's name.
 func (p *Pool) Name() string { return p.spec.Name }
 
+// Version is the version the plugin announced.
+func (p *Pool) Version() string { return p.spec.Info.Version }
+
 // Capacity is the number of processes the pool keeps.
 func (p *Pool) Capacity() int { return p.spec.Pool }

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -57,17 +59,18 @@ func TestRoutePrecedence(t *testing.T) {
 // settle by its rules is refused when the configuration is checked, naming
 // both blocks.
 func TestTwoExternalsClaimingOneTypeAreRefused(t *testing.T) {
-	_, diags := planBlocks(t, `
+	self := testSpec(t, "").Command[0]
+	_, diags := planBlocks(t, fmt.Sprintf(`
 extractor "csv" {
-  command       = ["/bin/a"]
-  sha256        = "0000000000000000000000000000000000000000000000000000000000000000"
+  command       = [%[1]q]
+  sha256        = %[2]q
   content_types = ["text/csv"]
 }
 extractor "tables" {
-  command       = ["/bin/b"]
-  sha256        = "0000000000000000000000000000000000000000000000000000000000000000"
+  command       = [%[1]q]
+  sha256        = %[2]q
   content_types = ["TEXT/CSV", "text/tab-separated-values"]
-}`, nil)
+}`, self, testFileSHA256(t, self)), nil)
 	if !diags.HasErrors() {
 		t.Fatal("two external plugins claiming text/csv were accepted")
 	}
@@ -76,5 +79,38 @@ extractor "tables" {
 		if !strings.Contains(msg, want) {
 			t.Errorf("diagnostic %q does not name %q", msg, want)
 		}
+	}
+}
+
+// TestExternalPluginInfoIsUsed: an external block without content_types
+// gets those the plugin announces, and one announcing the costly
+// capability is put behind admission, as built-ins are.
+func TestExternalPluginInfoIsUsed(t *testing.T) {
+	self := testSpec(t, "").Command[0]
+	t.Setenv(envTestCostly, "1")
+	specs, diags := planBlocks(t, fmt.Sprintf(`
+extractor "mine" {
+  command = [%q]
+  sha256  = %q
+  env     = [%q]
+  pool    = 2
+}`, self, strings.ToUpper(testFileSHA256(t, self)), envTestCostly), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	s := specs[len(specs)-1]
+	if s.Name != "mine" || strings.Join(s.ContentTypes, ",") != "text/x-test" {
+		t.Fatalf("content types %q, want the announced text/x-test", s.ContentTypes)
+	}
+	if s.Info.Version != "0.0.1" || s.PerCaller != 1 {
+		t.Errorf("info %+v, per_caller %d: want version 0.0.1 and admission at half the pool", s.Info, s.PerCaller)
+	}
+	h, diags := Start(t.Context(), specs[len(specs)-1:], Options{Stderr: io.Discard})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(h.Close)
+	if _, ex, _ := h.Route("text/x-test"); fmt.Sprintf("%T", ex) != "*host.admission" {
+		t.Errorf("a costly external plugin routes to %T, not through admission", ex)
 	}
 }

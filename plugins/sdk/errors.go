@@ -39,6 +39,17 @@ func Unsupported(format string, args ...any) *DocError {
 	return &DocError{Class: ClassUnsupported, Message: fmt.Sprintf(format, args...)}
 }
 
+// BadOption returns a DocError of class "bad_option": a per-request option
+// that is malformed or does not fit the document.
+func BadOption(format string, args ...any) *DocError {
+	return &DocError{Class: ClassBadOption, Message: fmt.Sprintf(format, args...)}
+}
+
+// TooLarge returns a DocError of class "too_large".
+func TooLarge(format string, args ...any) *DocError {
+	return &DocError{Class: ClassTooLarge, Message: fmt.Sprintf(format, args...)}
+}
+
 func asDocError(err error) (*DocError, bool) {
 	var de *DocError
 	if errors.As(err, &de) {
