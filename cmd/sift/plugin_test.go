@@ -248,3 +248,115 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		}
 	}
 }
+
+// thirdPartyMain is a plugin written outside sift's repository against the
+// SDK module alone: it keeps the last lines of a log file, as many as the
+// request's "tail" option asks.
+const thirdPartyMain = `package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+type tail struct{ sdk.NoConfig }
+
+func (tail) Info(context.Context) (sdk.Info, error) {
+	return sdk.Info{Name: "tail", Version: "2.0.1", ContentTypes: []string{"text/x-log"}}, nil
+}
+
+func (tail) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Options: []sdk.Option{{Name: "tail", Type: sdk.TypeInteger, Min: sdk.Bound(1),
+		Description: "lines kept from the end"}}}, nil
+}
+
+func (tail) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	lines := strings.Split(strings.TrimRight(string(req.Body), "\n"), "\n")
+	n := len(lines)
+	if v, ok := req.Options["tail"]; ok {
+		n, _ = strconv.Atoi(v)
+	}
+	if n < len(lines) {
+		lines = lines[len(lines)-n:]
+	}
+	return &sdk.ExtractResult{Format: sdk.FormatText, Content: strings.Join(lines, "\n")}, nil
+}
+
+func main() { sdk.Serve(sdk.ServeConfig{Extractor: tail{}}) }
+`
+
+// TestThirdPartyPluginOutsideTheRepository: a plugin module in a folder of
+// its own requires the SDK module by version (replaced by the local folder,
+// as nothing is published here), and its module graph holds the SDK and its
+// dependencies only; built, pinned by hash and served by sift serve, it
+// answers /v1/fetch with a per-request option.
+func TestThirdPartyPluginOutsideTheRepository(t *testing.T) {
+	sdkDir, err := filepath.Abs(filepath.Join("..", "..", "plugins", "sdk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	goMod := fmt.Sprintf(`module example.org/sift-tail
+
+go 1.26.0
+
+require github.com/siftd/sift/plugins/sdk v0.1.0
+
+replace github.com/siftd/sift/plugins/sdk v0.1.0 => %s
+`, sdkDir)
+	sums, err := os.ReadFile(filepath.Join(sdkDir, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"go.mod": goMod, "go.sum": string(sums), "main.go": thirdPartyMain} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goCmd := func(args ...string) string {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		out, err := cmd.Output()
+		if err != nil {
+			stderr := ""
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = string(ee.Stderr)
+			}
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr)
+		}
+		return string(out)
+	}
+	goCmd("mod", "tidy")
+	mods := strings.Split(strings.TrimSpace(goCmd("list", "-m", "all")), "\n")
+	t.Logf("the plugin's module graph: %d modules", len(mods))
+	for _, m := range mods {
+		path := strings.Fields(m)[0]
+		if path == "github.com/siftd/sift" {
+			t.Errorf("the plugin's module graph holds sift's own module: %s", m)
+		}
+		for _, heavy := range []string{"gorm.io", "jackc/pgx", "sqlite", "go-trafilatura", "go-pdfium", "wazero", "html-to-markdown", "gojq"} {
+			if strings.Contains(path, heavy) {
+				t.Errorf("the plugin's module graph holds %s", m)
+			}
+		}
+	}
+	bin, sum := buildPlugin(t, dir, "sift-tail")
+
+	_, port := originServing(t, "text/x-log", "one\ntwo\nthree\nfour\n")
+	addr := serveConfig(t, port, fmt.Sprintf("extractor \"tail\" {\n  command = [%q]\n  sha256  = %q\n}\n", bin, sum))
+	var out struct {
+		Content string
+		Error   string
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d/app.log", port)
+	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url, "options": map[string]any{"tail": 2}}, &out); code != http.StatusOK {
+		t.Fatalf("status %d: %s", code, out.Error)
+	}
+	if out.Content != "three\nfour" {
+		t.Errorf("content %q, want the last two lines", out.Content)
+	}
+}
