@@ -43,6 +43,7 @@ var classes = []struct {
 	{fetch.ErrUpstream, http.StatusBadGateway, "upstream"},
 	{host.ErrTimeout, http.StatusGatewayTimeout, "timeout"},
 	{host.ErrCrashed, http.StatusBadGateway, "extractor_failed"},
+	{host.ErrFailed, http.StatusBadGateway, "extractor_failed"},
 	{host.ErrReplyTooLarge, http.StatusBadGateway, "extractor_failed"},
 	{host.ErrUnavailable, http.StatusBadGateway, "extractor_failed"},
 	{stages.ErrNotImplemented, http.StatusNotImplemented, "not_implemented"},

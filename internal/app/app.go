@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -204,6 +205,9 @@ func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 }
 
 func plan(ctx context.Context, cfg *config.Config, extra host.Builtins) ([]host.Spec, hcl.Diagnostics) {
+	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, slog.Default()); diags.HasErrors() {
+		return nil, diags
+	}
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
 	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(cfg))

@@ -6,6 +6,9 @@ import "errors"
 // server maps them to statuses: crashed and reply-too-large → 502, timeout →
 // 504, busy → 429.
 var (
+	// ErrFailed means the plugin answered the call with an error of its
+	// own (a bug, or a panic the SDK recovered); the process is kept.
+	ErrFailed = errors.New("plugin failed")
 	// ErrCrashed means the plugin process died during the call.
 	ErrCrashed = errors.New("plugin crashed")
 	// ErrTimeout means the call outlived its deadline; the process was

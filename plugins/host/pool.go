@@ -131,7 +131,7 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) (string, 
 		return "crashed", fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
 	}
 	p.idle <- pr
-	return "failed", fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
+	return "failed", fmt.Errorf("%w: %s", ErrFailed, status.Convert(err).Message())
 }
 
 // timedOut reports whether a call failed on its own deadline. The plugin's

@@ -98,7 +98,8 @@ func TestPoolSurvivesFaults(t *testing.T) {
 		wantMsg string
 		timeout time.Duration // the call deadline, when not callTimeout
 	}{
-		{mode: "panic", wantErr: ErrCrashed},
+		// The SDK recovers the panic: the call fails, the process lives on.
+		{mode: "panic", wantErr: ErrFailed, wantMsg: "plugin panicked in Extract: extractor exploded"},
 		{mode: "exit", wantErr: ErrCrashed},
 		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced", timeout: hangTimeout},
 		{mode: "oversize", wantErr: ErrReplyTooLarge, wantMsg: "larger than max"},
