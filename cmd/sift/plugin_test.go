@@ -360,3 +360,31 @@ replace github.com/siftd/sift/plugins/sdk v0.1.0 => %s
 		t.Errorf("content %q, want the last two lines", out.Content)
 	}
 }
+
+// TestPluginNewScaffoldsAWorkingModule: `sift plugin new` writes a module
+// whose own test passes against the SDK, and refuses a bad name or a folder
+// that exists.
+func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
+	sdkDir, err := filepath.Abs(filepath.Join("..", "..", "plugins", "sdk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "sift-feed")
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir, "--sdk", sdkDir); code != 0 {
+		t.Fatalf("sift plugin new: exit %d\n%s", code, stderr)
+	}
+	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir); code == 0 || !strings.Contains(stderr, "exists") {
+		t.Errorf("an existing folder: exit %d, %s", code, stderr)
+	}
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "Feed!"); code == 0 || !strings.Contains(stderr, "plugin name") {
+		t.Errorf("a bad name: exit %d, %s", code, stderr)
+	}
+}
