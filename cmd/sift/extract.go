@@ -20,6 +20,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/warm"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -181,7 +182,7 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 // routed returns a's extractor for mediaType, which refuses the -o options
 // it does not declare, or whose values do not fit, as a server would.
 func routed(a *app.App, mediaType string) stages.Extractor {
-	name, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	name, ex, _ := a.Host.Route(mediatype.Of(mediaType))
 	return checkedOptions{ex: ex, check: func(opts map[string]string) error { return a.Host.CheckOptions(name, opts) }}
 }
 
@@ -198,9 +199,17 @@ func (c checkedOptions) Extract(ctx context.Context, req *sdk.ExtractRequest) (*
 	return c.ex.Extract(ctx, req)
 }
 
+// ExtractFor keeps the routed extractor's shares (stages.SharedExtractor).
+func (c checkedOptions) ExtractFor(ctx context.Context, share string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if err := c.check(req.Options); err != nil {
+		return nil, err
+	}
+	return stages.ExtractFor(ctx, c.ex, share, req)
+}
+
 // routeName names the extractor that specs route mediaType to.
 func routeName(specs []host.Spec, mediaType string) (string, error) {
-	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	name, ok := host.RouteSpec(specs, mediatype.Of(mediaType))
 	if !ok {
 		return "", fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
 	}

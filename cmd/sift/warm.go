@@ -106,9 +106,9 @@ func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (
 	if err != nil {
 		return nil, err
 	}
-	ctx = stages.WithCaller(ctx, fmt.Sprintf("extract/%d", w.calls.Add(1)))
+	share := fmt.Sprintf("extract/%d", w.calls.Add(1))
 	for {
-		res, err := ex.Extract(ctx, req)
+		res, err := stages.ExtractFor(ctx, ex, share, req)
 		if !errors.Is(err, stages.ErrBusy) {
 			return res, err
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
@@ -216,10 +217,10 @@ func bestMatch(n int, at func(int) claim, mediaType string) int {
 	best, bestRank, bestExternal := -1, -1, false
 	for i := range n {
 		c := at(i)
-		if !stages.MatchMediaType(c.pattern, mediaType) {
+		if !mediatype.Match(c.pattern, mediaType) {
 			continue
 		}
-		rank := stages.Specificity(c.pattern)
+		rank := mediatype.Specificity(c.pattern)
 		if rank > bestRank || (rank == bestRank && c.external && !bestExternal) {
 			best, bestRank, bestExternal = i, rank, c.external
 		}

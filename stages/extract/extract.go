@@ -57,7 +57,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err := s.checkOptions(name, doc.Request); err != nil {
 		return stages.PluginError(name, err)
 	}
-	res, err := ex.Extract(ctx, &sdk.ExtractRequest{
+	res, err := stages.ExtractFor(ctx, ex, doc.Request.Share, &sdk.ExtractRequest{
 		Body:           doc.Response.Body,
 		ContentType:    doc.Response.ContentType,
 		URL:            doc.Response.FinalURL,
