@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-PoMI/A63rlLw6Pzs+WZQYZ4IjOrWhdpyDocBfMUTQ28=";
+      vendorHash = "sha256-xUzdBKMNDdVGONElfUzrLB112Iwy4K/tXDr9i7xs3aM=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
