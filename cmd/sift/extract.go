@@ -122,7 +122,7 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 		return nil, err
 	}
 	if f.warm > 0 {
-		res, err := extractWarm(cmd, f, req)
+		res, err := extractWarm(cmd, f, cfg, req)
 		if !errors.Is(err, warm.ErrUnreachable) {
 			return res, err
 		}

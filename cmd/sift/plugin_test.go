@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/testwait"
 )
 
@@ -386,5 +388,49 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 	}
 	if _, stderr, code := runSift(t, nil, "plugin", "new", "Feed!"); code == 0 || !strings.Contains(stderr, "plugin name") {
 		t.Errorf("a bad name: exit %d, %s", code, stderr)
+	}
+}
+
+// TestWarmSocketChangesWithThePluginBinary: a rebuilt plugin binary, or a
+// development override, is served by a fresh warm extractor, not by the one
+// that holds the old build.
+func TestWarmSocketChangesWithThePluginBinary(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "sift-x")
+	if err := os.WriteFile(bin, []byte("build 1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfgPath := filepath.Join(dir, "config.hcl")
+	src := fmt.Sprintf("extractor \"x\" {\n  command = [%q]\n  sha256 = %q\n}\n", bin, strings.Repeat("0", 64))
+	if err := os.WriteFile(cfgPath, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := config.LoadFile(cfgPath)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	cmd := extractCommand()
+	socket := func() string {
+		s, err := warmSocket(cmd, siftBin, cfgPath, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	first := socket()
+	if again := socket(); again != first {
+		t.Fatalf("the same binaries give two sockets: %s, %s", first, again)
+	}
+	if err := os.WriteFile(bin, []byte("build 2, longer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt := socket()
+	if rebuilt == first {
+		t.Error("a rebuilt plugin binary keeps the warm extractor of the old build")
+	}
+	t.Setenv(app.EnvDevOverrides, "x="+bin)
+	if socket() == rebuilt {
+		t.Error("a development override keeps the warm extractor without it")
 	}
 }
