@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"os"
@@ -172,7 +173,9 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}})
+	// A one-document run reports problems, not each plugin's start.
+	quiet := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: quiet})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
