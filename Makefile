@@ -48,6 +48,8 @@ test:
 	step vet $(GO) vet ./...; \
 	step tests $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
 	step race $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS); \
+	step sdk-vet $(GO) -C plugins/sdk vet ./...; \
+	step sdk $(GO) -C plugins/sdk test -count=1 -timeout $(TEST_TIMEOUT) -race ./...; \
 	step example $(GO) -C examples/extractor test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
 	if [ -n "$$failed" ]; then \
 	  echo "== make test: failed:$$failed"; \

@@ -38,6 +38,9 @@ type fetchRequest struct {
 	// Fresh skips the cache's copy: the origin is asked again, and the
 	// cache keeps the new answer (Firecrawl's maxAge 0).
 	Fresh bool `json:"fresh"`
+	// Options are the extractor's own per-request options, as its schema
+	// declares them; an undeclared or ill-fitting one is a 400 bad_option.
+	Options map[string]json.RawMessage `json:"options,omitempty"`
 }
 
 // MaxTokensLimit is the largest max_tokens a request may ask for.
@@ -121,7 +124,12 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 // gates, the archive when asked to recover, and the answer. /v1/fetch and
 // every batch target go through it.
 func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
-	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
+	opts, strict, ae := pluginOptions("options", req.Options, req.options())
+	if ae != nil {
+		return nil, ae
+	}
+	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context,
+		Options: opts, StrictOptions: strict}
 	if req.Fresh {
 		request.MaxAge = new(time.Duration) // no cached copy is young enough
 	}
@@ -220,6 +228,9 @@ func (req *fetchRequest) validate() *apiError {
 	}
 	if req.JSONPath != "" && req.JQ != "" {
 		return badRequest("give json_path or jq, not both")
+	}
+	if _, _, ae := pluginOptions("options", req.Options, req.options()); ae != nil {
+		return ae
 	}
 	if req.Grep != "" {
 		if _, ae := compileGrep(req.Grep); ae != nil {

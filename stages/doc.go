@@ -51,6 +51,12 @@ type Request struct {
 	// Options are per-request knobs passed to extractors: json_path, jq,
 	// pages, max_pages …
 	Options map[string]string
+	// StrictOptions names the Options the agent passed as the extractor's
+	// own (`options` of /v1/fetch, `siftOptions` of a scrape, `-o`): the
+	// extractor that gets the document must declare each of them, and each
+	// value must fit its declaration. The others are sift's own request
+	// fields, given to whichever extractor takes them.
+	StrictOptions []string
 	// MaxAge, when set, bounds the age of a cached snapshot the request
 	// accepts: 0 always goes to the origin.
 	MaxAge *time.Duration

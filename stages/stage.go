@@ -136,6 +136,13 @@ type ExtractorRouter interface {
 	Route(mediaType string) (name string, ex Extractor, ok bool)
 }
 
+// OptionChecker is what an ExtractorRouter may also do: check a request's
+// options against the ones an extractor declares. The error is a
+// *sdk.DocError of class bad_option naming every option that does not fit.
+type OptionChecker interface {
+	CheckOptions(extractor string, opts map[string]string) error
+}
+
 // DigesterSet finds a digester by the name of its block.
 type DigesterSet interface {
 	Digester(name string) (Digester, bool)

@@ -64,6 +64,7 @@ func rootCommand() *cobra.Command {
 		keyCommand(),
 		versionCommand(),
 		pluginCommand(),
+		pluginsCommand(),
 		warmCommand(),
 		cacheCommand(),
 	)

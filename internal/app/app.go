@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"os"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -271,6 +272,9 @@ func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 }
 
 func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64) ([]host.Spec, hcl.Diagnostics) {
+	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, slog.Default()); diags.HasErrors() {
+		return nil, diags
+	}
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
 	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))
