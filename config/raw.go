@@ -24,6 +24,7 @@ type rawFile struct {
 	Contexts   []rawContext   `hcl:"context,block"`
 	Search     *rawSearch     `hcl:"search,block"`
 	Batch      *rawBatch      `hcl:"batch,block"`
+	Gates      *rawGates      `hcl:"gates,block"`
 }
 
 type rawStore struct {

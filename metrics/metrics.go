@@ -29,6 +29,7 @@ type Metrics struct {
 	rerankLatency  prometheus.Histogram
 	tokenRatio     prometheus.Histogram
 	tokens         *prometheus.CounterVec
+	gateWait       *prometheus.HistogramVec
 	// Batch are the batch runner's series.
 	Batch *Batch
 }
@@ -82,12 +83,13 @@ func New() *Metrics {
 		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned).",
 		}, []string{"kind"}),
-		Batch: newBatch(),
+		gateWait: newGateWait(),
+		Batch:    newBatch(),
 	}
 	m.registry.MustRegister(m.Batch.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
-		m.tokenRatio, m.tokens,
+		m.tokenRatio, m.tokens, m.gateWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

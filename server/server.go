@@ -43,6 +43,11 @@ type Options struct {
 	Health  Health
 	// Global and PerHost override the gate sizes; 0 means the default.
 	Global, PerHost int
+	// GateWait bounds how long a request waits in line for a full gate,
+	// and GateQueue how many may wait for one caller's host; 0 means the
+	// default, a negative value refuses at once.
+	GateWait  time.Duration
+	GateQueue int
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
 	// ArchiveURL is the Wayback Machine prefix for `recover`.
@@ -110,7 +115,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
-		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
+		health: opts.Health, gates: newGates(opts.Global, opts.PerHost, gateWait(opts.GateWait), gateQueue(opts.GateQueue), opts.Metrics.GateWait), metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}

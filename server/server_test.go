@@ -349,27 +349,59 @@ func TestScrapeErrors(t *testing.T) {
 }
 
 // TestGates: one caller's second fetch of a host that is still being
-// fetched is refused at once with 429 and Retry-After.
+// fetched waits in line and is served once the first ends; with no wait
+// allowed it is refused at once with 429 and Retry-After.
 func TestGates(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
-	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		once.Do(func() { close(entered) })
-		<-release
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a" {
+			once.Do(func() { close(entered) })
+			<-release
+		}
 		fmt.Fprint(w, "done")
 	}))
 	defer slow.Close()
 	srv := newTestServer(t, slow, Options{})
-	defer close(release)
+	refusing := newTestServer(t, slow, Options{GateWait: -1})
 	done := make(chan int, 1)
 	go func() {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})
 		done <- resp.StatusCode
 	}()
 	<-entered
-	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/b"})
+	go func() {
+		resp, _ := post(t, refusing.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})
+		done <- resp.StatusCode
+	}()
+	waited := make(chan int, 1)
+	go func() {
+		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/b"})
+		waited <- resp.StatusCode
+	}()
+	// The refusing server's own first fetch holds its gate: wait until it
+	// is at the origin, then its second is refused.
+	testwait.Until(testwait.Deadline, func() bool {
+		resp, _ := post(t, refusing.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/c"})
+		return resp.StatusCode == 429
+	})
+	resp, body := post(t, refusing.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/b"})
 	if resp.StatusCode != 429 || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
-		t.Fatalf("second fetch: %d %v %v", resp.StatusCode, resp.Header, body)
+		t.Fatalf("second fetch with no wait allowed: %d %v %v", resp.StatusCode, resp.Header, body)
+	}
+	select {
+	case s := <-waited:
+		t.Fatalf("the second fetch ended %d while the first still ran", s)
+	default:
+	}
+	close(release)
+	if s := <-waited; s != 200 {
+		t.Errorf("the second fetch, after waiting in line: %d", s)
+	}
+	for range 2 {
+		if s := <-done; s != 200 {
+			t.Errorf("a first fetch ended %d", s)
+		}
 	}
 }
 
@@ -505,7 +537,7 @@ func TestRecover(t *testing.T) {
 }
 
 // TestOverload drives far more concurrent fetches than the gates admit:
-// the excess is refused at once with 429 and Retry-After, nothing fails
+// those past the line's bound are refused with 429 and Retry-After, nothing fails
 // with a 5xx, goroutines come back down, and service is whole afterwards.
 func TestOverload(t *testing.T) {
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

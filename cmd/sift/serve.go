@@ -63,6 +63,8 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
 		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
 		PublicURL:  cfg.PublicURL,
+		GateWait:   cfg.Gates.Wait,
+		GateQueue:  orNone(cfg.Gates.Queue),
 		Search:     search.New(cfg.Search, m),
 		Digester:   searchDigester(a),
 		Batch:      batchOptions(cfg, a),
@@ -94,6 +96,15 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return fmt.Errorf("drain: %w", err)
 	}
 	return nil
+}
+
+// orNone turns the gates block's queue 0 ("refuse at once") into the
+// server options' negative, where 0 means the default.
+func orNone(v int) int {
+	if v == 0 {
+		return -1
+	}
+	return v
 }
 
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.
