@@ -36,7 +36,7 @@ const (
 // scrapeFields are the scrape options of /v2/scrape, of /v2/batch/scrape
 // (flattened) and of a search's scrapeOptions.
 var scrapeFields = map[string]fieldRule{
-	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {},
+	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
 	"origin": {}, "integration": {}, // the client's own label
 	"removeBase64Images":    {refusal: "sift always drops base64 images", noop: "true"},
 	"onlyMainContent":       {refusal: mainOnly, noop: "true"},

@@ -33,9 +33,11 @@ type scrapeOptions struct {
 	MaxAge       *int64 `json:"maxAge,omitempty"`
 	StoreInCache *bool  `json:"storeInCache,omitempty"`
 	// Timeout in milliseconds, honoured when shorter than sift's own.
-	Timeout  *int64         `json:"timeout,omitempty"`
-	Parsers  []scrapeParser `json:"parsers,omitempty"`
-	Warnings []string       `json:"siftWarnings,omitempty"`
+	Timeout *int64         `json:"timeout,omitempty"`
+	Parsers []scrapeParser `json:"parsers,omitempty"`
+	// JSONOptions are the json format's schema and prompt.
+	JSONOptions *jsonOptions `json:"jsonOptions,omitempty"`
+	Warnings    []string     `json:"siftWarnings,omitempty"`
 }
 
 // scrapeParser is a parser given as "pdf" or as {"type": "pdf", "maxPages": N}.
@@ -114,13 +116,14 @@ func (f *scrapeFormat) UnmarshalJSON(b []byte) error {
 
 // scrapeDoc is Firecrawl's Document, as much of it as sift fills.
 type scrapeDoc struct {
-	Markdown *string        `json:"markdown,omitempty"`
-	HTML     *string        `json:"html,omitempty"`
-	RawHTML  *string        `json:"rawHtml,omitempty"`
-	Summary  *string        `json:"summary,omitempty"`
-	Links    *[]string      `json:"links,omitempty"`
-	Metadata scrapeMetadata `json:"metadata"`
-	Warning  string         `json:"warning,omitempty"`
+	Markdown *string         `json:"markdown,omitempty"`
+	HTML     *string         `json:"html,omitempty"`
+	RawHTML  *string         `json:"rawHtml,omitempty"`
+	Summary  *string         `json:"summary,omitempty"`
+	Links    *[]string       `json:"links,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"`
+	Metadata scrapeMetadata  `json:"metadata"`
+	Warning  string          `json:"warning,omitempty"`
 }
 
 type scrapeMetadata struct {
@@ -211,11 +214,10 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true}
 
 // formatWhy says why sift does not produce a Firecrawl format.
 var formatWhy = map[scrapeFormat]string{
-	"json":           " (no structured extraction: ask for markdown or summary)",
 	"screenshot":     " (sift runs no browser)",
 	"branding":       " (sift runs no browser)",
 	"changeTracking": " (sift keeps no history of a page)",
@@ -252,6 +254,9 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
+	if slices.Contains(req.Formats, "json") {
+		s.addJSON(ctx, req, res, &data)
+	}
 	s.metrics.Tokens(data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
 }
@@ -268,6 +273,9 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 	}
 	req.Warnings = warnings
 	if ae := req.check(); ae != nil {
+		return nil, ae
+	}
+	if ae := req.readJSONFormat(raw); ae != nil {
 		return nil, ae
 	}
 	if req.URL == "" {

@@ -68,6 +68,9 @@ func searchScrapeOptions(raw json.RawMessage) (*scrapeOptions, *apiError) {
 	if ae := opts.check(); ae != nil {
 		return nil, ae
 	}
+	if ae := opts.readJSONFormat(raw); ae != nil {
+		return nil, ae
+	}
 	if len(opts.Formats) == 0 {
 		opts.Formats = []scrapeFormat{"markdown"}
 	}
