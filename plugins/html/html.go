@@ -69,12 +69,20 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	po, err := readPageOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
-	page, hrefs := prepare(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	po.applyTags(root, out)
+	if po.whole {
+		return e.wholePage(ctx, root, req, keepLinks, out)
+	}
+	page, hrefs := prepare(root)
 	content := mainContent(root, page, req.URL, out)
 	tidy(content)
 	markAngles(content)
@@ -85,6 +93,29 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	md = finish(linkMarkdown(md, hrefs, req.URL), root, page, out)
 	// Links go last, so that what the rules above read in them (tag
 	// blocks, promotions) goes whether or not they are asked for.
+	if !keepLinks {
+		md = unlinkMarkdown(md)
+	}
+	var warning string
+	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	return out, nil
+}
+
+// wholePage renders the whole visible page: the title and metadata are
+// still read as for the main content, the text is the body's.
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, keepLinks bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+	page, hrefs := prepareVisible(root)
+	_ = mainContent(root, page, req.URL, out)
+	content := visibleBody(root)
+	tidy(content)
+	markAngles(content)
+	md, err := e.markdown(ctx, content, req.URL)
+	if err != nil {
+		return nil, err
+	}
+	md = linkMarkdown(md, hrefs, req.URL)
 	if !keepLinks {
 		md = unlinkMarkdown(md)
 	}
