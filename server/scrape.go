@@ -35,6 +35,11 @@ type scrapeOptions struct {
 	// Timeout in milliseconds, honoured when shorter than sift's own.
 	Timeout *int64         `json:"timeout,omitempty"`
 	Parsers []scrapeParser `json:"parsers,omitempty"`
+	// OnlyMainContent false, IncludeTags and ExcludeTags choose what part
+	// of an HTML page is read (the html extractor's page options).
+	OnlyMainContent *bool    `json:"onlyMainContent,omitempty"`
+	IncludeTags     []string `json:"includeTags,omitempty"`
+	ExcludeTags     []string `json:"excludeTags,omitempty"`
 	// JSONOptions are the json format's schema and prompt.
 	JSONOptions *jsonOptions `json:"jsonOptions,omitempty"`
 	Warnings    []string     `json:"siftWarnings,omitempty"`
@@ -71,10 +76,15 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 		age := time.Duration(*o.MaxAge) * time.Millisecond
 		req.MaxAge = &age
 	}
+	opts := map[string]string{}
 	for _, p := range o.Parsers {
 		if p.Type == "pdf" && p.MaxPages > 0 {
-			req.Options = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
+			opts["max_pages"] = strconv.Itoa(p.MaxPages)
 		}
+	}
+	o.pageOptions(opts)
+	if len(opts) > 0 {
+		req.Options = opts
 	}
 	return req
 }
@@ -370,6 +380,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	out.Metadata.fromPage(page)
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
 	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
+	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
+		warnings = append(warnings, w)
+	}
 	if resp.Status >= 400 {
 		out.Metadata.Error = fmt.Sprintf("the origin answered %d %s", resp.Status, http.StatusText(resp.Status))
 		warnings = append(warnings, out.Metadata.Error+": the content is its error page")
