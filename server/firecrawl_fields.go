@@ -36,8 +36,8 @@ const (
 var scrapeFields = map[string]fieldRule{
 	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
 	"origin": {}, "integration": {}, // the client's own label
-	"removeBase64Images":    {refusal: "sift always drops base64 images", noop: "true"},
-	"onlyMainContent": {}, "includeTags": {}, "excludeTags": {},
+	"removeBase64Images": {refusal: "sift always drops base64 images", noop: "true"},
+	"onlyMainContent":    {}, "includeTags": {}, "excludeTags": {},
 	"blockAds":              {refusal: "sift runs no ads: it never runs a page's scripts", noop: "true"},
 	"actions":               {refusal: noBrowser},
 	"waitFor":               {refusal: noBrowser},
