@@ -37,14 +37,15 @@ func newOverlapOrigin(t *testing.T, pause time.Duration) *overlapOrigin {
 	return o
 }
 
-// TestParallelScrapesOfOneHostWait: an agent's parallel tool calls, four
-// scrapes of four pages of one host, all succeed: the per-host gate makes
+// TestParallelScrapesOfOneHostWait: an agent's parallel tool calls, eight
+// scrapes of eight pages of one host, all succeed: the per-host gate makes
 // them wait in line rather than answering 429, and the origin still never
 // sees two of that caller's fetches at once.
 func TestParallelScrapesOfOneHostWait(t *testing.T) {
 	origin := newOverlapOrigin(t, 150*time.Millisecond)
 	srv := newTestServer(t, origin.Server, Options{})
-	const n = 4
+	const n = 8
+	start := time.Now()
 	statuses, bodies := make([]int, n), make([]map[string]any, n)
 	var wg sync.WaitGroup
 	for i := range n {
@@ -54,6 +55,7 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	t.Logf("%d parallel scrapes of one host by one caller answered in %v", n, time.Since(start).Round(time.Millisecond))
 	for i := range n {
 		data, _ := bodies[i]["data"].(map[string]any)
 		md, _ := data["markdown"].(string)
