@@ -72,7 +72,9 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 // with 429 and Retry-After, while those in line are still served.
 func TestGateQueueBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	srv := newTestServer(t, origin.Server, Options{GateQueue: 1})
+	api := newTestAPI(t, origin.Server, Options{GateQueue: 1})
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
 	first := make(chan int, 1)
 	go func() {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/hold/a"})
@@ -84,13 +86,9 @@ func TestGateQueueBound(t *testing.T) {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/b"})
 		second <- resp.StatusCode
 	}()
-	// The second request is in line once the third finds the line full.
-	var resp *http.Response
-	var body map[string]any
-	testwait.Until(testwait.Deadline, func() bool {
-		resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
-		return resp.StatusCode == http.StatusTooManyRequests
-	})
+	host := hostOf(origin.URL)
+	testwait.Until(testwait.Deadline, func() bool { return api.gates.lineLen("agent", host) == 1 })
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
 		t.Fatalf("a request past the line's bound: %d %v", resp.StatusCode, body)
 	}
