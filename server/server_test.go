@@ -362,9 +362,12 @@ func TestGates(t *testing.T) {
 		fmt.Fprint(w, "done")
 	}))
 	defer slow.Close()
-	srv := newTestServer(t, slow, Options{})
+	var releaseOnce sync.Once
+	free := func() { releaseOnce.Do(func() { close(release) }) }
+	defer free() // before slow.Close, which waits for the held handlers
+	srv := newTestServer(t, slow, Options{GateWait: time.Minute})
 	refusing := newTestServer(t, slow, Options{GateWait: -1})
-	done := make(chan int, 1)
+	done := make(chan int, 2)
 	go func() {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})
 		done <- resp.StatusCode
@@ -394,7 +397,7 @@ func TestGates(t *testing.T) {
 		t.Fatalf("the second fetch ended %d while the first still ran", s)
 	default:
 	}
-	close(release)
+	free()
 	if s := <-waited; s != 200 {
 		t.Errorf("the second fetch, after waiting in line: %d", s)
 	}
