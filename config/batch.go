@@ -43,16 +43,16 @@ const (
 )
 
 type rawBatch struct {
-	Disabled      *bool          `hcl:"disabled,optional"`
-	TargetsPerJob hcl.Expression `hcl:"targets_per_job,optional"`
-	JobsPerCaller hcl.Expression `hcl:"jobs_per_caller,optional"`
-	JobsTotal     hcl.Expression `hcl:"jobs_total,optional"`
-	Workers       hcl.Expression `hcl:"workers,optional"`
-	TTL           hcl.Expression `hcl:"ttl,optional"`
-	MaxBytes      hcl.Expression `hcl:"max_bytes,optional"`
-	CallerBytes   hcl.Expression `hcl:"max_caller_bytes,optional"`
-	ResultBytes   hcl.Expression `hcl:"max_result_bytes,optional"`
-	ClaimLease    hcl.Expression `hcl:"claim_lease,optional"`
+	Disabled      *bool          `hcl:"disabled,optional" type:"bool" doc:"turn the batch API off: its routes answer 503 (default false)"`
+	TargetsPerJob hcl.Expression `hcl:"targets_per_job,optional" type:"number" doc:"URLs in one job at most (1–1000, default 32)"`
+	JobsPerCaller hcl.Expression `hcl:"jobs_per_caller,optional" type:"number" doc:"live (queued or running) jobs of one caller at most (1–100, default 1)"`
+	JobsTotal     hcl.Expression `hcl:"jobs_total,optional" type:"number" doc:"live jobs of all callers at most (1–1000, default 8)"`
+	Workers       hcl.Expression `hcl:"workers,optional" type:"number" doc:"targets fetched at once by this instance (1–2, default 1)"`
+	TTL           hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a job is kept after its last activity (default \"24h\")"`
+	MaxBytes      hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"stored results of all callers at most (default \"64MiB\")"`
+	CallerBytes   hcl.Expression `hcl:"max_caller_bytes,optional" type:"size" doc:"stored results of one caller at most (default \"16MiB\"); a result that does not fit fails too_large"`
+	ResultBytes   hcl.Expression `hcl:"max_result_bytes,optional" type:"size" doc:"one stored result at most (at most and default \"8MiB\")"`
+	ClaimLease    hcl.Expression `hcl:"claim_lease,optional" type:"duration" doc:"how long a worker's claim on a target holds without renewal (default \"30s\"); on a shared PostgreSQL a dead instance's target is retried elsewhere after it"`
 }
 
 func (r *rawFile) batch(diags hcl.Diagnostics) (Batch, hcl.Diagnostics) {

@@ -28,8 +28,8 @@ const (
 )
 
 type rawGates struct {
-	Wait  hcl.Expression `hcl:"wait,optional"`
-	Queue hcl.Expression `hcl:"queue,optional"`
+	Wait  hcl.Expression `hcl:"wait,optional" type:"duration" doc:"longest a request waits in line for a full gate before 429 busy, never past its own deadline (default \"10s\", at most \"2m\")"`
+	Queue hcl.Expression `hcl:"queue,optional" type:"number" doc:"requests that may wait per caller and host (0–1024, default 16; 0 refuses at once)"`
 }
 
 func (r *rawFile) gates(diags hcl.Diagnostics) (Gates, hcl.Diagnostics) {

@@ -40,7 +40,7 @@ type Batch struct {
 }
 
 func newBatch() *Batch {
-	return &Batch{
+	b := &Batch{
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_batch_jobs_total", Help: "Batch job events by outcome.",
 		}, []string{"outcome"}),
@@ -66,6 +66,16 @@ func newBatch() *Batch {
 			Buckets: prometheus.ExponentialBuckets(1024, 4, 8),
 		}),
 	}
+	// Every outcome starts at zero, so a rate sees it before it happens.
+	for o := range batchJobOutcomes {
+		b.jobs.WithLabelValues(o)
+	}
+	for o := range batchTargetOutcomes {
+		b.targets.WithLabelValues(o)
+	}
+	b.jobs.WithLabelValues("other")
+	b.targets.WithLabelValues("other")
+	return b
 }
 
 func (b *Batch) collectors() []prometheus.Collector {

@@ -28,6 +28,12 @@ type Service struct {
 	obs      Observer
 }
 
+// backendsObserver is an Observer that starts each backend's series at
+// zero before its first call.
+type backendsObserver interface {
+	SearchBackends(names []string)
+}
+
 // New builds the service a search block describes; nil when cfg is nil or
 // names no backend.
 func New(cfg *config.Search, obs Observer) *Service {
@@ -44,6 +50,13 @@ func New(cfg *config.Search, obs Observer) *Service {
 	}
 	if cfg.Brave != nil {
 		s.searcher.Backends = append(s.searcher.Backends, observed{&Brave{BaseURL: cfg.Brave.URL, Key: cfg.Brave.Key, Client: client}, obs})
+	}
+	if z, ok := obs.(backendsObserver); ok {
+		names := make([]string, len(s.searcher.Backends))
+		for i, b := range s.searcher.Backends {
+			names[i] = b.Name()
+		}
+		z.SearchBackends(names)
 	}
 	if cfg.Embed != nil {
 		s.embedder = &Embedder{Endpoint: cfg.Embed.Endpoint, Model: cfg.Embed.Model, InputCap: cfg.Embed.InputCap,

@@ -307,7 +307,7 @@ func TestBatchMetricsCarryNoJobID(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	text := string(page)
 	for _, want := range []string{`sift_batch_jobs_total{outcome="created"} 1`, `sift_batch_jobs_total{outcome="done"} 1`,
-		`sift_batch_targets_total{outcome="ok"} 1`, `sift_http_requests_total{route="/v1/batch/{id}",status="200"}`} {
+		`sift_batch_targets_total{outcome="ok"} 1`, `sift_http_requests_total{caller="agent",route="/v1/batch/{id}",status="200"}`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("/metrics lacks %s", want)
 		}

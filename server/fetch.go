@@ -104,11 +104,14 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
+	rl := logOf(r.Context())
+	rl.setMode(req.Mode)
 	out, ae := s.fetchTarget(r.Context(), c, req)
 	if ae != nil {
 		writeError(w, ae)
 		return
 	}
+	rl.answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -156,7 +159,7 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if req.Context && !s.contextStage {
 		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
 	}
-	s.metrics.Tokens(out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
+	s.metrics.Tokens(c.name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
 	if rec != nil {
 		out.Source.URL, out.Source.Recovered = req.URL, rec
 		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Reason+"); this is the newest Wayback Machine snapshot")
@@ -299,6 +302,8 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 		switch {
 		case req.Mode == modeDigest && doc.Digest != "":
 			out.Content = doc.Digest
+		case req.Mode == modeDigest && skipped(doc, "digest"):
+			out.Warnings = append(out.Warnings, digestSkippedWarning(doc.MediaType()))
 		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}

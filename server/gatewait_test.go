@@ -132,16 +132,6 @@ func TestGateWaitBound(t *testing.T) {
 	}
 }
 
-func grepLines(s, sub string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.Contains(l, sub) {
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
-}
-
 // TestGatesFIFO: waiters are admitted in the order they arrived, a waiter
 // whose context ends leaves the line, and a released slot goes to the
 // head of the line, never to a newcomer.

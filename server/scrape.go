@@ -240,21 +240,21 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 		writeFirecrawlError(w, ae)
 		return
 	}
+	rl := logOf(r.Context())
+	rl.setMode(scrapeMode(req))
 	data, ae := s.scrapeTarget(r.Context(), c, req)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
 	}
+	rl.answer(data.Metadata.Sift.Cached, data.Metadata.Sift.Tokens["returned"], warningCount(data.Warning))
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
 }
 
 // scrapeTarget is the Firecrawl pipeline for one URL: /v2/scrape and every
 // target of a Firecrawl batch go through it.
 func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
-	mode := modeClean
-	if slices.Contains(req.Formats, "summary") {
-		mode = modeDigest
-	}
+	mode := scrapeMode(req)
 	if req.Timeout != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
@@ -268,8 +268,26 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	if slices.Contains(req.Formats, "json") {
 		s.addJSON(ctx, req, res, &data)
 	}
-	s.metrics.Tokens(data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	s.metrics.Tokens(c.name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
+}
+
+// scrapeMode is the chain's mode for a Firecrawl scrape: a summary is a
+// digest.
+func scrapeMode(req *scrapeRequest) string {
+	if slices.Contains(req.Formats, "summary") {
+		return modeDigest
+	}
+	return modeClean
+}
+
+// warningCount counts the parts of a Firecrawl warning, which joins them
+// with "; ".
+func warningCount(warning string) int {
+	if warning == "" {
+		return 0
+	}
+	return strings.Count(warning, "; ") + 1
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {

@@ -105,6 +105,7 @@ func (s *Server) scrapeResults(ctx context.Context, c *caller, opts *scrapeOptio
 }
 
 func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c *caller) {
+	logOf(r.Context()).setMode("search")
 	raw, ae := readAll(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
@@ -169,6 +170,7 @@ type searchResult struct {
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
+	logOf(r.Context()).setMode("search")
 	var req searchRequest
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

@@ -5,9 +5,11 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -113,6 +115,11 @@ func New(opts Options) *Server {
 	if opts.PublicURL == "" {
 		opts.PublicURL = config.DefaultPublicURL(config.DefaultListen)
 	}
+	names := make([]string, len(opts.Callers))
+	for i, c := range opts.Callers {
+		names[i] = c.Name
+	}
+	opts.Metrics.SetCallers(names)
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
 		health: opts.Health, gates: newGates(opts.Global, opts.PerHost, gateWait(opts.GateWait), gateQueue(opts.GateQueue), opts.Metrics.GateWait), metrics: opts.Metrics,
@@ -177,7 +184,8 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
-	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", r))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
+	// Each tool call is a request of its own, with its own log line.
+	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", s.logRequests(r)))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
 	routeFirecrawlUnsupported(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -186,7 +194,7 @@ func (s *Server) Handler() http.Handler {
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
 	})
-	return s.recoverPanics(r)
+	return s.logRequests(s.recoverPanics(r))
 }
 
 // mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
@@ -216,6 +224,7 @@ func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
+		logOf(r.Context()).setCaller(c)
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		h(w, r, c)
 	}
@@ -233,7 +242,9 @@ func (s *Server) measure(next http.Handler) http.Handler {
 				route = tpl
 			}
 		}
-		s.metrics.Request(route, sw.status, time.Since(start))
+		rl := logOf(r.Context())
+		rl.setRoute(route)
+		s.metrics.Request(route, rl.callerName(), sw.status, time.Since(start))
 	})
 }
 
@@ -263,7 +274,9 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.Error("panic in handler", "route", r.URL.Path)
+				// The value and stack go to the log only: the client
+				// sees the class, never sift's internals.
+				s.log.Error("panic in handler", "route", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: unexpected failure"})
 			}
 		}()

@@ -471,14 +471,14 @@ func TestMetrics(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	text := string(page)
 	for _, want := range []string{
-		fmt.Sprintf(`sift_tokens_total{kind="raw"} %g`, raw),
-		fmt.Sprintf(`sift_tokens_total{kind="returned"} %g`, returned),
+		fmt.Sprintf(`sift_tokens_total{caller="agent",kind="raw"} %g`, raw),
+		fmt.Sprintf(`sift_tokens_total{caller="agent",kind="returned"} %g`, returned),
 		`sift_tokens_returned_ratio_count 2`,
-		`sift_guard_refusals_total{rule="private address"} 1`,
+		`sift_guard_refusals_total{caller="agent",rule="private address"} 1`,
 		`sift_cache_lookups_total{result="hit"} 1`,
 		`sift_cache_lookups_total{result="miss"} 1`,
-		`sift_http_requests_total{route="/v1/fetch",status="403"} 1`,
-		`sift_http_requests_total{route="/v1/fetch",status="200"} 2`,
+		`sift_http_requests_total{caller="agent",route="/v1/fetch",status="403"} 1`,
+		`sift_http_requests_total{caller="agent",route="/v1/fetch",status="200"} 2`,
 		`sift_http_request_duration_seconds_bucket{route="/v1/fetch"`,
 		`sift_stage_duration_seconds_count{stage="guard"} 3`,
 		`sift_stage_duration_seconds_count{stage="fetch"} 1`,

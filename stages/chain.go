@@ -104,6 +104,12 @@ func checkRules(blocks []config.Stage, reg *Registry) hcl.Diagnostics {
 					fmt.Sprintf("stage %q needs the %q stage before it.", b.Kind, dep)))
 			}
 		}
+		for _, dep := range kind.AfterIfPresent {
+			if at, ok := firstAt[dep]; ok && at > i {
+				diags = append(diags, ruleError(b, "Stage out of order",
+					fmt.Sprintf("stage %q uses what the %q stage produces, so it must come after it.", b.Kind, dep)))
+			}
+		}
 		if b.ContentTypes != nil {
 			if at, ok := firstAt["fetch"]; !ok || at > i {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "content_types before fetch",

@@ -59,12 +59,18 @@ type Kind struct {
 	// After lists kinds that must come earlier in the chain when this kind
 	// is present.
 	After []string
+	// AfterIfPresent lists kinds that must come earlier when both are in
+	// the chain, but that this kind does not need.
+	AfterIfPresent []string
 	// AlwaysRun stages run even when a checkpoint lets the runner skip the
 	// stages around them (guard: a cached answer is still refused for a
 	// blocked URL).
 	AlwaysRun bool
 	// Repeatable kinds may appear more than once.
 	Repeatable bool
+	// Config is the stage block's gohcl struct, whose doc and type tags
+	// make the configuration reference (docs/config.md).
+	Config any
 	// New decodes and validates the stage's block and builds the stage. It
 	// must not do I/O.
 	New func(body hcl.Body, deps Deps) (Stage, hcl.Diagnostics)

@@ -53,6 +53,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return err
 	}
 	defer a.Close(context.WithoutCancel(ctx))
+	m.SetPlugins(poolNames(a))
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
@@ -105,6 +106,15 @@ func orNone(v int) int {
 		return -1
 	}
 	return v
+}
+
+// poolNames names the running plugin pools, whose series start at zero.
+func poolNames(a *app.App) []string {
+	var out []string
+	for _, p := range a.Host.Pools() {
+		out = append(out, p.Name())
+	}
+	return out
 }
 
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.

@@ -62,6 +62,7 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // (with the digesters the file declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	diags := CheckDevKey(cfg)
+	diags = append(diags, CheckChain(cfg)...)
 	specs, ds := plan(ctx, cfg, nil)
 	diags = append(diags, ds...)
 	for i := range specs {
@@ -94,6 +95,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		opts.Logger = slog.Default()
 	}
 	specs, diags := plan(ctx, cfg, opts.Extractors)
+	diags = append(diags, CheckChain(cfg)...)
 	if diags.HasErrors() {
 		return nil, diags
 	}

@@ -55,14 +55,23 @@ func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs
 		}
 		p.add(pr)
 	}
+	p.wg.Add(1)
+	go p.watch(WatchInterval)
 	return p, nil
 }
 
-// Size reports how many processes are alive.
+// Size reports how many processes are alive: one that exited and is not
+// replaced yet does not count.
 func (p *Pool) Size() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.procs)
+	n := 0
+	for pr := range p.procs {
+		if !pr.exited() {
+			n++
+		}
+	}
+	return n
 }
 
 // Extract runs one extraction on a free process.

@@ -30,9 +30,9 @@ const (
 )
 
 type rawConfig struct {
-	TTL      hcl.Expression `hcl:"ttl,optional"`
-	MaxTTL   hcl.Expression `hcl:"max_ttl,optional"`
-	MaxBytes hcl.Expression `hcl:"max_bytes,optional"`
+	TTL      hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
+	MaxTTL   hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
+	MaxBytes hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -52,7 +52,7 @@ type Stage struct {
 // Kind registers the cache stage, the one kind that may repeat. It stands
 // after fetch: before it there is nothing to keep.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "cache", After: []string{"fetch"}, Repeatable: true, New: New}
+	return stages.Kind{Name: "cache", Config: rawConfig{}, After: []string{"fetch"}, Repeatable: true, New: New}
 }
 
 // New decodes and validates the cache block.

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
 )
@@ -23,15 +24,15 @@ type Config struct {
 }
 
 type rawConfig struct {
-	AllowPorts hcl.Expression `hcl:"allow_ports,optional"`
-	AllowHosts []string       `hcl:"allow_hosts,optional"`
-	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional"`
+	AllowPorts hcl.Expression `hcl:"allow_ports,optional" type:"list(number)" doc:"the ports allowed (default [80, 443])"`
+	AllowHosts hcl.Expression `hcl:"allow_hosts,optional" type:"list(string)" doc:"when set, the only host names admitted, local names included; their addresses are still checked unless allow_cidrs admits them"`
+	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges admitted although the address rules would refuse them"`
 }
 
 // Kind registers the guard stage. It always runs: a cached answer is still
 // refused for a URL the guard blocks.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "guard", AlwaysRun: true, New: New}
+	return stages.Kind{Name: "guard", Config: rawConfig{}, AlwaysRun: true, New: New}
 }
 
 // Stage checks each request's URL and records what it vetted.
@@ -74,10 +75,13 @@ var _ stages.Stage = (*Stage)(nil)
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
-	cfg := Config{AllowPorts: guard.DefaultPolicy().AllowPorts, AllowHosts: raw.AllowHosts}
+	cfg := Config{AllowPorts: guard.DefaultPolicy().AllowPorts}
 	if diags.HasErrors() {
 		return cfg, diags
 	}
+	var ds hcl.Diagnostics
+	cfg.AllowHosts, ds = config.StringList(raw.AllowHosts, "allow_hosts")
+	diags = append(diags, ds...)
 	if !isNull(raw.AllowPorts) {
 		diags = append(diags, gohcl.DecodeExpression(raw.AllowPorts, nil, &cfg.AllowPorts)...)
 		for _, p := range cfg.AllowPorts {
@@ -87,8 +91,8 @@ func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 		}
 	}
 	if !isNull(raw.AllowCIDRs) {
-		var cidrs []string
-		diags = append(diags, gohcl.DecodeExpression(raw.AllowCIDRs, nil, &cidrs)...)
+		cidrs, ds := config.StringList(raw.AllowCIDRs, "allow_cidrs")
+		diags = append(diags, ds...)
 		for _, c := range cidrs {
 			prefix, err := netip.ParsePrefix(c)
 			if err != nil {
