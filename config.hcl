@@ -54,6 +54,15 @@ extractor "pdf" {
   max_pages = 500
 }
 
+# One caller fetches one host at a time. A fetch that finds that gate (or
+# sift's limit of 8 at once) full waits in line, first come first served,
+# for at most wait and never past its own deadline; past wait, or behind
+# queue others, it is answered 429 with Retry-After. queue = 0 refuses at once.
+gates {
+  wait  = "10s"
+  queue = 16     # waiting per caller and host
+}
+
 # Asynchronous batches (POST /v1/batch, Firecrawl's /v2/batch/scrape): one
 # worker drains every live job serially, so a batch holds one fetch slot.
 batch {

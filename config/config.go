@@ -44,6 +44,8 @@ type Config struct {
 	Search *Search
 	// Batch is the batch block, or its defaults.
 	Batch Batch
+	// Gates is the gates block, or its defaults.
+	Gates Gates
 
 	// Files holds the parsed sources, for printing diagnostics with context.
 	Files map[string]*hcl.File
@@ -161,6 +163,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Digesters, diags = plugins("digester", r.Digesters, diags)
 	cfg.Context, diags = r.context(diags)
 	cfg.Batch, diags = r.batch(diags)
+	cfg.Gates, diags = r.gates(diags)
 	if r.Search != nil {
 		var ds hcl.Diagnostics
 		cfg.Search, ds = r.Search.decode()

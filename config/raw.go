@@ -26,6 +26,7 @@ type rawFile struct {
 	Contexts   []rawContext   `hcl:"context,block" doc:"the source of what the caller's team already knows, for the context stage; the one kind is \"honcho\""`
 	Search     *rawSearch     `hcl:"search,block" doc:"web search: /v2/search, /v1/search and the MCP search tool"`
 	Batch      *rawBatch      `hcl:"batch,block" doc:"asynchronous batch fetches; without the block batch runs with the defaults below"`
+	Gates      *rawGates      `hcl:"gates,block" doc:"how long and how many requests wait in line for a full concurrency gate before 429"`
 }
 
 type rawStore struct {

@@ -118,7 +118,7 @@ var table = []Row{
 	{Class: NotImplemented, Status: 501, FirecrawlStatus: 500, FirecrawlCode: "NOT_IMPLEMENTED", Outcome: "upstream_5xx", Exit: 23,
 		When: "a `clean` or `digest` fetch through a chain without an extract stage"},
 	{Class: Busy, Status: 429, FirecrawlStatus: 429, Retry: true, RetryAfter: 1, Outcome: "busy", Exit: 34,
-		When: "a concurrency gate is full (a batch over its job caps waits 30 s)"},
+		When: "a concurrency gate stayed full past the `gates` block's `wait`, or its line is full (a batch over its job caps waits 30 s)"},
 	{Class: Unavailable, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "UNAVAILABLE", Retry: true, Outcome: "upstream_5xx", Exit: 35,
 		When: "the database (the cache) does not answer: `unavailable: storage unavailable`; batch disabled"},
 	{Class: Cancelled, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "CANCELLED", Retry: true, Outcome: "upstream_5xx", Exit: 36,

@@ -30,6 +30,7 @@ type Metrics struct {
 	rerankLatency  prometheus.Histogram
 	tokenRatio     prometheus.Histogram
 	tokens         *prometheus.CounterVec
+	gateWait       *prometheus.HistogramVec
 	busy           *prometheus.CounterVec
 	fallbacks      *prometheus.CounterVec
 	contexts       *prometheus.CounterVec
@@ -88,13 +89,14 @@ func New() *Metrics {
 		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned), by caller.",
 		}, []string{"kind", "caller"}),
-		Batch: newBatch(),
+		gateWait: newGateWait(),
+		Batch:    newBatch(),
 	}
 	m.newOperatorSeries()
 	m.registry.MustRegister(m.Batch.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
-		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors,
+		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors, m.gateWait,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -109,7 +109,8 @@ func TestGrepDeadlineAndGate(t *testing.T) {
 
 	// A deadline far above it: the slot is held while the grep runs (it
 	// takes seconds on this page), and only the client leaving stops it.
-	srv := newTestServer(t, origin, Options{grepTimeout: time.Minute})
+	// With no line allowed, a second request shows the slot held.
+	srv := newTestServer(t, origin, Options{grepTimeout: time.Minute, GateQueue: -1})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -43,6 +43,9 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		req.Warnings = warnings
 		ae = req.check()
 	}
+	if ae == nil {
+		ae = req.readJSONFormat(raw)
+	}
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return

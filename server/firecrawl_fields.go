@@ -25,8 +25,6 @@ const (
 	noBrowser   = "sift runs no browser and no JavaScript"
 	noHeaders   = "sift never forwards a caller's headers or cookies to an origin"
 	noProxy     = "sift fetches from its own address only"
-	mainOnly    = "sift returns the main content only"
-	noTags      = "sift picks the main content itself; tag selection is not applied"
 	tlsAlways   = "sift always verifies TLS"
 	noWebhook   = "sift calls no webhooks; poll the job's status"
 	noRetention = "sift keeps answers in its cache and batch store as configured"
@@ -36,14 +34,12 @@ const (
 // scrapeFields are the scrape options of /v2/scrape, of /v2/batch/scrape
 // (flattened) and of a search's scrapeOptions.
 var scrapeFields = map[string]fieldRule{
-	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {},
+	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
 	"siftOptions": {},                    // the extractor's own per-request options
 	"origin":      {}, "integration": {}, // the client's own label
-	"removeBase64Images":    {refusal: "sift always drops base64 images", noop: "true"},
-	"onlyMainContent":       {refusal: mainOnly, noop: "true"},
+	"removeBase64Images": {refusal: "sift always drops base64 images", noop: "true"},
+	"onlyMainContent":    {}, "includeTags": {}, "excludeTags": {},
 	"blockAds":              {refusal: "sift runs no ads: it never runs a page's scripts", noop: "true"},
-	"includeTags":           {refusal: noTags},
-	"excludeTags":           {refusal: noTags},
 	"actions":               {refusal: noBrowser},
 	"waitFor":               {refusal: noBrowser},
 	"mobile":                {refusal: noBrowser},

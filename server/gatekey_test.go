@@ -32,7 +32,8 @@ func TestHostOfCanonical(t *testing.T) {
 }
 
 // TestGatesCanonicalHost: while a caller fetches pub.sift.test, its fetch
-// of "PUB.sift.test." is the same host's second fetch and gets 429.
+// of "PUB.sift.test." is the same host's second fetch and, with no wait
+// allowed, gets 429.
 func TestGatesCanonicalHost(t *testing.T) {
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
@@ -43,7 +44,7 @@ func TestGatesCanonicalHost(t *testing.T) {
 	}))
 	defer slow.Close()
 	port := netip.MustParseAddrPort(slow.Listener.Addr().String()).Port()
-	srv := newTestServer(t, slow, Options{resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
+	srv := newTestServer(t, slow, Options{GateWait: -1, resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
 	defer close(release)
 	go func() {
 		_, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": fmt.Sprintf("http://pub.sift.test:%d/a", port), "mode": "raw"})

@@ -38,7 +38,9 @@ func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request, hol
 		res, ae = s.run(ctx, c, req)
 		return res, func() {}, ae
 	}
-	free, busy := s.gates.acquire(c.name, hostOf(req.URL))
+	// A held request is refused at once rather than waiting: its work
+	// would then run past the wait on top of it.
+	free, busy := s.gates.acquire(ctx, c.name, hostOf(req.URL), false)
 	if busy != nil {
 		s.logRequest(ctx, c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
 		return nil, func() {}, busy
@@ -95,8 +97,8 @@ func (s *Server) logHost(ctx context.Context, req stages.Request) string {
 
 // gate is the chain's way into the gates for caller's fetch of host.
 func (s *Server) gate(callerName, host string) stages.Gate {
-	return func(context.Context) (func(), error) {
-		release, busy := s.gates.acquire(callerName, host)
+	return func(ctx context.Context) (func(), error) {
+		release, busy := s.gates.acquire(ctx, callerName, host, true)
 		if busy != nil {
 			return nil, busy
 		}

@@ -34,9 +34,16 @@ type scrapeOptions struct {
 	MaxAge       *int64 `json:"maxAge,omitempty"`
 	StoreInCache *bool  `json:"storeInCache,omitempty"`
 	// Timeout in milliseconds, honoured when shorter than sift's own.
-	Timeout  *int64         `json:"timeout,omitempty"`
-	Parsers  []scrapeParser `json:"parsers,omitempty"`
-	Warnings []string       `json:"siftWarnings,omitempty"`
+	Timeout *int64         `json:"timeout,omitempty"`
+	Parsers []scrapeParser `json:"parsers,omitempty"`
+	// OnlyMainContent false, IncludeTags and ExcludeTags choose what part
+	// of an HTML page is read (the html extractor's page options).
+	OnlyMainContent *bool    `json:"onlyMainContent,omitempty"`
+	IncludeTags     []string `json:"includeTags,omitempty"`
+	ExcludeTags     []string `json:"excludeTags,omitempty"`
+	// JSONOptions are the json format's schema and prompt.
+	JSONOptions *jsonOptions `json:"jsonOptions,omitempty"`
+	Warnings    []string     `json:"siftWarnings,omitempty"`
 	// SiftOptions are the extractor's own per-request options, as
 	// /v1/fetch's options.
 	SiftOptions map[string]json.RawMessage `json:"siftOptions,omitempty"`
@@ -79,13 +86,17 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 }
 
 // fieldOptions are the extractor options that Firecrawl's own fields ask
-// for: a PDF parser's maxPages.
+// for: a PDF parser's maxPages, and the part of an HTML page to read.
 func (o *scrapeOptions) fieldOptions() map[string]string {
-	var opts map[string]string
+	opts := map[string]string{}
 	for _, p := range o.Parsers {
 		if p.Type == "pdf" && p.MaxPages > 0 {
-			opts = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
+			opts["max_pages"] = strconv.Itoa(p.MaxPages)
 		}
+	}
+	o.pageOptions(opts)
+	if len(opts) == 0 {
+		return nil
 	}
 	return opts
 }
@@ -130,13 +141,14 @@ func (f *scrapeFormat) UnmarshalJSON(b []byte) error {
 
 // scrapeDoc is Firecrawl's Document, as much of it as sift fills.
 type scrapeDoc struct {
-	Markdown *string        `json:"markdown,omitempty"`
-	HTML     *string        `json:"html,omitempty"`
-	RawHTML  *string        `json:"rawHtml,omitempty"`
-	Summary  *string        `json:"summary,omitempty"`
-	Links    *[]string      `json:"links,omitempty"`
-	Metadata scrapeMetadata `json:"metadata"`
-	Warning  string         `json:"warning,omitempty"`
+	Markdown *string         `json:"markdown,omitempty"`
+	HTML     *string         `json:"html,omitempty"`
+	RawHTML  *string         `json:"rawHtml,omitempty"`
+	Summary  *string         `json:"summary,omitempty"`
+	Links    *[]string       `json:"links,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"`
+	Metadata scrapeMetadata  `json:"metadata"`
+	Warning  string          `json:"warning,omitempty"`
 }
 
 type scrapeMetadata struct {
@@ -227,11 +239,10 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true}
 
 // formatWhy says why sift does not produce a Firecrawl format.
 var formatWhy = map[scrapeFormat]string{
-	"json":           " (no structured extraction: ask for markdown or summary)",
 	"screenshot":     " (sift runs no browser)",
 	"branding":       " (sift runs no browser)",
 	"changeTracking": " (sift keeps no history of a page)",
@@ -268,6 +279,9 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
+	if slices.Contains(req.Formats, "json") {
+		s.addJSON(ctx, req, res, &data)
+	}
 	s.metrics.Tokens(c.name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
 }
@@ -302,6 +316,9 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 	}
 	req.Warnings = warnings
 	if ae := req.check(); ae != nil {
+		return nil, ae
+	}
+	if ae := req.readJSONFormat(raw); ae != nil {
 		return nil, ae
 	}
 	if req.URL == "" {
@@ -396,6 +413,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	out.Metadata.fromPage(page)
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
 	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
+	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
+		warnings = append(warnings, w)
+	}
 	if resp.Status >= 400 {
 		out.Metadata.Error = fmt.Sprintf("the origin answered %d %s", resp.Status, http.StatusText(resp.Status))
 		warnings = append(warnings, out.Metadata.Error+": the content is its error page")

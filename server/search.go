@@ -36,6 +36,7 @@ type firecrawlWebResult struct {
 	RawHTML  *string         `json:"rawHtml,omitempty"`
 	Summary  *string         `json:"summary,omitempty"`
 	Links    *[]string       `json:"links,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"`
 	Metadata *scrapeMetadata `json:"metadata,omitempty"`
 }
 
@@ -53,6 +54,9 @@ func searchScrapeOptions(raw json.RawMessage) (*scrapeOptions, *apiError) {
 	}
 	opts.Warnings = warnings
 	if ae := opts.check(); ae != nil {
+		return nil, ae
+	}
+	if ae := opts.readJSONFormat(raw); ae != nil {
 		return nil, ae
 	}
 	if len(opts.Formats) == 0 {
@@ -79,6 +83,7 @@ func (s *Server) scrapeResults(ctx context.Context, c *caller, opts *scrapeOptio
 		}
 		r := &web[i]
 		r.Markdown, r.HTML, r.RawHTML, r.Summary, r.Links, r.Metadata = doc.Markdown, doc.HTML, doc.RawHTML, doc.Summary, doc.Links, &doc.Metadata
+		r.JSON = doc.JSON
 		if doc.Warning != "" {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, doc.Warning))
 		}

@@ -45,6 +45,11 @@ type Options struct {
 	Health  Health
 	// Global and PerHost override the gate sizes; 0 means the default.
 	Global, PerHost int
+	// GateWait bounds how long a request waits in line for a full gate,
+	// and GateQueue how many may wait for one caller's host; 0 means the
+	// default, a negative value refuses at once.
+	GateWait  time.Duration
+	GateQueue int
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
 	// ArchiveURL is the Wayback Machine prefix for `recover`.
@@ -120,7 +125,7 @@ func New(opts Options) *Server {
 	}
 	opts.Metrics.SetCallers(names)
 	if opts.Gates == nil {
-		opts.Gates = NewGates(opts.Global, opts.PerHost)
+		opts.Gates = NewGates(opts.Global, opts.PerHost, opts.GateWait, opts.GateQueue, opts.Metrics)
 	}
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
@@ -144,15 +149,21 @@ func New(opts Options) *Server {
 // configuration share one set of slots.
 type Gates struct{ g *gates }
 
-// NewGates returns gates of the given sizes; 0 means the default.
-func NewGates(global, perHost int) *Gates {
+// NewGates returns gates of the given sizes, with requests waiting in line
+// for at most wait, at most queue of them per caller's host (0 means the
+// default, a negative value none), their waits recorded in m.
+func NewGates(global, perHost int, wait time.Duration, queue int, m *metrics.Metrics) *Gates {
 	if global == 0 {
 		global = DefaultGlobalLimit
 	}
 	if perHost == 0 {
 		perHost = DefaultPerHostLimit
 	}
-	return &Gates{g: newGates(global, perHost)}
+	var observe func(time.Duration, bool)
+	if m != nil {
+		observe = m.GateWait
+	}
+	return &Gates{g: newGates(global, perHost, gateWait(wait), gateQueue(queue), observe)}
 }
 
 // Handler returns the routes.

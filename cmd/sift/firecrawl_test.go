@@ -41,6 +41,27 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	}
 }
 
+// TestFirecrawlMCP runs the real Firecrawl MCP server (firecrawl-mcp, over
+// stdio, FIRECRAWL_API_URL pointed at sift) under a real MCP client
+// (testdata/firecrawl-mcp/check.mjs): its scrape tool, four parallel
+// scrapes of one host (none refused busy), links, map, and a crawl
+// refused.
+func TestFirecrawlMCP(t *testing.T) {
+	dir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-mcp")))
+	origin := fixturePages(t)
+	addr, _ := startSiftCmd(t, origin, "")
+	check := exec.Command("node", filepath.Join(dir, "check.mjs"))
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key",
+		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html", origin.URL + "/d.html"}, ","))
+	var out bytes.Buffer
+	check.Stdout, check.Stderr = &out, &out
+	err := check.Run()
+	t.Logf("check.mjs:\n%s", out.String())
+	if err != nil || !strings.Contains(out.String(), " 0 failed") {
+		t.Fatalf("the Firecrawl MCP checks failed: %v", err)
+	}
+}
+
 // TestFirecrawlJSBatchPolling: the SDK's batchScrape() over three pages
 // that each take 3 s polls the job at its interval and no faster: it makes
 // at most (job seconds / poll interval + 4) requests to sift, counted by a
@@ -94,7 +115,7 @@ func fixturePages(t *testing.T) *httptest.Server {
 			}
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>%s</article></body></html>`,
+		fmt.Fprintf(w, `<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>%s<p>Next: <a href="/a.html">page a</a>.</p></article></body></html>`,
 			name, name, strings.Repeat("<p>Fixture text for the Firecrawl SDK check, served on loopback only. </p>", 10))
 	}))
 	t.Cleanup(srv.Close)

@@ -48,8 +48,9 @@ func originRequests(t *testing.T, path string) int {
 
 // TestGateKeysOnCanonicalHost: one caller has one slot per host, and
 // "public.sift.test." and "public.sift.test" are one host. While a fetch of
-// the first spelling hangs on the origin, a fetch of the second is refused
-// at once with 429 busy; a fetch of another host still goes through, so the
+// the first spelling hangs on the origin, a fetch of the second waits in
+// line for the gates' wait (1 s here) and is answered 429 busy without
+// reaching the origin; a fetch of another host still goes through, so the
 // refusal is the per-host gate and not the global one.
 func TestGateKeysOnCanonicalHost(t *testing.T) {
 	const slow = "/slowhead" // the origin holds the response until the client leaves

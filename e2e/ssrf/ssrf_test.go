@@ -127,6 +127,9 @@ pipeline {
   stage "fetch" {}
   stage "extract" {}
 }
+gates {
+  wait = "1s"
+}
 `, addr, dir, keyHash(), guard.String())
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	if opts.DrainTimeout <= 0 {
 		opts.DrainTimeout = server.DefaultTimeouts.Write
 	}
-	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0), closing: make(chan struct{})}
+	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0, cfg.Gates.Wait, orNone(cfg.Gates.Queue), opts.Metrics), closing: make(chan struct{})}
 	a, diags := d.load(ctx, cfg, nil)
 	if diags.HasErrors() {
 		return nil, diags
@@ -235,4 +235,13 @@ func poolNames(a *app.App) []string {
 		out = append(out, p.Name())
 	}
 	return out
+}
+
+// orNone turns the gates block's queue 0 ("refuse at once") into
+// NewGates' negative, where 0 means the default.
+func orNone(v int) int {
+	if v == 0 {
+		return -1
+	}
+	return v
 }

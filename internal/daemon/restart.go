@@ -4,7 +4,8 @@ import "github.com/siftd/sift/config"
 
 // restartOnly names the settings of next that differ from running but
 // change only with a restart: the listener is bound, the store open, and
-// the batch runner's limits and workers fixed at start.
+// the batch runner's limits and workers fixed at start, and the gates
+// shared by every configuration.
 func restartOnly(running, next *config.Config) []string {
 	var out []string
 	if next.Listen != running.Listen {
@@ -19,11 +20,14 @@ func restartOnly(running, next *config.Config) []string {
 	if next.Batch != running.Batch {
 		out = append(out, "the batch block")
 	}
+	if next.Gates != running.Gates {
+		out = append(out, "the gates block")
+	}
 	return out
 }
 
 // keep gives next the running values of the settings only a restart
 // changes, so what the new configuration reports is what runs.
 func keep(running, next *config.Config) {
-	next.Listen, next.DataDir, next.Store, next.Batch = running.Listen, running.DataDir, running.Store, running.Batch
+	next.Listen, next.DataDir, next.Store, next.Batch, next.Gates = running.Listen, running.DataDir, running.Store, running.Batch, running.Gates
 }

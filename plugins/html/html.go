@@ -61,10 +61,14 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 		ContentTypes: []string{"text/html", "application/xhtml+xml"}}, nil
 }
 
-// Schema declares no attributes and the links option.
+// Schema declares no attributes; its options are links and the part of
+// the page to read (pageoptions.go).
 func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 	return sdk.Schema{Options: []sdk.Option{
 		{Name: "links", Type: sdk.TypeBool, Description: "false renders every link as its text, for pages where links would take most of the tokens"},
+		{Name: OptionMainContent, Type: sdk.TypeBool, Description: "false renders the whole visible page (navigation, header and footer too), not only its main content"},
+		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
+		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
 	}}, nil
 }
 
@@ -76,12 +80,20 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	po, err := readPageOptions(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
-	page, hrefs := prepare(root)
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	po.applyTags(root, out)
+	if po.whole {
+		return e.wholePage(ctx, root, req, keepLinks, out)
+	}
+	page, hrefs := prepare(root)
 	content := mainContent(root, page, req.URL, out)
 	tidy(content)
 	markAngles(content)
@@ -92,6 +104,29 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	md = finish(linkMarkdown(md, hrefs, req.URL), root, page, out)
 	// Links go last, so that what the rules above read in them (tag
 	// blocks, promotions) goes whether or not they are asked for.
+	if !keepLinks {
+		md = unlinkMarkdown(md)
+	}
+	var warning string
+	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+		out.Warnings = append(out.Warnings, warning)
+	}
+	return out, nil
+}
+
+// wholePage renders the whole visible page: the title and metadata are
+// still read as for the main content, the text is the body's.
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, keepLinks bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+	page, hrefs := prepareVisible(root)
+	_ = mainContent(root, page, req.URL, out)
+	content := visibleBody(root)
+	tidy(content)
+	markAngles(content)
+	md, err := e.markdown(ctx, content, req.URL)
+	if err != nil {
+		return nil, err
+	}
+	md = linkMarkdown(md, hrefs, req.URL)
 	if !keepLinks {
 		md = unlinkMarkdown(md)
 	}

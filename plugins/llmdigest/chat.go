@@ -31,13 +31,14 @@ type chatMessage struct {
 }
 
 type chatRequest struct {
-	Model              string         `json:"model,omitempty"`
-	Messages           []chatMessage  `json:"messages"`
-	MaxTokens          int            `json:"max_tokens"`
-	Temperature        float64        `json:"temperature"`
-	Stream             bool           `json:"stream"`
-	ChatTemplateKwargs map[string]any `json:"chat_template_kwargs,omitempty"`
-	ReasoningEffort    string         `json:"reasoning_effort,omitempty"`
+	Model              string          `json:"model,omitempty"`
+	Messages           []chatMessage   `json:"messages"`
+	MaxTokens          int             `json:"max_tokens"`
+	Temperature        float64         `json:"temperature"`
+	Stream             bool            `json:"stream"`
+	ChatTemplateKwargs map[string]any  `json:"chat_template_kwargs,omitempty"`
+	ReasoningEffort    string          `json:"reasoning_effort,omitempty"`
+	ResponseFormat     *responseFormat `json:"response_format,omitempty"`
 }
 
 type chatResponse struct {
@@ -77,6 +78,11 @@ func (d *Digester) request(req *sdk.DigestRequest, content string, maxTokens int
 			{Role: "system", Content: systemPrompt(maxTokens)},
 			{Role: "user", Content: userPrompt(req, content)},
 		},
+	}
+	if structured(req) {
+		cr.Temperature = 0
+		cr.Messages[0].Content, cr.Messages[1].Content = structuredSystemPrompt(), structuredUserPrompt(req, content)
+		cr.ResponseFormat, _ = structuredFormat(req) // checked before the call
 	}
 	if !d.cfg.Thinking {
 		switch d.cfg.Flavor {

@@ -22,11 +22,14 @@ const promptOverhead = 300
 // remembered. Any failure is a DocError naming its class, so the digest
 // stage can fall back.
 func (d *Digester) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.DigestResult, error) {
+	if _, err := structuredFormat(req); err != nil {
+		return nil, err
+	}
 	ctx, cancel := d.deadline(ctx)
 	defer cancel()
 	window := d.contextTokens(ctx)
 	out := d.outputTokens(req, window)
-	asked := tokens.Count(req.Question + req.Title + req.URL)
+	asked := tokens.Count(req.Question + req.Title + req.URL + req.JSONSchema)
 	var text string
 	var warnings []string
 	for attempt := 0; ; attempt++ {
@@ -59,6 +62,9 @@ func (d *Digester) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 	}
 	if text == "" {
 		return nil, &sdk.DocError{Class: ClassBadAnswer, Message: "the model returned no text"}
+	}
+	if structured(req) {
+		text = unfence(text)
 	}
 	return &sdk.DigestResult{Digest: text, Warnings: warnings}, nil
 }

@@ -40,11 +40,12 @@ type unimplementedDigester struct{ pb.UnimplementedDigesterServer }
 func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (_ *pb.DigestResponse, err error) {
 	defer recoverCall("Digest", &err)
 	res, err := s.impl.Digest(ctx, &DigestRequest{
-		Content:   req.GetContent(),
-		Question:  req.GetQuestion(),
-		URL:       req.GetUrl(),
-		Title:     req.GetTitle(),
-		MaxTokens: req.GetMaxTokens(),
+		Content:    req.GetContent(),
+		Question:   req.GetQuestion(),
+		URL:        req.GetUrl(),
+		Title:      req.GetTitle(),
+		MaxTokens:  req.GetMaxTokens(),
+		JSONSchema: req.GetJsonSchema(),
 	})
 	docErr, err := docErrorToProto(err)
 	if err != nil {
@@ -63,11 +64,12 @@ type digesterClient struct {
 
 func (c *digesterClient) Digest(ctx context.Context, req *DigestRequest) (*DigestResult, error) {
 	res, err := c.rpc.Digest(ctx, &pb.DigestRequest{
-		Content:   req.Content,
-		Question:  req.Question,
-		Url:       req.URL,
-		Title:     req.Title,
-		MaxTokens: req.MaxTokens,
+		Content:    req.Content,
+		Question:   req.Question,
+		Url:        req.URL,
+		Title:      req.Title,
+		MaxTokens:  req.MaxTokens,
+		JsonSchema: req.JSONSchema,
 	})
 	if err != nil {
 		return nil, err

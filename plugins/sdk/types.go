@@ -89,6 +89,10 @@ type DigestRequest struct {
 	URL       string
 	Title     string
 	MaxTokens int64
+	// JSONSchema, when set, is a JSON Schema's text: the digest is then one
+	// JSON value the model was asked to make valid against it (structured
+	// extraction), and Question says what to extract.
+	JSONSchema string
 }
 
 // DigestResult is a digest and what the digester wants the agent to know.

@@ -6,7 +6,8 @@
 //   CTX=2048 BUSY=queue|503 MAX_QUEUE=0 node server.mjs
 //
 // Endpoints: GET /health, GET /v1/models, GET /slots,
-//            POST /v1/chat/completions (stream or not), POST /v1/embeddings
+//            POST /v1/chat/completions (stream or not; response_format json_object
+//            and json_schema as a grammar), POST /v1/embeddings
 import http from "node:http";
 import {getLlama, LlamaChatSession, TokenBias} from "node-llama-cpp";
 
@@ -23,7 +24,7 @@ const MAX_QUEUE = Number(env.MAX_QUEUE || 0);  // used when BUSY=503
 const ALIAS = env.ALIAS || (MODEL || "").split("/").pop();
 
 let state = "loading";
-let model, context, embedModel, embedCtx;
+let llama, model, context, embedModel, embedCtx;
 const slots = Array.from({length: PARALLEL}, (_, id) => ({id, busy: false, task: null}));
 const waiters = [];
 let nextId = 1;
@@ -55,6 +56,15 @@ function releaseSlot(slot) {
   if (w) w(slot); else slot.busy = false;
 }
 
+// llama-server's response_format: "json_object" (any JSON, or its "schema")
+// and OpenAI's "json_schema" become a grammar the sampler must follow.
+async function grammarFor(rf) {
+  if (!rf || rf.type === "text") return undefined;
+  const schema = rf.type === "json_schema" ? (rf.json_schema?.schema ?? rf.schema) : rf.type === "json_object" ? rf.schema : null;
+  if (rf.type !== "json_schema" && rf.type !== "json_object") throw new Error(`response_format type must be "text", "json_object" or "json_schema"`);
+  return schema ? await llama.createGrammarForJsonSchema(schema) : await llama.getGrammarFor("json");
+}
+
 const contentText = c => Array.isArray(c) ? c.map(p => (typeof p === "string" ? p : p.text || "")).join("") : String(c ?? "");
 
 function toHistory(messages) {
@@ -79,6 +89,9 @@ async function chat(req, res, body) {
     return err(res, 400, `request (${nPromptEstimate} tokens) exceeds the available context size (${CTX} tokens), try increasing it`,
       "exceed_context_size_error", {n_prompt_tokens: nPromptEstimate, n_ctx: CTX});
   }
+  let grammar;
+  try { grammar = await grammarFor(body.response_format); }
+  catch (e) { return err(res, 400, String(e?.message || e), "invalid_request_error"); }
   const slotP = acquireSlot();
   if (slotP === null) return err(res, 503, "server busy, please try again.  maximum pending requests exceeded", "unavailable_error");
   const slot = await slotP;
@@ -98,7 +111,7 @@ async function chat(req, res, body) {
     const t0 = performance.now();
     let tFirst = null;
     const meta = await session.promptWithMeta(contentText(last.content), {
-      maxTokens, temperature: body.temperature ?? 0.8, seed: body.seed, topP: body.top_p,
+      maxTokens, temperature: body.temperature ?? 0.8, seed: body.seed, topP: body.top_p, grammar,
       // llama-server's "ignore_eos": keep generating to max_tokens (benchmarks with synthetic weights)
       tokenBias: body.ignore_eos ? (() => { const b = new TokenBias(model.tokenizer); for (const t of [model.tokens.eos, model.tokens.eot].filter(x => x != null)) b.set(t, "never"); return b; })() : undefined,
       customStopTriggers: body.stop ? [].concat(body.stop) : undefined,
@@ -180,7 +193,7 @@ const server = http.createServer(async (req, res) => {
 server.listen(PORT, HOST, async () => {
   console.error(`listening on http://${HOST}:${server.address().port} (loading ${MODEL})`);
   const t0 = Date.now();
-  const llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
+  llama = await getLlama({gpu: false, build: "never", logLevel: "error"});
   model = await llama.loadModel({modelPath: MODEL});
   context = await model.createContext({contextSize: CTX * PARALLEL, sequences: PARALLEL, threads: THREADS});
   embedModel = EMBED_MODEL === MODEL ? model : await llama.loadModel({modelPath: EMBED_MODEL});

@@ -819,12 +819,16 @@ func (x *Error) GetMessage() string {
 }
 
 type DigestRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Content       string                 `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
-	Question      string                 `protobuf:"bytes,2,opt,name=question,proto3" json:"question,omitempty"`
-	Url           string                 `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
-	Title         string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
-	MaxTokens     int64                  `protobuf:"varint,5,opt,name=max_tokens,json=maxTokens,proto3" json:"max_tokens,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Content   string                 `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	Question  string                 `protobuf:"bytes,2,opt,name=question,proto3" json:"question,omitempty"`
+	Url       string                 `protobuf:"bytes,3,opt,name=url,proto3" json:"url,omitempty"`
+	Title     string                 `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	MaxTokens int64                  `protobuf:"varint,5,opt,name=max_tokens,json=maxTokens,proto3" json:"max_tokens,omitempty"`
+	// When set, a JSON Schema (its JSON text): the digest is then one JSON
+	// value the model was asked to make valid against it, and the question
+	// says what to extract.
+	JsonSchema    string `protobuf:"bytes,10,opt,name=json_schema,json=jsonSchema,proto3" json:"json_schema,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -892,6 +896,13 @@ func (x *DigestRequest) GetMaxTokens() int64 {
 		return x.MaxTokens
 	}
 	return 0
+}
+
+func (x *DigestRequest) GetJsonSchema() string {
+	if x != nil {
+		return x.JsonSchema
+	}
+	return ""
 }
 
 type DigestResponse struct {
@@ -1023,14 +1034,17 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"7\n" +
 	"\x05Error\x12\x14\n" +
 	"\x05class\x18\x01 \x01(\tR\x05class\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\x8c\x01\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xad\x01\n" +
 	"\rDigestRequest\x12\x18\n" +
 	"\acontent\x18\x01 \x01(\tR\acontent\x12\x1a\n" +
 	"\bquestion\x18\x02 \x01(\tR\bquestion\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12\x14\n" +
 	"\x05title\x18\x04 \x01(\tR\x05title\x12\x1d\n" +
 	"\n" +
-	"max_tokens\x18\x05 \x01(\x03R\tmaxTokens\"q\n" +
+	"max_tokens\x18\x05 \x01(\x03R\tmaxTokens\x12\x1f\n" +
+	"\vjson_schema\x18\n" +
+	" \x01(\tR\n" +
+	"jsonSchema\"q\n" +
 	"\x0eDigestResponse\x12\x16\n" +
 	"\x06digest\x18\x01 \x01(\tR\x06digest\x12\x1a\n" +
 	"\bwarnings\x18\x02 \x03(\tR\bwarnings\x12+\n" +

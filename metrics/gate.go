@@ -1,0 +1,25 @@
+package metrics
+
+import (
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+func newGateWait() *prometheus.HistogramVec {
+	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name:    "sift_gate_wait_seconds",
+		Help:    "Time a request that goes to the origin waited for its gates, by outcome (admitted, refused).",
+		Buckets: []float64{.001, .01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
+	}, []string{"outcome"})
+}
+
+// GateWait records how long one request waited for its gates and whether
+// it was admitted or refused busy.
+func (m *Metrics) GateWait(waited time.Duration, admitted bool) {
+	outcome := "refused"
+	if admitted {
+		outcome = "admitted"
+	}
+	m.gateWait.WithLabelValues(outcome).Observe(waited.Seconds())
+}

@@ -1,0 +1,59 @@
+package server
+
+import "strings"
+
+// The html extractor's page options (plugins/html, OptionMainContent and
+// the others), named here so that sift itself does not link the extractor:
+// it runs in its own process.
+const (
+	optMainContent = "only_main_content"
+	optIncludeTags = "include_tags"
+	optExcludeTags = "exclude_tags"
+)
+
+// pageOptions adds Firecrawl's onlyMainContent, includeTags and
+// excludeTags to opts as the html extractor's options. Selectors go one a
+// line: a selector holds no line break, while commas are its own syntax.
+func (o *scrapeOptions) pageOptions(opts map[string]string) {
+	if o.OnlyMainContent != nil && !*o.OnlyMainContent {
+		opts[optMainContent] = "false"
+	}
+	if tags := selectorLines(o.IncludeTags); tags != "" {
+		opts[optIncludeTags] = tags
+	}
+	if tags := selectorLines(o.ExcludeTags); tags != "" {
+		opts[optExcludeTags] = tags
+	}
+}
+
+func selectorLines(sels []string) string {
+	var kept []string
+	for _, s := range sels {
+		if s = strings.Join(strings.Fields(s), " "); s != "" {
+			kept = append(kept, s)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// pageOptionsWarning names the page options a document that is no HTML
+// page did not use.
+func (o *scrapeOptions) pageOptionsWarning(mediaType string) string {
+	if strings.Contains(mediaType, "html") {
+		return ""
+	}
+	var named []string
+	if o.OnlyMainContent != nil && !*o.OnlyMainContent {
+		named = append(named, "onlyMainContent")
+	}
+	if len(o.IncludeTags) > 0 {
+		named = append(named, "includeTags")
+	}
+	if len(o.ExcludeTags) > 0 {
+		named = append(named, "excludeTags")
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return "not applied: " + strings.Join(named, ", ") + " (they choose parts of an HTML page; this document is " + mediaType + ")"
+}

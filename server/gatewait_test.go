@@ -1,0 +1,193 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/siftd/sift/internal/testwait"
+)
+
+// overlapOrigin serves a page per path after a short pause, and records
+// the most requests it ever had in flight at once.
+type overlapOrigin struct {
+	*httptest.Server
+	now, most atomic.Int32
+}
+
+func newOverlapOrigin(t *testing.T, pause time.Duration) *overlapOrigin {
+	o := &overlapOrigin{}
+	o.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := o.now.Add(1)
+		defer o.now.Add(-1)
+		for m := o.most.Load(); n > m && !o.most.CompareAndSwap(m, n); m = o.most.Load() {
+		}
+		time.Sleep(pause)
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprintf(w, "<html><body><main><h1>Page %s</h1><p>Words about %s.</p></main></body></html>", r.URL.Path, r.URL.Path)
+	}))
+	t.Cleanup(o.Close)
+	return o
+}
+
+// TestParallelScrapesOfOneHostWait: an agent's parallel tool calls, eight
+// scrapes of eight pages of one host, all succeed: the per-host gate makes
+// them wait in line rather than answering 429, and the origin still never
+// sees two of that caller's fetches at once.
+func TestParallelScrapesOfOneHostWait(t *testing.T) {
+	origin := newOverlapOrigin(t, 150*time.Millisecond)
+	srv := newTestServer(t, origin.Server, Options{})
+	const n = 8
+	start := time.Now()
+	statuses, bodies := make([]int, n), make([]map[string]any, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": fmt.Sprintf("%s/p%d", origin.URL, i)})
+			statuses[i], bodies[i] = resp.StatusCode, out
+		})
+	}
+	wg.Wait()
+	t.Logf("%d parallel scrapes of one host by one caller answered in %v", n, time.Since(start).Round(time.Millisecond))
+	for i := range n {
+		data, _ := bodies[i]["data"].(map[string]any)
+		md, _ := data["markdown"].(string)
+		if statuses[i] != 200 || !strings.Contains(md, fmt.Sprintf("Words about /p%d.", i)) {
+			t.Errorf("scrape %d: %d %v", i, statuses[i], bodies[i])
+		}
+	}
+	if most := origin.most.Load(); most != 1 {
+		t.Errorf("the origin saw %d of one caller's fetches at once, want 1", most)
+	}
+}
+
+// TestGateQueueBound: past the line's bound a request is refused at once
+// with 429 and Retry-After, while those in line are still served.
+func TestGateQueueBound(t *testing.T) {
+	origin := newBlockingOrigin(t)
+	api := newTestAPI(t, origin.Server, Options{GateQueue: 1})
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	first := make(chan int, 1)
+	go func() {
+		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/hold/a"})
+		first <- resp.StatusCode
+	}()
+	<-origin.entered
+	second := make(chan int, 1)
+	go func() {
+		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/b"})
+		second <- resp.StatusCode
+	}()
+	host := hostOf(origin.URL)
+	testwait.Until(testwait.Deadline, func() bool { return api.gates.lineLen("agent", host) == 1 })
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
+		t.Fatalf("a request past the line's bound: %d %v", resp.StatusCode, body)
+	}
+	if got := origin.hitsOf("/c"); got != 0 {
+		t.Errorf("the refused request reached the origin %d times", got)
+	}
+	close(origin.release)
+	if s1, s2 := <-first, <-second; s1 != 200 || s2 != 200 {
+		t.Errorf("the running fetch ended %d, the one in line %d; want 200 and 200", s1, s2)
+	}
+}
+
+// TestGateWaitBound: a request that waits in line longer than the gates'
+// wait is answered 429 with Retry-After, and its wait is measured.
+func TestGateWaitBound(t *testing.T) {
+	origin := newBlockingOrigin(t)
+	api := newTestAPI(t, origin.Server, Options{GateWait: 200 * time.Millisecond})
+	srv := httptest.NewServer(api.Handler())
+	defer srv.Close()
+	defer close(origin.release)
+	go func() { _, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/hold/a"}) }()
+	<-origin.entered
+	start := time.Now()
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/b"})
+	waited := time.Since(start)
+	msg, _ := body["error"].(string)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || !strings.HasPrefix(msg, "busy: waited 200ms") {
+		t.Fatalf("a wait past the bound: %d %v", resp.StatusCode, body)
+	}
+	if waited < 200*time.Millisecond {
+		t.Errorf("refused after %v, before the wait's bound", waited)
+	}
+	mresp, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mresp.Body.Close()
+	text, _ := io.ReadAll(mresp.Body)
+	if !strings.Contains(string(text), `sift_gate_wait_seconds_count{outcome="refused"} 1`) {
+		t.Errorf("no refused wait in the metrics:\n%s", grepLines(string(text), "sift_gate_wait"))
+	}
+}
+
+// TestGatesFIFO: waiters are admitted in the order they arrived, a waiter
+// whose context ends leaves the line, and a released slot goes to the
+// head of the line, never to a newcomer.
+func TestGatesFIFO(t *testing.T) {
+	g := newGates(8, 1, time.Minute, 8, nil)
+	ctx := context.Background()
+	release, busy := g.acquire(ctx, "a", "h", true)
+	if busy != nil {
+		t.Fatal(busy)
+	}
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	gone, cancel := context.WithCancel(ctx)
+	for i := range 4 {
+		c := ctx
+		if i == 1 {
+			c = gone
+		}
+		wg.Go(func() {
+			rel, busy := g.acquire(c, "a", "h", true)
+			if busy != nil {
+				if i != 1 {
+					t.Errorf("waiter %d refused: %v", i, busy.Message)
+				}
+				return
+			}
+			mu.Lock()
+			order = append(order, i)
+			mu.Unlock()
+			rel()
+		})
+		// Each waiter is in line before the next arrives.
+		testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == i+1 })
+	}
+	cancel()
+	testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == 3 })
+	if _, busy := g.acquire(ctx, "b", "h", false); busy != nil {
+		t.Errorf("another caller's gate is not this one: %v", busy.Message)
+	}
+	release()
+	wg.Wait()
+	if fmt.Sprint(order) != "[0 2 3]" {
+		t.Errorf("admitted in order %v, want [0 2 3]", order)
+	}
+	if _, busy := g.acquire(ctx, "a", "h", false); busy != nil {
+		t.Errorf("the gate is not free after the line drained: %v", busy.Message)
+	}
+}
+
+// lineLen is how many wait for caller's gate on host.
+func (g *gates) lineLen(caller, host string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if h := g.hosts[caller+"\x00"+host]; h != nil {
+		return len(h.waiting)
+	}
+	return 0
+}
