@@ -19,13 +19,13 @@ type instance struct {
 	store  *store.Store
 }
 
-func startInstance(t *testing.T, dsn string, fetch FetchFunc) *instance {
+func startInstance(t *testing.T, dsn string, fetch FetchFunc, callers ...Caller) *instance {
 	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(st, fetch, Options{Logger: quiet, ClaimLease: 300 * time.Millisecond, PollEvery: 20 * time.Millisecond})
+	r := New(st, fetch, Options{Logger: quiet, ClaimLease: 300 * time.Millisecond, PollEvery: 20 * time.Millisecond, Callers: callers})
 	if err := r.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

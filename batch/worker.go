@@ -208,7 +208,11 @@ func (r *Runner) discover(ctx context.Context) {
 	}
 	r.mu.Lock()
 	for _, job := range jobs {
-		r.addLocked(&liveJob{id: job.ID, caller: Caller{Name: job.Caller, Class: job.CallerClass}, created: job.CreatedAt})
+		c := Caller{Name: job.Caller, Key: job.CallerKey, Class: job.CallerClass}
+		if !r.serves(c) {
+			continue // another instance's caller: its guard and limits apply
+		}
+		r.addLocked(&liveJob{id: job.ID, caller: c, created: job.CreatedAt})
 	}
 	r.mu.Unlock()
 }
@@ -243,4 +247,19 @@ func asTargetError(err error) *TargetError {
 		return &TargetError{Message: "timeout: the target took longer than its deadline", Outcome: "too_long"}
 	}
 	return &TargetError{Message: err.Error(), Outcome: "other"}
+}
+
+// serves reports whether c is one of the callers this instance serves,
+// by name and key. With no callers configured (a runner not behind the
+// API) every job is served.
+func (r *Runner) serves(c Caller) bool {
+	if r.opts.Callers == nil {
+		return true
+	}
+	for _, mine := range r.opts.Callers {
+		if mine.Name == c.Name && mine.Key == c.Key {
+			return true
+		}
+	}
+	return false
 }

@@ -57,7 +57,7 @@ type batchOptions struct {
 func (s *Server) batchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
 	ctx = context.WithValue(ctx, batchTargetKey{}, true)
 	c := s.callerNamed(bc.Name)
-	if c == nil {
+	if c == nil || batch.KeyID(c.hash) != bc.Key {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
 	}
 	var opts batchOptions
@@ -119,7 +119,7 @@ func batchCaller(c *caller) batch.Caller {
 	if c.restricted {
 		class = "restricted"
 	}
-	return batch.Caller{Name: c.name, Class: class}
+	return batch.Caller{Name: c.name, Key: batch.KeyID(c.hash), Class: class}
 }
 
 // batchRoute wraps a batch handler: 503 while batch is disabled.

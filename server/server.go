@@ -127,6 +127,10 @@ func New(opts Options) *Server {
 		if ro.Logger == nil {
 			ro.Logger = opts.Logger
 		}
+		ro.Callers = make([]batch.Caller, len(s.callers))
+		for i := range s.callers {
+			ro.Callers[i] = batchCaller(&s.callers[i])
+		}
 		s.batch = batch.New(b.Store, s.batchFetch, ro)
 		s.pageBytes = b.PageBytes
 		if s.pageBytes <= 0 {
