@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 )
 
 // openPinned opens an external plugin's binary and checks the open file
@@ -26,7 +25,7 @@ func openPinned(s *Spec) (*os.File, error) {
 	if path, err = filepath.EvalSymlinks(path); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,11 @@ package host
 import (
 	"os"
 	"os/exec"
+	"syscall"
 )
+
+// noFollow makes opening a symlink fail.
+const noFollow = syscall.O_NOFOLLOW
 
 // pinnedCmd runs the open binary bin with args[1:], argv[0] args[0]. The
 // descriptor becomes the child's fd 3 and the child executes
