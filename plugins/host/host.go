@@ -20,6 +20,8 @@ type Host struct {
 	routes    []route
 	digesters map[string]stages.Digester
 	pools     []*Pool
+	// sockets is the private directory the plugins' sockets are made in.
+	sockets string
 }
 
 type route struct {
@@ -60,6 +62,10 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 	opts = opts.withDefaults()
 	h := &Host{digesters: map[string]stages.Digester{}}
 	var diags hcl.Diagnostics
+	var err error
+	if h.sockets, err = socketDir(); err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "plugin sockets", Detail: err.Error()}}
+	}
 	for i := range specs {
 		s := &specs[i]
 		started, ds := h.startOne(ctx, s, opts)
@@ -105,7 +111,7 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 	if s.Isolation == config.IsolationNone {
 		return inProcess{impl: s.Builtin, timeout: s.Timeout}, diags
 	}
-	l := &launcher{spec: s, self: opts.Self, config: cfg, log: outputLogger(opts.Logger, opts.Stderr)}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: h.sockets, log: outputLogger(opts.Logger, opts.Stderr)}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
 		return nil, append(diags, startError(s, err))
@@ -202,6 +208,9 @@ func (h *Host) Pools() []*Pool { return h.pools }
 func (h *Host) Close() {
 	for _, p := range h.pools {
 		p.Close()
+	}
+	if h.sockets != "" {
+		_ = os.RemoveAll(h.sockets)
 	}
 }
 

@@ -27,7 +27,11 @@ type launcher struct {
 	spec   *Spec
 	self   string // the sift binary, re-executed for built-ins
 	config json.RawMessage
-	log    *slog.Logger // receives the plugin's stderr, each entry as a field
+	// sockets, when set, is the private directory the plugin makes its
+	// socket in (go-plugin's PLUGIN_UNIX_SOCKET_DIR); elsewhere it is the
+	// temporary directory, where the umask decides who may connect.
+	sockets string
+	log     *slog.Logger // receives the plugin's stderr, each entry as a field
 }
 
 // command returns the command that starts a process and, for an external
@@ -56,6 +60,9 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 	}
 	dieWithParent(cmd)
 	cmd.Env = pluginEnv(l.spec)
+	if l.sockets != "" {
+		cmd.Env = append(cmd.Env, plugin.EnvUnixSocketDir+"="+l.sockets)
+	}
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.PluginSets(nil, nil),
