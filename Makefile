@@ -79,8 +79,8 @@ e2e:
 # Each fuzz target for FUZZTIME; the seeds also run in make test.
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzPreCheck$$' -fuzztime $(FUZZTIME) ./stages/guard/
-	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./stages/guard/
+	$(GO) test -run '^$$' -fuzz '^FuzzPreCheck$$' -fuzztime $(FUZZTIME) ./guard/
+	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./guard/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./config/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/json/
 	$(GO) test -run '^$$' -fuzz '^FuzzBoundedJQ$$' -fuzztime $(FUZZTIME) ./plugins/json/
@@ -89,7 +89,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/pdf/
 	$(GO) test -run '^$$' -fuzz '^FuzzStrip$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
-	$(GO) test -run '^$$' -fuzz '^FuzzNormalContentType$$' -fuzztime $(FUZZTIME) ./stages/
+	$(GO) test -run '^$$' -fuzz '^FuzzNormal$$' -fuzztime $(FUZZTIME) ./mediatype/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 
 tools:

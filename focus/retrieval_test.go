@@ -284,6 +284,9 @@ func TestRetrievalBench(t *testing.T) {
 		t.Skipf("no benchmark data: %v", err)
 	}
 	pages := loadBenchPages(t, dir)
+	if len(pages) == 0 {
+		t.Fatalf("no annotated pages under %s: want scrapinghub/ground-truth.json or wcxb-dev/ground-truth/*.json there", dir)
+	}
 	words := buildCases(pages)
 	para := loadParaphrases(t, pages)
 	fmt.Printf("retrieval: %d pages, %d of %d tokens or more; %d rarest-word questions, %d hand-written paraphrases\n",

@@ -38,10 +38,15 @@ const Marker = "[…]"
 // bm25Weight is BM25's share of a reranked score, the cosine's the rest.
 const bm25Weight = 0.4
 
-// relevanceFloor is the share of the best part's score below which a
-// part is not worth its tokens, budget or not: on the retrieval set it
-// halved the answer to a specific question at no loss.
-const relevanceFloor = 0.2
+// The share of the best part's score below which a part is not worth its
+// tokens, budget or not. BM25 scores fall off steeply past the parts that
+// share the question's rare words; a reranked score is mostly a cosine,
+// which stays high for any part on the page's topic, so its floor sits
+// higher. Both were set on the retrieval measurement (README, "Selection").
+const (
+	bm25Floor     = 0.3
+	rerankedFloor = 0.53
+)
 
 // candidates is how many of BM25's best parts the embedder reranks: more
 // than a budget holds, few enough that a small CPU embeds them in seconds.
@@ -61,6 +66,7 @@ func Select(ctx context.Context, md, question string, maxTokens int, opts Option
 	var warnings []string
 	var order []int
 	var scores []float64
+	floor := 0.0
 	if strings.TrimSpace(question) == "" {
 		order = make([]int, len(sp.Parts))
 		for i := range order {
@@ -68,18 +74,20 @@ func Select(ctx context.Context, md, question string, maxTokens int, opts Option
 		}
 	} else {
 		scores = score(sp, question)
+		share := bm25Floor
 		if opts.Embedder != nil {
 			if err := rerank(ctx, opts.Embedder, sp, question, scores); err != nil {
 				warnings = append(warnings, "embeddings unavailable, parts ranked by BM25 alone: "+err.Error())
+			} else {
+				share = rerankedFloor
 			}
 		}
 		order = byScore(scores)
+		if len(order) > 0 {
+			floor = share * scores[order[0]]
+		}
 	}
 	prefix := strings.TrimSpace(question) == ""
-	floor := 0.0
-	if !prefix && len(order) > 0 {
-		floor = relevanceFloor * scores[order[0]]
-	}
 	for _, i := range order {
 		if !prefix && (scores[i] <= 0 || scores[i] < floor) {
 			break // parts far less relevant than the best only cost tokens

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/guard"
 )
 
 // fakeBackend serves a recorded answer from testdata on the path real
@@ -56,7 +56,7 @@ func loopbackClient(t *testing.T, servers ...*httptest.Server) *http.Client {
 	for _, s := range servers {
 		p.AllowPorts = append(p.AllowPorts, int(netip.MustParseAddrPort(s.Listener.Addr().String()).Port()))
 	}
-	return NewClient(p, 5*time.Second)
+	return newClient(p, 5*time.Second)
 }
 
 func TestSearXNGDecodes(t *testing.T) {
@@ -138,7 +138,7 @@ func TestSearcher(t *testing.T) {
 
 func TestBackendOnLoopbackNeedsAllowing(t *testing.T) {
 	srv := fakeBackend(t, "/search", "searxng.json", 200, 0, nil)
-	_, err := (&SearXNG{BaseURL: srv.URL, Client: NewClient(guard.DefaultPolicy(), time.Second)}).Search(context.Background(), "q", 5)
+	_, err := (&SearXNG{BaseURL: srv.URL, Client: newClient(guard.DefaultPolicy(), time.Second)}).Search(context.Background(), "q", 5)
 	if !errors.Is(err, guard.ErrBlocked) {
 		t.Fatalf("a loopback backend was reached without being allowed: %v", err)
 	}

@@ -3,10 +3,12 @@ package search
 import (
 	"context"
 	"errors"
+	"net"
+	"net/http"
 	"time"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/guard"
 )
 
 // ErrNotConfigured means the configuration has no search backend.
@@ -35,7 +37,7 @@ func New(cfg *config.Search, obs Observer) *Service {
 	p := guard.DefaultPolicy()
 	p.AllowHosts, p.AllowCIDRs = cfg.AllowHosts, cfg.AllowCIDRs
 	p.AllowPorts = append(p.AllowPorts, cfg.AllowPorts...)
-	client := NewClient(p, cfg.Timeout)
+	client := newClient(p, cfg.Timeout)
 	s := &Service{searcher: &Searcher{Deadline: cfg.Timeout}, obs: obs}
 	if cfg.SearXNG != nil {
 		s.searcher.Backends = append(s.searcher.Backends, observed{&SearXNG{BaseURL: cfg.SearXNG.URL, Client: client}, obs})
@@ -45,9 +47,16 @@ func New(cfg *config.Search, obs Observer) *Service {
 	}
 	if cfg.Embed != nil {
 		s.embedder = &Embedder{Endpoint: cfg.Embed.Endpoint, Model: cfg.Embed.Model, InputCap: cfg.Embed.InputCap,
-			Client: NewClient(p, cfg.Embed.Timeout)}
+			Client: newClient(p, cfg.Embed.Timeout)}
 	}
 	return s
+}
+
+// newClient returns the HTTP client backends use: every request is vetted
+// by the guard under p and dialled only to the vetted addresses, so a
+// backend on loopback (a local SearXNG) needs p to allow it on purpose.
+func newClient(p *guard.Policy, timeout time.Duration) *http.Client {
+	return guard.NewClient(guard.NewChecker(p, net.DefaultResolver), timeout, guard.TransportOptions{MaxIdleConnsPerHost: 4})
 }
 
 // Embedder is the configured embeddings client, or nil; its cache is

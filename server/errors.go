@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // apiError is an error as agents see it: a status, a class that starts the

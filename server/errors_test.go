@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
 )
 
 func TestErrorClasses(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/tokens"
@@ -268,7 +269,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	resp := doc.Response
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
-		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
+		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
 			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // fetchResult is what one pass through the chain produced.
@@ -63,8 +63,7 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 		// of its own, so a batch never takes the caller's interactive slot.
 		poolCaller = c.name + "/batch"
 	}
-	req.Caller, req.Workspace, req.Restricted = c.name, c.workspace, c.restricted
-	ctx = stages.WithCaller(ctx, poolCaller)
+	req.Caller, req.Share, req.Workspace, req.Restricted = c.name, poolCaller, c.workspace, c.restricted
 	ctx = stages.WithGate(ctx, gate)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
@@ -295,7 +296,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	doc := res.doc
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
-		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: stages.NormalContentType(resp.ContentType),
+		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
 		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}

@@ -1,11 +1,11 @@
 package stages
 
 import (
-	"mime"
 	"net/http"
-	"net/netip"
-	"strings"
 	"time"
+
+	"github.com/siftd/sift/guard"
+	"github.com/siftd/sift/mediatype"
 )
 
 // Doc is what flows through the chain. Each stage reads what earlier stages
@@ -31,6 +31,10 @@ func (d *Doc) Cached() bool { return !d.CachedAt.IsZero() }
 type Request struct {
 	URL    string
 	Caller string
+	// Share names whose share of a bounded resource (a plugin pool's
+	// slots) the request uses: the caller's name, or "<caller>/batch" for
+	// batch work, which has a share of its own.
+	Share string
 	// Restricted is the caller's class: a restricted caller's requests
 	// neither read nor write what other callers' requests can see (cache
 	// entries), so no caller learns whether or when another fetched a URL.
@@ -54,12 +58,7 @@ type Request struct {
 
 // Target is the request's URL as the guard vetted it: the canonical URL
 // and the only addresses fetch may dial for it.
-type Target struct {
-	URL   string
-	Host  string
-	Port  int
-	Addrs []netip.Addr
-}
+type Target = guard.Vetted
 
 // Response is the fetched resource.
 type Response struct {
@@ -79,16 +78,7 @@ func (d *Doc) MediaType() string {
 	if d.Response == nil {
 		return ""
 	}
-	return MediaType(d.Response.ContentType)
-}
-
-// MediaType strips parameters from a Content-Type value and lower-cases it.
-func MediaType(contentType string) string {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		mt, _, _ = strings.Cut(contentType, ";")
-	}
-	return strings.ToLower(strings.TrimSpace(mt))
+	return mediatype.Of(d.Response.ContentType)
 }
 
 // Extraction is the clean form of the document.

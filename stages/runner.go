@@ -4,6 +4,8 @@ import (
 	"context"
 	"strconv"
 	"time"
+
+	"github.com/siftd/sift/mediatype"
 )
 
 // Run passes doc through the chain.
@@ -155,7 +157,7 @@ func (b *bound) accepts(mediaType string) bool {
 		return true
 	}
 	for _, pattern := range b.contentTypes {
-		if MatchMediaType(pattern, mediaType) {
+		if mediatype.Match(pattern, mediaType) {
 			return true
 		}
 	}

@@ -155,26 +155,6 @@ func TestPendingStageRefuses(t *testing.T) {
 	}
 }
 
-func TestMatchMediaType(t *testing.T) {
-	tests := []struct {
-		pattern, mediaType string
-		want               bool
-	}{
-		{"text/html", "text/html", true},
-		{"text/*", "text/csv", true},
-		{"text/*", "application/json", false},
-		{"application/*+json", "application/ld+json", true},
-		{"+json", "application/vnd.api+json", true},
-		{"application/*+json", "application/json", false},
-		{"*/*", "image/png", true},
-	}
-	for _, tc := range tests {
-		if got := MatchMediaType(tc.pattern, tc.mediaType); got != tc.want {
-			t.Errorf("MatchMediaType(%q, %q) = %v", tc.pattern, tc.mediaType, got)
-		}
-	}
-}
-
 func TestBuildRules(t *testing.T) {
 	kinds := NewRegistry(
 		Kind{Name: "guard", AlwaysRun: true, New: newRecorder("guard")},

@@ -139,6 +139,23 @@ type Extractor interface {
 	Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error)
 }
 
+// SharedExtractor is an Extractor whose slots are shared out among callers
+// (the plugin host's admission step for costly documents), so each call
+// names whose share it uses: Request.Share.
+type SharedExtractor interface {
+	Extractor
+	ExtractFor(ctx context.Context, share string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error)
+}
+
+// ExtractFor runs req on ex in share's name when ex shares its slots out,
+// else plainly.
+func ExtractFor(ctx context.Context, ex Extractor, share string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if se, ok := ex.(SharedExtractor); ok {
+		return se.ExtractFor(ctx, share, req)
+	}
+	return ex.Extract(ctx, req)
+}
+
 // Errors that callers map to HTTP statuses.
 var (
 	// ErrNotImplemented is returned by a stage kind that is configured but
@@ -150,18 +167,3 @@ var (
 	// share of them) is full: retry later.
 	ErrBusy = errors.New("busy")
 )
-
-// callerKey carries the name resources are shared out by.
-type callerKey struct{}
-
-// WithCaller names who a request is for, so pools can share their slots
-// out fairly: the caller's name, or "<caller>/batch" for batch work.
-func WithCaller(ctx context.Context, name string) context.Context {
-	return context.WithValue(ctx, callerKey{}, name)
-}
-
-// CallerOf returns the name WithCaller set, or "".
-func CallerOf(ctx context.Context) string {
-	name, _ := ctx.Value(callerKey{}).(string)
-	return name
-}

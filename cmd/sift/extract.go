@@ -20,6 +20,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/warm"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -175,13 +176,13 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	_, ex, _ := a.Host.Route(mediatype.Of(mediaType))
 	return ex, func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // routeName names the extractor that specs route mediaType to.
 func routeName(specs []host.Spec, mediaType string) (string, error) {
-	name, ok := host.RouteSpec(specs, stages.MediaType(mediaType))
+	name, ok := host.RouteSpec(specs, mediatype.Of(mediaType))
 	if !ok {
 		return "", fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/stages/guard"
 )
 
 func guardCommand() *cobra.Command {

@@ -21,6 +21,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/warm"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -106,9 +107,9 @@ func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (
 	if err != nil {
 		return nil, err
 	}
-	ctx = stages.WithCaller(ctx, fmt.Sprintf("extract/%d", w.calls.Add(1)))
+	share := fmt.Sprintf("extract/%d", w.calls.Add(1))
 	for {
-		res, err := ex.Extract(ctx, req)
+		res, err := stages.ExtractFor(ctx, ex, share, req)
 		if !errors.Is(err, stages.ErrBusy) {
 			return res, err
 		}
@@ -136,7 +137,7 @@ func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
 		}
 		w.apps[name] = a
 	}
-	_, ex, _ := a.Host.Route(stages.MediaType(mediaType))
+	_, ex, _ := a.Host.Route(mediatype.Of(mediaType))
 	return ex, nil
 }
 

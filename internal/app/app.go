@@ -14,14 +14,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/honcho"
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
-	stagesbuiltin "github.com/siftd/sift/stages/builtin"
 	"github.com/siftd/sift/stages/cache"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
+	guardstage "github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/stages/kinds"
+	"github.com/siftd/sift/stages/workspace"
 	"github.com/siftd/sift/store"
 )
 
@@ -66,7 +68,7 @@ func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
 	}
-	_, ds = stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(),
+	_, ds = stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	return append(diags, ds...)
 }
@@ -113,7 +115,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	if cfg.Context != nil {
 		// The URL was checked by config; New cannot fail on it.
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
-		deps.Context = honcho.Source{Client: client, Limit: cfg.Context.Limit}
+		deps.Context = workspace.Honcho{Client: client, Limit: cfg.Context.Limit}
 	}
 	budget, cached := cacheBudget(cfg)
 	if cached || !cfg.Batch.Disabled {
@@ -130,7 +132,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			deps.Cache = st.CacheTable(budget)
 		}
 	}
-	chain, ds := stages.Build(chainBlocks(cfg), stagesbuiltin.Registry(), deps)
+	chain, ds := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
 	diags = append(diags, ds...)
 	if diags.HasErrors() {
 		_ = a.Close(ctx)
@@ -178,7 +180,7 @@ func (a *App) Close(ctx context.Context) error {
 func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
 	for _, st := range chainBlocks(cfg) {
 		if st.Kind == "guard" {
-			c, diags := guard.Decode(st.Body)
+			c, diags := guardstage.Decode(st.Body)
 			return c.Policy(), diags
 		}
 	}

@@ -5,9 +5,9 @@
 package builtin
 
 import (
-	"github.com/siftd/sift/plugins/digest"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
+	"github.com/siftd/sift/plugins/llmdigest"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
@@ -31,7 +31,7 @@ func Companions() host.Companions {
 
 // Digesters returns the built-in digesters by name.
 func Digesters() host.DigesterBuiltins {
-	return host.DigesterBuiltins{"llm": func() sdk.Digester { return digest.New() }}
+	return host.DigesterBuiltins{"llm": func() sdk.Digester { return llmdigest.New() }}
 }
 
 // Serve runs the built-in called name as a plugin process and reports

@@ -17,8 +17,9 @@ import (
 // (PDFs): it never queues, so a pool full of slow files answers busy at
 // once instead of stacking requests behind them; it keeps any one caller
 // to perCaller of the slots; and requests for the same document (body and
-// options) share one extraction. Callers are named by stages.WithCaller;
-// batch work runs as "<caller>/batch", a share of its own.
+// options) share one extraction. Each call names its caller's share
+// (stages.SharedExtractor); batch work runs as "<caller>/batch", a share of
+// its own.
 type admission struct {
 	next      stages.Extractor
 	slots     int
@@ -43,11 +44,16 @@ func newAdmission(next stages.Extractor, slots, perCaller int) *admission {
 		byCaller: map[string]int{}, flights: map[string]*flight{}}
 }
 
-// Extract runs the document through the pool, joins an extraction of the
-// same document already running, or answers stages.ErrBusy.
+// Extract is ExtractFor in the share of calls that name no caller.
 func (a *admission) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	return a.ExtractFor(ctx, "", req)
+}
+
+// ExtractFor runs the document through the pool in caller's share, joins
+// an extraction of the same document already running, or answers
+// stages.ErrBusy.
+func (a *admission) ExtractFor(ctx context.Context, caller string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	key := documentKey(req)
-	caller := stages.CallerOf(ctx)
 	a.mu.Lock()
 	if f, ok := a.flights[key]; ok {
 		a.mu.Unlock()
@@ -114,4 +120,4 @@ func documentKey(req *sdk.ExtractRequest) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var _ stages.Extractor = (*admission)(nil)
+var _ stages.SharedExtractor = (*admission)(nil)

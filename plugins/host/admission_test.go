@@ -42,8 +42,7 @@ func extractGated(ctx context.Context, ex stages.Extractor, caller, gate, body s
 }
 
 func extractWith(ctx context.Context, ex stages.Extractor, caller string, options map[string]string, body string) (*sdk.ExtractResult, error) {
-	ctx = stages.WithCaller(ctx, caller)
-	return ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte(body), ContentType: "text/x-test", Options: options})
+	return stages.ExtractFor(ctx, ex, caller, &sdk.ExtractRequest{Body: []byte(body), ContentType: "text/x-test", Options: options})
 }
 
 // Each fault costs its own request an error while another caller's good

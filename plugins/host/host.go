@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
@@ -192,8 +193,8 @@ func RouteSpec(specs []Spec, mediaType string) (string, bool) {
 func bestMatch(n int, pattern func(int) string, mediaType string) int {
 	best, bestRank := -1, -1
 	for i := range n {
-		if p := pattern(i); stages.MatchMediaType(p, mediaType) {
-			if rank := stages.Specificity(p); rank > bestRank {
+		if p := pattern(i); mediatype.Match(p, mediaType) {
+			if rank := mediatype.Specificity(p); rank > bestRank {
 				best, bestRank = i, rank
 			}
 		}

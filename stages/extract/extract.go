@@ -54,7 +54,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if !ok {
 		return fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mt)
 	}
-	res, err := ex.Extract(ctx, &sdk.ExtractRequest{
+	res, err := stages.ExtractFor(ctx, ex, doc.Request.Share, &sdk.ExtractRequest{
 		Body:           doc.Response.Body,
 		ContentType:    doc.Response.ContentType,
 		URL:            doc.Response.FinalURL,

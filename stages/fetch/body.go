@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
 )
@@ -116,7 +117,7 @@ func contentType(header string, body []byte) (string, error) {
 	if isTextual(mt) {
 		for _, p := range binaryPrefixes {
 			if strings.HasPrefix(sniffed, p) {
-				return "", fmt.Errorf("%w: declared %s but the body is %s", ErrContentType, mt, stages.MediaType(sniffed))
+				return "", fmt.Errorf("%w: declared %s but the body is %s", ErrContentType, mt, mediatype.Of(sniffed))
 			}
 		}
 	}

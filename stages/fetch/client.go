@@ -2,22 +2,20 @@ package fetch
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // client makes the HTTP exchanges of one fetch stage. It shares one
-// transport, whose dialer connects only to the addresses the guard vetted
-// for the request in flight.
+// vetted transport, which dials only the addresses the guard vetted for
+// the request in flight.
 type client struct {
 	cfg       Config
 	guard     stages.URLGuard
@@ -25,36 +23,12 @@ type client struct {
 	transport *http.Transport
 }
 
-type targetKey struct{}
-
 func newClient(cfg Config, g stages.URLGuard, userAgent string) *client {
-	c := &client{cfg: cfg, guard: g, userAgent: userAgent}
-	c.transport = &http.Transport{
-		Proxy:                  nil, // never through a proxy from the environment
-		DialContext:            c.dial,
-		TLSClientConfig:        &tls.Config{MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:    5 * time.Second,
+	return &client{cfg: cfg, guard: g, userAgent: userAgent, transport: guard.NewTransport(g, guard.TransportOptions{
 		MaxResponseHeaderBytes: cfg.MaxHeader,
 		DisableCompression:     true, // decoded here, under the size cap
-		ForceAttemptHTTP2:      true,
-		MaxIdleConns:           64,
-		IdleConnTimeout:        30 * time.Second,
-	}
-	return c
-}
-
-// dial connects to the target carried by the request's context; the
-// address the transport names is not trusted, the vetted one is.
-func (c *client) dial(ctx context.Context, _, _ string) (net.Conn, error) {
-	t, ok := ctx.Value(targetKey{}).(*stages.Target)
-	if !ok {
-		return nil, errors.New("fetch: dial without a vetted target")
-	}
-	conn, err := c.guard.Dial(ctx, t)
-	if err != nil {
-		return nil, err
-	}
-	return &countingConn{Conn: conn}, nil
+		WrapConn:               func(conn net.Conn) net.Conn { return &countingConn{Conn: conn} },
+	})}
 }
 
 // fetch requests the target, following redirects by hand: each hop is
@@ -110,7 +84,7 @@ func isRedirect(status int) bool {
 // exchange sends one GET with sift's fixed headers: no cookies, no
 // credentials, nothing of the caller's.
 func (c *client) exchange(ctx context.Context, target *stages.Target) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(context.WithValue(ctx, targetKey{}, target), http.MethodGet, target.URL, nil)
+	req, err := http.NewRequestWithContext(guard.WithVetted(ctx, target), http.MethodGet, target.URL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
 	}

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // origin is a loopback test server; the guard admits loopback only for

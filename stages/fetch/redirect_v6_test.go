@@ -9,9 +9,9 @@ import (
 	"net/netip"
 	"testing"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/dnstest"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/guard"
 )
 
 // loopbackOnly dials loopback addresses only, so a hop the guard wrongly

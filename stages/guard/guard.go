@@ -1,8 +1,5 @@
-// Package guard is the stage that refuses URLs sift must never fetch:
-// anything in an odd form, disallowed schemes and ports, and every host
-// that is or resolves to an address that is not global (ARCHITECTURE.md,
-// "The guard", says why each rule is as strict as it is). It
-// also provides the dialer that connects only to vetted addresses.
+// Package guard is the stage that runs the guard (the top-level guard
+// package) on every request, and decodes the guard block into its policy.
 package guard
 
 import (
@@ -10,11 +7,11 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
 )
 
@@ -30,9 +27,6 @@ type rawConfig struct {
 	AllowHosts []string       `hcl:"allow_hosts,optional"`
 	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional"`
 }
-
-// defaultPorts are the ports a URL may name unless the operator widens them.
-func defaultPorts() []int { return []int{80, 443} }
 
 // Kind registers the guard stage. It always runs: a cached answer is still
 // refused for a URL the guard blocks.
@@ -54,7 +48,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if deps.Guard != nil {
 		return &Stage{checker: deps.Guard}, diags
 	}
-	return &Stage{checker: NewChecker(cfg.Policy(), net.DefaultResolver)}, diags
+	return &Stage{checker: guard.NewChecker(cfg.Policy(), net.DefaultResolver)}, diags
 }
 
 // Run refuses the request's URL or records it, canonical, with the
@@ -68,12 +62,9 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
-// ResolveTimeout bounds the DNS lookup of one host.
-const ResolveTimeout = 5 * time.Second
-
 // Policy returns the policy the configuration describes.
-func (c Config) Policy() *Policy {
-	return &Policy{AllowPorts: c.AllowPorts, AllowHosts: c.AllowHosts, AllowCIDRs: c.AllowCIDRs}
+func (c Config) Policy() *guard.Policy {
+	return &guard.Policy{AllowPorts: c.AllowPorts, AllowHosts: c.AllowHosts, AllowCIDRs: c.AllowCIDRs}
 }
 
 var _ stages.Stage = (*Stage)(nil)
@@ -83,7 +74,7 @@ var _ stages.Stage = (*Stage)(nil)
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
-	cfg := Config{AllowPorts: defaultPorts(), AllowHosts: raw.AllowHosts}
+	cfg := Config{AllowPorts: guard.DefaultPolicy().AllowPorts, AllowHosts: raw.AllowHosts}
 	if diags.HasErrors() {
 		return cfg, diags
 	}

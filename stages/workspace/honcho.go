@@ -1,20 +1,22 @@
-package honcho
+package workspace
 
 import (
 	"context"
 
+	"github.com/siftd/sift/honcho"
 	"github.com/siftd/sift/stages"
 )
 
-// Source is Honcho as the context stage sees it: a workspace search with a
-// fixed result limit, its messages turned into context hits.
-type Source struct {
-	Client *Client
+// Honcho is Honcho's workspace search as the context stage sees it
+// (stages.ContextSource): a fixed result limit, its messages turned into
+// context hits.
+type Honcho struct {
+	Client *honcho.Client
 	Limit  int
 }
 
 // Search returns up to s.Limit hits for query in workspace.
-func (s Source) Search(ctx context.Context, workspace, query string) ([]stages.ContextHit, error) {
+func (s Honcho) Search(ctx context.Context, workspace, query string) ([]stages.ContextHit, error) {
 	msgs, err := s.Client.Search(ctx, workspace, query, s.Limit)
 	if err != nil {
 		return nil, err
@@ -26,4 +28,4 @@ func (s Source) Search(ctx context.Context, workspace, query string) ([]stages.C
 	return hits, nil
 }
 
-var _ stages.ContextSource = Source{}
+var _ stages.ContextSource = Honcho{}

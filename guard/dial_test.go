@@ -3,14 +3,11 @@ package guard
 import (
 	"context"
 	"errors"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
-
-	"github.com/siftd/sift/stages"
 )
 
 func loopbackTarget(t *testing.T) (*Vetted, int) {
@@ -18,7 +15,7 @@ func loopbackTarget(t *testing.T) (*Vetted, int) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {}))
 	t.Cleanup(srv.Close)
 	ap := netip.MustParseAddrPort(srv.Listener.Addr().String())
-	v := &Vetted{Target: &Target{Host: "origin.test", Port: int(ap.Port())}, Addrs: []netip.Addr{ap.Addr()}}
+	v := &Vetted{Host: "origin.test", Port: int(ap.Port()), Addrs: []netip.Addr{ap.Addr()}}
 	return v, int(ap.Port())
 }
 
@@ -41,30 +38,6 @@ func TestDialerBackstop(t *testing.T) {
 		t.Fatalf("dial an allowed address: %v", err)
 	}
 	conn.Close()
-}
-
-func TestStageRecordsTarget(t *testing.T) {
-	s := &Stage{checker: NewChecker(DefaultPolicy(), staticResolver{"public.test": {netip.MustParseAddr("93.184.216.34")}})}
-	doc := &stages.Doc{Request: stages.Request{URL: "HTTP://Public.Test./a?b#c"}}
-	if err := s.Run(context.Background(), doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Target.URL != "http://public.test/a?b#c" || doc.Target.Port != 80 || doc.Target.Addrs[0].String() != "93.184.216.34" {
-		t.Fatalf("target %+v", doc.Target)
-	}
-	doc = &stages.Doc{Request: stages.Request{URL: "http://10.0.0.5/"}}
-	if err := s.Run(context.Background(), doc); err == nil || err.Error() != "blocked: private address 10.0.0.5" {
-		t.Fatalf("err = %v", err)
-	}
-}
-
-type staticResolver map[string][]netip.Addr
-
-func (r staticResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
-	if addrs, ok := r[host]; ok {
-		return addrs, nil
-	}
-	return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
 }
 
 func TestRulesCarryNoURLText(t *testing.T) {

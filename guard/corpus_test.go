@@ -13,7 +13,7 @@ import (
 
 // corpusDir holds the guard's cases, shared with the black-box suite
 // (e2e/ssrf); its README says what each file holds.
-var corpusDir = filepath.Join("..", "..", "testdata", "ssrf")
+var corpusDir = filepath.Join("..", "testdata", "ssrf")
 
 type corpusCase struct {
 	ID      string `json:"id"`

@@ -1,4 +1,4 @@
-package stages
+package mediatype
 
 import (
 	"regexp"
@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestNormalContentType(t *testing.T) {
+func TestNormal(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"text/html", "text/html"},
 		{"Text/HTML; Charset=UTF-8", "text/html; charset=utf-8"},
@@ -24,22 +24,42 @@ func TestNormalContentType(t *testing.T) {
 		{"text/html\u202E", ""},
 	}
 	for _, tc := range tests {
-		if got := NormalContentType(tc.in); got != tc.want {
-			t.Errorf("NormalContentType(%.60q) = %q, want %q", tc.in, got, tc.want)
+		if got := Normal(tc.in); got != tc.want {
+			t.Errorf("Normal(%.60q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 }
 
 var normalContentType = regexp.MustCompile(`^([a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*(; charset=[a-z0-9][a-z0-9._:+-]*)?)?$`)
 
-func FuzzNormalContentType(f *testing.F) {
+func FuzzNormal(f *testing.F) {
 	for _, seed := range []string{"text/html; charset=utf-8", `a/b; charset="x"; y="z"`, "", ";", "text/html; charset=\"\\\""} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, ct string) {
-		got := NormalContentType(ct)
+		got := Normal(ct)
 		if len(got) > maxMediaType+len("; charset=")+maxCharset || !normalContentType.MatchString(got) {
-			t.Fatalf("NormalContentType(%q) = %q", ct, got)
+			t.Fatalf("Normal(%q) = %q", ct, got)
 		}
 	})
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		pattern, mediaType string
+		want               bool
+	}{
+		{"text/html", "text/html", true},
+		{"text/*", "text/csv", true},
+		{"text/*", "application/json", false},
+		{"application/*+json", "application/ld+json", true},
+		{"+json", "application/vnd.api+json", true},
+		{"application/*+json", "application/json", false},
+		{"*/*", "image/png", true},
+	}
+	for _, tc := range tests {
+		if got := Match(tc.pattern, tc.mediaType); got != tc.want {
+			t.Errorf("Match(%q, %q) = %v", tc.pattern, tc.mediaType, got)
+		}
+	}
 }

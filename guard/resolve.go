@@ -11,11 +11,19 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Vetted is a target whose every address passed the checks: the only
+// Vetted is a URL whose every address passed the checks: the only
 // addresses sift may dial for it.
 type Vetted struct {
-	*Target
+	// URL is canonical, with the host as it was checked.
+	URL string
+	// Host is the host as it was checked, in Target.Host's form.
+	Host  string
+	Port  int
 	Addrs []netip.Addr
+}
+
+func vetted(t *Target, addrs []netip.Addr) *Vetted {
+	return &Vetted{URL: t.URL.String(), Host: t.Host, Port: t.Port, Addrs: addrs}
 }
 
 // Check runs PreCheck and then resolves a host name, refusing it if any of
@@ -28,7 +36,7 @@ func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, er
 		return nil, err
 	}
 	if t.IP.IsValid() {
-		return &Vetted{Target: t, Addrs: []netip.Addr{t.IP}}, nil
+		return vetted(t, []netip.Addr{t.IP}), nil
 	}
 	addrs, err := r.LookupNetIP(ctx, "ip", t.Host)
 	if err != nil {
@@ -43,5 +51,5 @@ func (p *Policy) Check(ctx context.Context, raw string, r Resolver) (*Vetted, er
 			return nil, b
 		}
 	}
-	return &Vetted{Target: t, Addrs: addrs}, nil
+	return vetted(t, addrs), nil
 }

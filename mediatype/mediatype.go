@@ -1,4 +1,7 @@
-package stages
+// Package mediatype reads and matches media types: the type of a
+// Content-Type value, the value an answer reports, and the patterns
+// (exact, "text/*", "+json") that stage filters and plugin routing match.
+package mediatype
 
 import (
 	"mime"
@@ -6,11 +9,20 @@ import (
 	"strings"
 )
 
-// MatchMediaType reports whether mediaType (already lower-cased, without
+// Of strips parameters from a Content-Type value and lower-cases it.
+func Of(contentType string) string {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		mt, _, _ = strings.Cut(contentType, ";")
+	}
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// Match reports whether mediaType (already lower-cased, without
 // parameters) matches pattern: an exact type ("text/html"), a structured
 // suffix ("application/*+json" or "+json"), a wildcard subtype ("text/*") or
 // "*/*".
-func MatchMediaType(pattern, mediaType string) bool {
+func Match(pattern, mediaType string) bool {
 	pattern = strings.ToLower(strings.TrimSpace(pattern))
 	switch {
 	case pattern == mediaType || pattern == "*/*" || pattern == "*":
@@ -40,7 +52,7 @@ func Specificity(pattern string) int {
 	return 3
 }
 
-// Longest media type and charset NormalContentType keeps; longer ones are
+// Longest media type and charset Normal keeps; longer ones are
 // not real types.
 const (
 	maxMediaType = 127
@@ -52,13 +64,13 @@ var (
 	charsetSyntax   = regexp.MustCompile(`^[a-z0-9][a-z0-9._:+-]*$`)
 )
 
-// NormalContentType is the Content-Type value an answer reports: the media
+// Normal is the Content-Type value an answer reports: the media
 // type, lower-cased, and its charset, nothing else. The origin chose the
 // header, and the agent reads the answer, so no other parameter (nor any
 // text dressed up as one) is passed on. A value that is not a media type
 // is "".
-func NormalContentType(contentType string) string {
-	mt := MediaType(contentType)
+func Normal(contentType string) string {
+	mt := Of(contentType)
 	if len(mt) > maxMediaType || !mediaTypeSyntax.MatchString(mt) {
 		return ""
 	}

@@ -1,7 +1,7 @@
-// Package digest is the built-in digester: it asks an OpenAI-compatible
+// Package llmdigest is the built-in digester "llm": it asks an OpenAI-compatible
 // chat endpoint (llama.cpp's server, Ollama, vLLM) to condense a page
 // around the agent's question. The page goes in as quoted, untrusted data.
-package digest
+package llmdigest
 
 import (
 	"context"

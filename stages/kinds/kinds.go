@@ -1,15 +1,15 @@
-// Package builtin lists the stage kinds built into sift: the one place a
+// Package kinds lists the stage kinds built into sift: the one place a
 // new kind is registered.
-package builtin
+package kinds
 
 import (
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/cache"
-	siftcontext "github.com/siftd/sift/stages/context"
 	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/stages/extract"
 	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/stages/guard"
+	"github.com/siftd/sift/stages/workspace"
 )
 
 // Registry returns the built-in stage kinds.
@@ -19,7 +19,7 @@ func Registry() *stages.Registry {
 		fetch.Kind(),
 		extract.Kind(),
 		digest.Kind(),
-		siftcontext.Kind(),
+		workspace.Kind(),
 		cache.Kind(),
 	)
 }

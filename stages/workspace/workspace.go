@@ -1,8 +1,8 @@
-// Package context is the stage that attaches what the agent's team already
-// knows: with `context: true`, it derives the page's key terms and searches
-// the caller's workspace for them. Context is a courtesy: when the source is
+// Package workspace is the context stage, which attaches what the agent's
+// team already knows: with `context: true`, it derives the page's key terms
+// and searches the caller's workspace for them. Context is a courtesy: when the source is
 // slow, down or unconfigured the fetch succeeds without it, with a warning.
-package context
+package workspace
 
 import (
 	"context"

@@ -17,6 +17,9 @@ type Policy struct {
 	AllowCIDRs []netip.Prefix
 }
 
+// defaultPorts are the ports a URL may name unless the operator widens them.
+func defaultPorts() []int { return []int{80, 443} }
+
 // DefaultPolicy allows ports 80 and 443 and global addresses only.
 func DefaultPolicy() *Policy {
 	return &Policy{AllowPorts: defaultPorts()}

@@ -1,0 +1,47 @@
+package extract
+
+import (
+	"context"
+	"testing"
+
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// sharing records the share each call names.
+type sharing struct{ shares []string }
+
+func (s *sharing) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	return s.ExtractFor(ctx, "", req)
+}
+
+func (s *sharing) ExtractFor(_ context.Context, share string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	s.shares = append(s.shares, share)
+	return &sdk.ExtractResult{Content: string(req.Body), Format: sdk.FormatText}, nil
+}
+
+type oneRoute struct{ ex stages.Extractor }
+
+func (r oneRoute) Route(string) (string, stages.Extractor, bool) { return "test", r.ex, true }
+
+// The stage names the request's share to an extractor that shares its
+// slots out, so batch work and interactive work are counted apart.
+func TestSharePassedToExtractor(t *testing.T) {
+	ex := &sharing{}
+	s := &Stage{router: oneRoute{ex}, maxOutput: DefaultMaxOutput}
+	for _, share := range []string{"alice", "alice/batch"} {
+		doc := &stages.Doc{
+			Request:  stages.Request{Caller: "alice", Share: share},
+			Response: &stages.Response{Body: []byte("body"), ContentType: "text/plain"},
+		}
+		if err := s.Run(context.Background(), doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Extraction == nil || doc.Extraction.Content != "body" {
+			t.Fatalf("extraction %+v", doc.Extraction)
+		}
+	}
+	if len(ex.shares) != 2 || ex.shares[0] != "alice" || ex.shares[1] != "alice/batch" {
+		t.Fatalf("shares %q", ex.shares)
+	}
+}
