@@ -3,6 +3,7 @@ package batch
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -82,6 +83,50 @@ func TestOlderJobsGoToTheirCallerByName(t *testing.T) {
 			t.Fatalf("alice with another key read the older job: %v", err)
 		}
 	})
+}
+
+// fetchesBy runs a 30-target job accepted by an instance with opts a
+// beside an instance with opts b on one PostgreSQL, and counts the
+// targets each fetched.
+func fetchesBy(t *testing.T, a, b Options) map[string]int {
+	t.Helper()
+	dsn := pgtest.DB(t)
+	var mu sync.Mutex
+	by := map[string]int{}
+	fetchAs := func(name string) FetchFunc {
+		return func(context.Context, Caller, Target) ([]byte, error) {
+			mu.Lock()
+			by[name]++
+			mu.Unlock()
+			time.Sleep(time.Millisecond) // let the other instance's workers look
+			return []byte(`{}`), nil
+		}
+	}
+	ia := startInstanceWith(t, dsn, fetchAs("a"), a)
+	startInstanceWith(t, dsn, fetchAs("b"), b)
+	ctx := context.Background()
+	job, _, err := ia.runner.Submit(ctx, aliceA, targets("a", 30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "the job to finish", func() bool {
+		got, err := ia.runner.Job(ctx, aliceA, job.ID)
+		return err == nil && !live(got.Status)
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	return maps.Clone(by)
+}
+
+// TestSharedInstanceKeepsToItsGuardPolicy: on one PostgreSQL, an instance
+// with another guard policy (the same callers) fetches none of the
+// targets of a job another accepted, so no target is fetched under a
+// laxer guard than the one that accepted it.
+func TestSharedInstanceKeepsToItsGuardPolicy(t *testing.T) {
+	by := fetchesBy(t, Options{Callers: []Caller{aliceA}, Policy: "strict"}, Options{Callers: []Caller{aliceA}, Policy: "lax"})
+	if by["b"] != 0 || by["a"] != 30 {
+		t.Fatalf("targets fetched: %v; want all 30 by the instance that accepted the job", by)
+	}
 }
 
 // TestSharedInstanceTakesOnlyItsCallersJobs: on one PostgreSQL, an

@@ -35,7 +35,13 @@ type Options struct {
 	// is left to that instance. At start, jobs stored before jobs carried
 	// their caller's key are given to the caller of their name here.
 	Callers []Caller
-	Logger  *slog.Logger
+	// Policy fingerprints what else must agree between instances sharing a
+	// database: the guard's policy. Jobs record the Policy of the instance
+	// that accepted them, and an instance takes only the jobs of its own,
+	// so a target is never fetched under a laxer guard than the one that
+	// accepted it.
+	Policy string
+	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -154,6 +160,7 @@ func (r *Runner) Start(ctx context.Context) error {
 			return fmt.Errorf("batch start: %w", err)
 		}
 	}
+	r.warnOthers(ctx)
 	r.sweep(ctx)
 	workCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.cancel = cancel
@@ -212,7 +219,7 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 		return nil, false, err
 	}
 	now := r.opts.Now().UTC()
-	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerKey: caller.Key, CallerClass: caller.Class, IdemKey: key,
+	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerKey: caller.Key, Policy: r.opts.Policy, CallerClass: caller.Class, IdemKey: key,
 		Status: store.JobQueued, CreatedAt: now, Lease: now}
 	rows := make([]store.BatchTarget, len(targets))
 	for i, t := range targets {

@@ -46,7 +46,10 @@ type BatchJob struct {
 	// CallerKey identifies the caller's key; a job is its caller's by
 	// Caller and CallerKey together. Empty on jobs stored before it
 	// existed, until AdoptJobs gives them to their caller.
-	CallerKey   string `gorm:"not null;default:'';size:64"`
+	CallerKey string `gorm:"not null;default:'';size:64"`
+	// Policy fingerprints the guard policy of the instance that accepted
+	// the job; only instances of the same policy run it.
+	Policy      string `gorm:"not null;default:'';size:64"`
 	CallerClass string `gorm:"not null"`
 	// IdemKey is the SHA-256 of the caller and the canonical target list:
 	// the list itself is never stored beside it.

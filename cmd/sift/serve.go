@@ -109,7 +109,7 @@ func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
 	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
 		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
 		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes, CallerBytes: b.MaxCallerBytes, ResultBytes: b.MaxResultBytes,
-	}, Runner: batch.Options{ClaimLease: b.ClaimLease}}
+	}, Runner: batch.Options{ClaimLease: b.ClaimLease, Policy: app.GuardFingerprint(cfg)}}
 }
 
 // searchDigester is the digester `/v1/search` condenses its top results

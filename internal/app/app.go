@@ -4,12 +4,15 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"maps"
 	"net"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -185,6 +188,25 @@ func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
 		}
 	}
 	return guard.DefaultPolicy(), nil
+}
+
+// GuardFingerprint fingerprints the guard policy cfg applies, whatever the
+// order its lists are written in: instances sharing a batch queue run only
+// the jobs accepted under the same one.
+func GuardFingerprint(cfg *config.Config) string {
+	p, _ := GuardPolicy(cfg)
+	ports := slices.Clone(p.AllowPorts)
+	slices.Sort(ports)
+	hosts := slices.Clone(p.AllowHosts)
+	slices.Sort(hosts)
+	cidrs := make([]string, len(p.AllowCIDRs))
+	for i, c := range p.AllowCIDRs {
+		cidrs[i] = c.Masked().String()
+	}
+	slices.Sort(cidrs)
+	h := sha256.New()
+	fmt.Fprintf(h, "guard\x00%v\x00%q\x00%q", ports, hosts, cidrs)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // FetchConfig returns the decoded block of the chain's fetch stage, or the
