@@ -8,6 +8,9 @@ import (
 	"syscall"
 )
 
+// shortTempDir is where plugin sockets go when TMPDIR is too long.
+const shortTempDir = "/tmp"
+
 // checkOwnDir checks that dir is a directory (not a symlink) of this
 // user's with mode 0700.
 func checkOwnDir(dir string) error {
