@@ -17,9 +17,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 )
 
 // Target is one URL of a job with its per-target options, opaque to the
@@ -54,56 +56,42 @@ type FetchFunc func(ctx context.Context, caller Caller, t Target) ([]byte, error
 type TargetError struct {
 	Message string // "blocked: private address 10.0.0.5"
 	Hint    string
-	// Outcome is the metrics class: ok, blocked, timeout, busy,
-	// upstream_4xx, upstream_5xx, unsupported, too_long, cancel.
+	// Outcome is the metrics label: its class's Outcome in errclass's
+	// table (other for a failure of no class).
 	Outcome string
 }
 
 func (e *TargetError) Error() string { return e.Message }
 
-// Errors of Submit and the readers, which the API maps to statuses.
+// busyRetryAfter is the Retry-After, in seconds, of a batch refused for
+// its caps: jobs take minutes, so a client polling every second only adds
+// load.
+const busyRetryAfter = 30
+
+// Errors of Submit and the readers, each of its class in errclass's table.
 var (
 	// ErrRetryLater, wrapped by a fetch error, means busy: try again.
-	ErrRetryLater = errors.New("busy: retry later")
+	ErrRetryLater = errclass.New(errclass.Busy, "busy: retry later")
 	// ErrNoTargets refuses an empty job (400).
-	ErrNoTargets = errors.New("a batch needs at least one target")
+	ErrNoTargets = errclass.New(errclass.Invalid, "a batch needs at least one target")
 	// ErrTooManyTargets refuses a job over the per-job cap (422).
-	ErrTooManyTargets = errors.New("too many targets")
+	ErrTooManyTargets = &errclass.Error{Class: errclass.Invalid, Msg: "too many targets", Status: 422}
 	// ErrCallerBusy refuses a caller at its live-job cap (429).
-	ErrCallerBusy = errors.New("busy: the caller already has a live batch job")
+	ErrCallerBusy = &errclass.Error{Class: errclass.Busy, Msg: "busy: the caller already has a live batch job", RetryAfter: busyRetryAfter}
 	// ErrBusy refuses any caller while the total live-job cap is reached (429).
-	ErrBusy = errors.New("busy: too many live batch jobs")
+	ErrBusy = &errclass.Error{Class: errclass.Busy, Msg: "busy: too many live batch jobs", RetryAfter: busyRetryAfter}
 	// ErrBadID refuses an id longer than a job id can be (400), before
 	// anything is looked up or kept for it.
-	ErrBadID = fmt.Errorf("a batch job id is at most %d characters", IDLen)
+	ErrBadID = errclass.New(errclass.Invalid, fmt.Sprintf("a batch job id is at most %d characters", IDLen))
 	// ErrNotFound is a job that does not exist or is another caller's (404).
-	ErrNotFound = errors.New("batch job not found")
+	ErrNotFound = errclass.New(errclass.NotFound, "no such batch job")
 	// ErrFinished refuses to cancel a finished job (409).
-	ErrFinished = errors.New("batch job already finished")
+	ErrFinished = errclass.New(errclass.Conflict, "the batch job has already finished")
 )
 
-// Limits are a batch's caps and lifetimes, as the batch block sets them.
-type Limits struct {
-	TargetsPerJob int
-	JobsPerCaller int
-	JobsTotal     int
-	Workers       int
-	// TTL is how long a job outlives its last lease bump.
-	TTL time.Duration
-	// MaxBytes bounds the stored results of all callers, ResultBytes one
-	// result and CallerBytes one caller's. A result is stored only if it
-	// fits all three; else its target fails too_large. Nothing is evicted
-	// to make room.
-	MaxBytes    int64
-	ResultBytes int64
-	CallerBytes int64
-}
-
-// DefaultLimits are P6's starting values; CallerBytes defaults to a
-// quarter of MaxBytes and ResultBytes to the lesser of 8 MiB and
-// CallerBytes.
-var DefaultLimits = Limits{TargetsPerJob: 32, JobsPerCaller: 1, JobsTotal: 8, Workers: 1, TTL: 24 * time.Hour, MaxBytes: 64 << 20,
-	ResultBytes: 8 << 20, CallerBytes: 16 << 20}
+// Limits are a batch's caps and lifetimes: the batch block's, whose
+// defaults (config.DefaultBatchLimits) fill the zero fields.
+type Limits = config.BatchLimits
 
 // EvictGrace is how long after its last activity a finished job is kept
 // even when the stored results pass MaxBytes (as after MaxBytes is
@@ -122,7 +110,7 @@ const (
 	// DefaultSweepEvery is how often expired and over-budget jobs go.
 	DefaultSweepEvery = 10 * time.Minute
 	// DefaultClaimLease is how long a claim holds without renewal.
-	DefaultClaimLease = 30 * time.Second
+	DefaultClaimLease = config.DefaultBatchClaimLease
 	// DefaultPollEvery is how often a shared store is looked at for other
 	// instances' jobs and changes.
 	DefaultPollEvery = time.Second

@@ -47,16 +47,7 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
-	d := DefaultLimits
-	l := &o.Limits
-	l.TargetsPerJob = or(l.TargetsPerJob, d.TargetsPerJob)
-	l.JobsPerCaller = or(l.JobsPerCaller, d.JobsPerCaller)
-	l.JobsTotal = or(l.JobsTotal, d.JobsTotal)
-	l.Workers = or(l.Workers, d.Workers)
-	l.TTL = or(l.TTL, d.TTL)
-	l.MaxBytes = or(l.MaxBytes, d.MaxBytes)
-	l.CallerBytes = or(l.CallerBytes, l.MaxBytes/4)
-	l.ResultBytes = or(l.ResultBytes, min(d.ResultBytes, l.CallerBytes))
+	o.Limits = o.Limits.WithDefaults()
 	o.RetryEvery = or(o.RetryEvery, DefaultRetryEvery)
 	o.RetryFor = or(o.RetryFor, DefaultRetryFor)
 	o.TargetTimeout = or(o.TargetTimeout, DefaultTargetTimeout)

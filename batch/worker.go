@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/store"
 )
 
@@ -129,7 +130,7 @@ func (r *Runner) step(ctx context.Context, j *liveJob, owner string) {
 		r.log.Error("batch store result", "job", j.id, "error", err)
 	}
 	if f.TooLarge {
-		outcome, out.Result = "too_long", nil
+		outcome, out.Result = errclass.Get(errclass.TooLarge).Outcome, nil
 	}
 	if f.Counted {
 		r.opts.Hooks.Target(outcome, took, len(out.Result))
@@ -244,7 +245,7 @@ func asTargetError(err error) *TargetError {
 		return te
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
-		return &TargetError{Message: "timeout: the target took longer than its deadline", Outcome: "too_long"}
+		return &TargetError{Message: "timeout: the target took longer than its deadline", Outcome: errclass.Get(errclass.Timeout).Outcome}
 	}
 	return &TargetError{Message: err.Error(), Outcome: "other"}
 }

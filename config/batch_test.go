@@ -35,8 +35,8 @@ func TestBatchByteBounds(t *testing.T) {
 			t.Errorf("%s: %v", tc.block, diags)
 			continue
 		}
-		if b := cfg.Batch; b.MaxBytes != tc.total || b.MaxCallerBytes != tc.caller || b.MaxResultBytes != tc.result {
-			t.Errorf("%s: %d %d %d", tc.block, b.MaxBytes, b.MaxCallerBytes, b.MaxResultBytes)
+		if b := cfg.Batch; b.MaxBytes != tc.total || b.CallerBytes != tc.caller || b.ResultBytes != tc.result {
+			t.Errorf("%s: %d %d %d", tc.block, b.MaxBytes, b.CallerBytes, b.ResultBytes)
 		}
 	}
 }

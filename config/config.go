@@ -28,11 +28,14 @@ type Config struct {
 	// batch's status URL, a page's `next`): scheme and host, no path. It
 	// defaults to http:// and the listen address (localhost for a
 	// wildcard one); sift never builds it from a request's Host header.
-	PublicURL  string
-	DataDir    string
-	Store      Store
-	Callers    []Caller
-	Stages     []Stage
+	PublicURL string
+	DataDir   string
+	Store     Store
+	Callers   []Caller
+	Stages    []Stage
+	// Pipeline points at the pipeline block; nil when the file has none
+	// (the default chain runs, with a warning).
+	Pipeline   *hcl.Range
 	Extractors []Plugin
 	Digesters  []Plugin
 	// Context is nil when the file has no context block.
@@ -153,7 +156,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.DataDir, diags = optString(r.DataDir, DefaultDataDir, diags)
 	cfg.Store, diags = r.store(diags)
 	cfg.Callers, diags = r.callers(diags)
-	cfg.Stages, diags = r.stages(diags)
+	cfg.Stages, diags = r.stages(cfg, diags)
 	cfg.Extractors, diags = plugins("extractor", r.Extractors, diags)
 	cfg.Digesters, diags = plugins("digester", r.Digesters, diags)
 	cfg.Context, diags = r.context(diags)

@@ -28,10 +28,10 @@ const (
 
 type rawContext struct {
 	Kind      string         `hcl:"kind,label"`
-	URL       string         `hcl:"url"`
-	APIKeyEnv *string        `hcl:"api_key_env,optional"`
-	Limit     hcl.Expression `hcl:"limit,optional"`
-	Timeout   hcl.Expression `hcl:"timeout,optional"`
+	URL       string         `hcl:"url" type:"string" doc:"the Honcho server's base URL"`
+	APIKeyEnv *string        `hcl:"api_key_env,optional" type:"string" doc:"name of the environment variable holding Honcho's bearer token (none sent when unset)"`
+	Limit     hcl.Expression `hcl:"limit,optional" type:"number" doc:"hits attached at most (1–100, default 5)"`
+	Timeout   hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one lookup (default \"3s\"); a slow source is skipped with a warning"`
 	DefRange  hcl.Range      `hcl:",def_range"`
 }
 

@@ -13,56 +13,57 @@ import (
 // rawFile mirrors the file's top level for gohcl. Attributes that need a
 // semantic check keep their expression, so a diagnostic can point at them.
 type rawFile struct {
-	Listen     hcl.Expression `hcl:"listen,optional"`
-	PublicURL  hcl.Expression `hcl:"public_url,optional"`
-	DataDir    hcl.Expression `hcl:"data_dir,optional"`
-	Store      *rawStore      `hcl:"store,block"`
-	Callers    []rawCaller    `hcl:"caller,block"`
-	Pipeline   *rawPipeline   `hcl:"pipeline,block"`
-	Extractors []rawPlugin    `hcl:"extractor,block"`
-	Digesters  []rawPlugin    `hcl:"digester,block"`
-	Contexts   []rawContext   `hcl:"context,block"`
-	Search     *rawSearch     `hcl:"search,block"`
-	Batch      *rawBatch      `hcl:"batch,block"`
+	Listen     hcl.Expression `hcl:"listen,optional" type:"string" doc:"address and port sift listens on (default \"127.0.0.1:8890\"); sift refuses to listen beyond loopback while a caller holds the development key"`
+	PublicURL  hcl.Expression `hcl:"public_url,optional" type:"string" doc:"base of every absolute URL sift hands back (scheme, host, optional path prefix); default http:// and the listen address"`
+	DataDir    hcl.Expression `hcl:"data_dir,optional" type:"string" doc:"directory of the SQLite store and other state (default \"./data\")"`
+	Store      *rawStore      `hcl:"store,block" doc:"the database of the cache and the batch jobs"`
+	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME)"`
+	Pipeline   *rawPipeline   `hcl:"pipeline,block" doc:"the stage chain, in order; it must hold guard, fetch and extract. Without the block sift runs guard, fetch, extract (no cache) with a warning"`
+	Extractors []rawPlugin    `hcl:"extractor,block" doc:"an extractor plugin: a built-in one (html, json, text, pdf) tuned, or an external binary"`
+	Digesters  []rawPlugin    `hcl:"digester,block" doc:"a digester plugin: the built-in \"llm\" (an OpenAI-compatible local model) or an external binary"`
+	Contexts   []rawContext   `hcl:"context,block" doc:"the source of what the caller's team already knows, for the context stage; the one kind is \"honcho\""`
+	Search     *rawSearch     `hcl:"search,block" doc:"web search: /v2/search, /v1/search and the MCP search tool"`
+	Batch      *rawBatch      `hcl:"batch,block" doc:"asynchronous batch fetches; without the block batch runs with the defaults below"`
 }
 
 type rawStore struct {
-	Driver   *string   `hcl:"driver,optional"`
-	DSN      *string   `hcl:"dsn,optional"`
-	DSNEnv   *string   `hcl:"dsn_env,optional"`
+	Driver   *string   `hcl:"driver,optional" type:"string" doc:"\"sqlite\" (default; a file under data_dir) or \"postgres\""`
+	DSN      *string   `hcl:"dsn,optional" type:"string" doc:"PostgreSQL connection string (prefer dsn_env, which keeps the password out of the file)"`
+	DSNEnv   *string   `hcl:"dsn_env,optional" type:"string" doc:"name of the environment variable holding the PostgreSQL connection string"`
 	DefRange hcl.Range `hcl:",def_range"`
 }
 
 type rawCaller struct {
 	Name       string    `hcl:"name,label"`
-	KeySHA256  string    `hcl:"key_sha256"`
-	Workspace  *string   `hcl:"workspace,optional"`
-	Restricted *bool     `hcl:"restricted,optional"`
+	KeySHA256  string    `hcl:"key_sha256" type:"string" doc:"the 64 hex digits of the SHA-256 of the caller's key"`
+	Workspace  *string   `hcl:"workspace,optional" type:"string" doc:"the caller's workspace in the context source (default \"default\")"`
+	Restricted *bool     `hcl:"restricted,optional" type:"bool" doc:"keep the caller's cache entries apart and its hosts and errors out of the log (default false)"`
 	DefRange   hcl.Range `hcl:",def_range"`
 }
 
 type rawPipeline struct {
-	Stages []rawStage `hcl:"stage,block"`
+	Stages   []rawStage `hcl:"stage,block" doc:"one stage of the chain; its kind is the label"`
+	DefRange hcl.Range  `hcl:",def_range"`
 }
 
 type rawStage struct {
 	Kind         string         `hcl:"kind,label"`
-	ContentTypes hcl.Expression `hcl:"content_types,optional"`
+	ContentTypes hcl.Expression `hcl:"content_types,optional" type:"list(string)" doc:"run the stage only for these media types (patterns like \"text/*\"); only after the fetch stage"`
 	Remain       hcl.Body       `hcl:",remain"`
 	DefRange     hcl.Range      `hcl:",def_range"`
 }
 
 type rawPlugin struct {
 	Name         string         `hcl:"name,label"`
-	Command      []string       `hcl:"command,optional"`
-	SHA256       *string        `hcl:"sha256,optional"`
-	ContentTypes []string       `hcl:"content_types,optional"`
-	Env          []string       `hcl:"env,optional"`
-	Pool         hcl.Expression `hcl:"pool,optional"`
-	Timeout      hcl.Expression `hcl:"timeout,optional"`
-	Memory       hcl.Expression `hcl:"memory,optional"`
-	Isolation    hcl.Expression `hcl:"isolation,optional"`
-	PerCaller    hcl.Expression `hcl:"per_caller,optional"`
+	Command      hcl.Expression `hcl:"command,optional" type:"list(string)" doc:"an external plugin's program and arguments"`
+	SHA256       *string        `hcl:"sha256,optional" type:"string" doc:"the SHA-256 of an external plugin's binary (sha256sum); a binary that differs is refused at start-up"`
+	ContentTypes hcl.Expression `hcl:"content_types,optional" type:"list(string)" doc:"media types the plugin handles; an external extractor must list them"`
+	Env          hcl.Expression `hcl:"env,optional" type:"list(string)" doc:"names of the environment variables the plugin receives besides PATH and TMPDIR"`
+	Pool         hcl.Expression `hcl:"pool,optional" type:"number" doc:"plugin processes kept running (1–64, default 2)"`
+	Timeout      hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one plugin call (default \"30s\"; a digester's \"60s\")"`
+	Memory       hcl.Expression `hcl:"memory,optional" type:"size" doc:"memory limit of each plugin process (default \"512MiB\")"`
+	Isolation    hcl.Expression `hcl:"isolation,optional" type:"string" doc:"\"subprocess\" (default) or \"none\" (a built-in run inside sift; tests)"`
+	PerCaller    hcl.Expression `hcl:"per_caller,optional" type:"number" doc:"at most this many of one caller's documents in the pool at once; busy instead of queueing when full (0, the default, is no per-caller share)"`
 	Remain       hcl.Body       `hcl:",remain"`
 	DefRange     hcl.Range      `hcl:",def_range"`
 }
@@ -124,15 +125,16 @@ func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 	return out, diags
 }
 
-func (r *rawFile) stages(diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
+func (r *rawFile) stages(cfg *Config, diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
 	if r.Pipeline == nil {
 		return nil, diags
 	}
+	cfg.Pipeline = r.Pipeline.DefRange.Ptr()
 	out := make([]Stage, 0, len(r.Pipeline.Stages))
 	for _, rs := range r.Pipeline.Stages {
 		st := Stage{Kind: rs.Kind, Body: rs.Remain, DefRange: rs.DefRange}
 		var ds hcl.Diagnostics
-		st.ContentTypes, ds = optStringList(rs.ContentTypes)
+		st.ContentTypes, ds = stringList(rs.ContentTypes, "content_types")
 		diags = append(diags, ds...)
 		if st.ContentTypes != nil {
 			st.ContentTypesRange = rs.ContentTypes.Range().Ptr()
@@ -168,8 +170,17 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 const DefaultDigestTimeout = 60 * time.Second
 
 func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Diagnostics) {
-	p := Plugin{Name: rp.Name, Command: rp.Command, ContentTypes: rp.ContentTypes, Env: rp.Env, Body: rp.Remain, DefRange: rp.DefRange}
-	for _, name := range rp.Env {
+	p := Plugin{Name: rp.Name, Body: rp.Remain, DefRange: rp.DefRange}
+	for _, l := range []struct {
+		into *[]string
+		expr hcl.Expression
+		name string
+	}{{&p.Command, rp.Command, "command"}, {&p.ContentTypes, rp.ContentTypes, "content_types"}, {&p.Env, rp.Env, "env"}} {
+		var ds hcl.Diagnostics
+		*l.into, ds = stringList(l.expr, l.name)
+		diags = append(diags, ds...)
+	}
+	for _, name := range p.Env {
 		if !envName.MatchString(name) {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Invalid env",
 				fmt.Sprintf("env lists names of environment variables (letters, digits, _), got %q.", name)))

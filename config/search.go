@@ -43,23 +43,23 @@ type Embed struct {
 }
 
 type rawSearch struct {
-	Timeout    hcl.Expression `hcl:"timeout,optional"`
-	AllowHosts []string       `hcl:"allow_hosts,optional"`
-	AllowCIDRs []string       `hcl:"allow_cidrs,optional"`
-	AllowPorts []int          `hcl:"allow_ports,optional"`
+	Timeout    hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one search (default \"8s\")"`
+	AllowHosts hcl.Expression `hcl:"allow_hosts,optional" type:"list(string)" doc:"host names the search backends may be reached at despite the guard's rules"`
+	AllowCIDRs hcl.Expression `hcl:"allow_cidrs,optional" type:"list(string)" doc:"address ranges the search backends may be reached at (a local SearXNG)"`
+	AllowPorts []int          `hcl:"allow_ports,optional" type:"list(number)" doc:"ports allowed besides 80 and 443"`
 	SearXNG    *struct {
-		URL string `hcl:"url"`
-	} `hcl:"searxng,block"`
+		URL string `hcl:"url" type:"string" doc:"the SearXNG instance's base URL"`
+	} `hcl:"searxng,block" doc:"a SearXNG instance"`
 	Brave *struct {
-		URL       *string `hcl:"url,optional"`
-		APIKeyEnv string  `hcl:"api_key_env"`
-	} `hcl:"brave,block"`
+		URL       *string `hcl:"url,optional" type:"string" doc:"the Brave API's base URL (default \"https://api.search.brave.com\")"`
+		APIKeyEnv string  `hcl:"api_key_env" type:"string" doc:"name of the environment variable holding the Brave API key"`
+	} `hcl:"brave,block" doc:"the Brave Search API (LLM context endpoint)"`
 	Embed *struct {
-		Endpoint string         `hcl:"endpoint"`
-		Model    *string        `hcl:"model,optional"`
-		InputCap *int           `hcl:"input_cap,optional"`
-		Timeout  hcl.Expression `hcl:"timeout,optional"`
-	} `hcl:"embed,block"`
+		Endpoint string         `hcl:"endpoint" type:"string" doc:"the embeddings server's base URL (…/v1)"`
+		Model    *string        `hcl:"model,optional" type:"string" doc:"model name sent with each request"`
+		InputCap *int           `hcl:"input_cap,optional" type:"number" doc:"characters of each text sent to be embedded at most (default 2000)"`
+		Timeout  hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one embeddings call (default \"5s\")"`
+	} `hcl:"embed,block" doc:"an OpenAI-compatible embeddings endpoint: reranks search results and max_tokens' parts"`
 	DefRange hcl.Range `hcl:",def_range"`
 }
 
@@ -72,10 +72,13 @@ const (
 )
 
 func (r *rawSearch) decode() (*Search, hcl.Diagnostics) {
-	s := &Search{AllowHosts: r.AllowHosts, AllowPorts: r.AllowPorts}
+	s := &Search{AllowPorts: r.AllowPorts}
 	var diags hcl.Diagnostics
+	s.AllowHosts, diags = stringList(r.AllowHosts, "allow_hosts")
+	cidrs, ds := stringList(r.AllowCIDRs, "allow_cidrs")
+	diags = append(diags, ds...)
 	s.Timeout, diags = optDuration(r.Timeout, DefaultSearchTimeout, diags)
-	for _, c := range r.AllowCIDRs {
+	for _, c := range cidrs {
 		p, err := netip.ParsePrefix(c)
 		if err != nil {
 			diags = append(diags, attrError(r.DefRange.Ptr(), "Invalid CIDR", fmt.Sprintf("allow_cidrs holds %q: %v.", c, err)))

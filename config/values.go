@@ -30,14 +30,6 @@ func optString(expr hcl.Expression, def string, diags hcl.Diagnostics) (string, 
 	return s, append(diags, ds...)
 }
 
-func optStringList(expr hcl.Expression) ([]string, hcl.Diagnostics) {
-	if isUnset(expr) {
-		return nil, nil
-	}
-	var out []string
-	return out, gohcl.DecodeExpression(expr, nil, &out)
-}
-
 func optInt(expr hcl.Expression, def, lo, hi int, diags hcl.Diagnostics) (int, hcl.Diagnostics) {
 	if isUnset(expr) {
 		return def, diags

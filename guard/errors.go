@@ -6,10 +6,12 @@ import (
 	"net"
 	"regexp"
 	"strings"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // ErrBlocked is matched by every refusal (errors.Is).
-var ErrBlocked = errors.New("blocked")
+var ErrBlocked = errclass.New(errclass.Blocked, "blocked")
 
 // Blocked is a policy refusal. Its text starts "blocked: " and names the
 // reason, so an agent knows retrying cannot help.
@@ -22,6 +24,9 @@ type Blocked struct {
 
 // Error returns "blocked: " and the reason.
 func (b *Blocked) Error() string { return "blocked: " + b.Reason }
+
+// ErrorClass is blocked.
+func (b *Blocked) ErrorClass() errclass.Class { return errclass.Blocked }
 
 // Is makes errors.Is(err, ErrBlocked) true for every refusal.
 func (b *Blocked) Is(target error) bool { return target == ErrBlocked }
@@ -49,8 +54,8 @@ func ruleOf(format string) string {
 // ErrResolveFailed a resolver that failed (SERVFAIL, a timeout: a retry
 // may succeed). Both match an *Unresolved (errors.Is).
 var (
-	ErrNoSuchHost    = errors.New("no such host")
-	ErrResolveFailed = errors.New("name resolution failed")
+	ErrNoSuchHost    = errclass.New(errclass.NoSuchHost, "no such host")
+	ErrResolveFailed = errclass.New(errclass.DNSFailed, "name resolution failed")
 )
 
 // Unresolved is a host name the guard could not resolve, so nothing was
@@ -68,6 +73,14 @@ func (u *Unresolved) Error() string {
 		return "the name " + u.Host + " does not exist or has no address"
 	}
 	return fmt.Sprintf("resolving %s failed: %v", u.Host, u.Err)
+}
+
+// ErrorClass is no_such_host or dns_failed, whichever u is.
+func (u *Unresolved) ErrorClass() errclass.Class {
+	if u.NotFound {
+		return errclass.NoSuchHost
+	}
+	return errclass.DNSFailed
 }
 
 // Is matches ErrNoSuchHost or ErrResolveFailed, whichever u is.

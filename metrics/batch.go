@@ -4,13 +4,16 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // The outcome classes batch metrics know; anything else is counted as
-// "other", so a raw string never becomes a label value.
+// "other", so a raw string never becomes a label value. A failed target's
+// outcome is its class's in errclass's table.
 var (
 	batchJobOutcomes    = set("created", "reused", "done", "partial", "failed", "cancelled", "restart")
-	batchTargetOutcomes = set("ok", "blocked", "timeout", "busy", "upstream_4xx", "upstream_5xx", "unsupported", "too_long", "cancel")
+	batchTargetOutcomes = set(append([]string{"ok", "cancel"}, tableOutcomes()...)...)
 )
 
 func set(names ...string) map[string]bool {
@@ -19,6 +22,16 @@ func set(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+func tableOutcomes() []string {
+	out := make([]string, 0, len(errclass.Rows()))
+	for _, r := range errclass.Rows() {
+		if r.Outcome != "" {
+			out = append(out, r.Outcome)
+		}
+	}
+	return out
 }
 
 func fold(known map[string]bool, outcome string) string {
@@ -40,7 +53,7 @@ type Batch struct {
 }
 
 func newBatch() *Batch {
-	return &Batch{
+	b := &Batch{
 		jobs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_batch_jobs_total", Help: "Batch job events by outcome.",
 		}, []string{"outcome"}),
@@ -66,6 +79,16 @@ func newBatch() *Batch {
 			Buckets: prometheus.ExponentialBuckets(1024, 4, 8),
 		}),
 	}
+	// Every outcome starts at zero, so a rate sees it before it happens.
+	for o := range batchJobOutcomes {
+		b.jobs.WithLabelValues(o)
+	}
+	for o := range batchTargetOutcomes {
+		b.targets.WithLabelValues(o)
+	}
+	b.jobs.WithLabelValues("other")
+	b.targets.WithLabelValues("other")
+	return b
 }
 
 func (b *Batch) collectors() []prometheus.Collector {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/errclass"
 )
 
 func scrape(t *testing.T, m *Metrics) string {
@@ -46,5 +48,25 @@ func TestBatchSeriesFoldUnknownOutcomes(t *testing.T) {
 	}
 	if strings.Contains(text, "10.0.0.5") || strings.Contains(text, "upstream said") {
 		t.Error("a raw outcome became a label")
+	}
+}
+
+// TestBatchTargetOutcomesAreTheTables: every outcome errclass's table
+// gives a failed target is a label of its own, not folded into "other".
+func TestBatchTargetOutcomesAreTheTables(t *testing.T) {
+	m := New()
+	for _, r := range errclass.Rows() {
+		if r.Outcome != "" {
+			m.Batch.Target(r.Outcome, time.Millisecond, 0)
+		}
+	}
+	text := scrape(t, m)
+	for _, want := range []string{"too_large", "timeout", "blocked", "upstream_4xx", "upstream_5xx"} {
+		if !strings.Contains(text, `sift_batch_targets_total{outcome="`+want+`"}`) {
+			t.Errorf("/metrics lacks outcome %s", want)
+		}
+	}
+	if !strings.Contains(text, `sift_batch_targets_total{outcome="other"} 0`) && strings.Contains(text, `sift_batch_targets_total{outcome="other"}`) || strings.Contains(text, "too_long") {
+		t.Errorf("a table outcome was folded or renamed:\n%s", text)
 	}
 }

@@ -1,6 +1,7 @@
 // Package metrics names every Prometheus series sift exports, in one
 // place. No label ever carries a URL, a host or a job id: label values come
-// from fixed sets (routes, statuses, guard rules, plugin names).
+// from fixed sets (routes, statuses, guard rules, plugin names, the
+// configured callers).
 package metrics
 
 import (
@@ -29,6 +30,11 @@ type Metrics struct {
 	rerankLatency  prometheus.Histogram
 	tokenRatio     prometheus.Histogram
 	tokens         *prometheus.CounterVec
+	busy           *prometheus.CounterVec
+	fallbacks      *prometheus.CounterVec
+	contexts       *prometheus.CounterVec
+	fetchErrors    *prometheus.CounterVec
+	callers        callerSet
 	// Batch are the batch runner's series.
 	Batch *Batch
 }
@@ -38,15 +44,15 @@ func New() *Metrics {
 	m := &Metrics{
 		registry: prometheus.NewRegistry(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "sift_http_requests_total", Help: "API requests by route and status.",
-		}, []string{"route", "status"}),
+			Name: "sift_http_requests_total", Help: "API requests by route, caller and status as answered.",
+		}, []string{"route", "caller", "status"}),
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "sift_http_request_duration_seconds", Help: "API request latency by route.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 20, 60},
 		}, []string{"route"}),
 		guardRefusals: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "sift_guard_refusals_total", Help: "URLs the guard refused, by rule.",
-		}, []string{"rule"}),
+			Name: "sift_guard_refusals_total", Help: "URLs the guard refused, by rule and caller.",
+		}, []string{"rule", "caller"}),
 		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_cache_lookups_total", Help: "Cache lookups by result (hit, miss).",
 		}, []string{"result"}),
@@ -80,14 +86,15 @@ func New() *Metrics {
 			Buckets: []float64{.02, .05, .1, .2, .3, .5, .75, 1, 1.5},
 		}),
 		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned).",
-		}, []string{"kind"}),
+			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned), by caller.",
+		}, []string{"kind", "caller"}),
 		Batch: newBatch(),
 	}
+	m.newOperatorSeries()
 	m.registry.MustRegister(m.Batch.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
-		m.tokenRatio, m.tokens,
+		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -97,14 +104,21 @@ func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.registry, promhttp.HandlerOpts{})
 }
 
-// Request records one API request. route is the route's template.
-func (m *Metrics) Request(route string, status int, took time.Duration) {
-	m.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
+// Request records one API request. route is the route's template; caller
+// a configured caller's name, or Anonymous.
+func (m *Metrics) Request(route, caller string, status int, took time.Duration) {
+	m.requests.WithLabelValues(route, m.caller(caller), strconv.Itoa(status)).Inc()
+	if status == http.StatusTooManyRequests {
+		m.busy.WithLabelValues(m.caller(caller)).Inc()
+	}
 	m.latency.WithLabelValues(route).Observe(took.Seconds())
 }
 
-// GuardRefusal records a refusal by the rule that made it.
-func (m *Metrics) GuardRefusal(rule string) { m.guardRefusals.WithLabelValues(rule).Inc() }
+// GuardRefusal records a refusal by the rule that made it and the caller
+// whose URL it was.
+func (m *Metrics) GuardRefusal(rule, caller string) {
+	m.guardRefusals.WithLabelValues(rule, m.caller(caller)).Inc()
+}
 
 // CacheLookup records a cache hit or miss.
 func (m *Metrics) CacheLookup(hit bool) {
@@ -142,9 +156,9 @@ func (m *Metrics) SearchRerank(took time.Duration) { m.rerankLatency.Observe(too
 
 // Tokens records one fetch's raw and returned token counts: the saving
 // operators watch. A fetch of nothing records no ratio.
-func (m *Metrics) Tokens(raw, returned int) {
-	m.tokens.WithLabelValues("raw").Add(float64(raw))
-	m.tokens.WithLabelValues("returned").Add(float64(returned))
+func (m *Metrics) Tokens(caller string, raw, returned int) {
+	m.tokens.WithLabelValues("raw", m.caller(caller)).Add(float64(raw))
+	m.tokens.WithLabelValues("returned", m.caller(caller)).Add(float64(returned))
 	if raw > 0 {
 		m.tokenRatio.Observe(float64(returned) / float64(raw))
 	}

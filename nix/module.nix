@@ -246,6 +246,8 @@ in
       serviceConfig = import ./hardening.nix // {
         Type = "simple";
         ExecStart = if cfg.credentials == { } then start else "${startWithCredentials}";
+        # SIGHUP reloads the configuration; requests in flight finish.
+        ExecReload = "kill -HUP $MAINPID";
         Restart = "on-failure";
         RestartSec = "5s";
         TimeoutStopSec = "75s";

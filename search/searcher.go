@@ -7,12 +7,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/invisible"
 )
 
 // ErrNoBackend means no backend answered: none is configured, or every one
 // failed.
-var ErrNoBackend = errors.New("no search backend answered")
+var ErrNoBackend = errclass.New(errclass.Upstream, "no search backend answered")
 
 // Searcher runs the configured backends concurrently under one deadline and
 // merges what they return; one answering is enough.

@@ -2,17 +2,17 @@ package search
 
 import (
 	"context"
-	"errors"
 	"net"
 	"net/http"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/guard"
 )
 
 // ErrNotConfigured means the configuration has no search backend.
-var ErrNotConfigured = errors.New("not_configured: no search backend is configured (see the search block in config.hcl)")
+var ErrNotConfigured = errclass.New(errclass.NotConfigured, "not_configured: no search backend is configured (see the search block in config.hcl)")
 
 // Observer is told of each backend call and each rerank, for metrics.
 type Observer interface {
@@ -26,6 +26,12 @@ type Service struct {
 	searcher *Searcher
 	embedder *Embedder
 	obs      Observer
+}
+
+// backendsObserver is an Observer that starts each backend's series at
+// zero before its first call.
+type backendsObserver interface {
+	SearchBackends(names []string)
 }
 
 // New builds the service a search block describes; nil when cfg is nil or
@@ -44,6 +50,13 @@ func New(cfg *config.Search, obs Observer) *Service {
 	}
 	if cfg.Brave != nil {
 		s.searcher.Backends = append(s.searcher.Backends, observed{&Brave{BaseURL: cfg.Brave.URL, Key: cfg.Brave.Key, Client: client}, obs})
+	}
+	if z, ok := obs.(backendsObserver); ok {
+		names := make([]string, len(s.searcher.Backends))
+		for i, b := range s.searcher.Backends {
+			names[i] = b.Name()
+		}
+		z.SearchBackends(names)
 	}
 	if cfg.Embed != nil {
 		s.embedder = &Embedder{Endpoint: cfg.Embed.Endpoint, Model: cfg.Embed.Model, InputCap: cfg.Embed.InputCap,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 )
 
 // caller is an authenticated agent or team.
@@ -35,7 +36,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiError) {
 	auth := r.Header.Get("Authorization")
 	key, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || strings.TrimSpace(key) == "" {
-		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "unauthorized: no key: send Authorization: Bearer <key>"}
+		return nil, classError(errclass.Unauthorized, "no key: send Authorization: Bearer <key>")
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(key)))
 	var found *caller
@@ -45,7 +46,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiError) {
 		}
 	}
 	if found == nil {
-		return nil, &apiError{Status: http.StatusUnauthorized, Class: "unauthorized", Message: "unauthorized: invalid key: send Authorization: Bearer <key> with a key sift knows"}
+		return nil, classError(errclass.Unauthorized, "invalid key: send Authorization: Bearer <key> with a key sift knows")
 	}
 	return found, nil
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/store"
 )
 
@@ -24,20 +26,14 @@ const MaxBatchBody = 256 << 10
 // MaxWait bounds a long-poll (`?wait=`) on a batch job.
 const MaxWait = 30 * time.Second
 
-// busyRetryAfter is the Retry-After of a batch refused for its caps: jobs
-// take minutes, so asking again in a second would only spin.
-const busyRetryAfter = "30"
-
-// BatchOptions turn on the batch API: the store it keeps jobs in and its
-// limits. Disabled answers every batch route 503.
-type BatchOptions struct {
-	Store    *store.Store
-	Limits   batch.Limits
-	Disabled bool
-	// Runner tunes the runner (timings, hooks); tests shorten its pauses.
-	Runner batch.Options
-	// PageBytes bounds the results one read returns (MaxPageBytes when
-	// 0); tests shrink it.
+// testBatch is the runner a test asks newTestAPI to build over the
+// server it makes (Options.testBatch): its owner in production is the
+// daemon, which shares one runner between configurations.
+type testBatch struct {
+	Store     *store.Store
+	Limits    batch.Limits
+	Disabled  bool
+	Runner    batch.Options
 	PageBytes int
 }
 
@@ -52,9 +48,9 @@ type batchOptions struct {
 	Scrape *scrapeRequest `json:"scrape,omitempty"`
 }
 
-// batchFetch is the runner's FetchFunc: one target through the same
+// BatchFetch is the batch runner's FetchFunc: one target through the same
 // pipeline as /v1/fetch or /v2/scrape, as the caller who submitted it.
-func (s *Server) batchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
+func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
 	ctx = context.WithValue(ctx, batchTargetKey{}, true)
 	c := s.callerNamed(bc.Name)
 	if c == nil || batch.KeyID(c.hash) != bc.Key {
@@ -91,19 +87,8 @@ func fromBatch(ctx context.Context) bool {
 	return v
 }
 
-// targetOutcome is the metrics class of a failed target.
-func targetOutcome(ae *apiError) string {
-	switch ae.Class {
-	case "blocked", "timeout", "busy", "unsupported":
-		return ae.Class
-	case "too_large":
-		return "too_long"
-	}
-	if ae.Status >= 500 {
-		return "upstream_5xx"
-	}
-	return "upstream_4xx"
-}
+// targetOutcome is the metrics label of a failed target.
+func targetOutcome(ae *apiError) string { return rowOf(ae.Class).Outcome }
 
 func (s *Server) callerNamed(name string) *caller {
 	for i := range s.callers {
@@ -112,6 +97,17 @@ func (s *Server) callerNamed(name string) *caller {
 		}
 	}
 	return nil
+}
+
+// BatchCallers are the configured callers as the batch runner knows them
+// (Options.Callers): name, key identity and class.
+func BatchCallers(cfg []config.Caller) []batch.Caller {
+	cs := callersFrom(cfg)
+	out := make([]batch.Caller, len(cs))
+	for i := range cs {
+		out[i] = batchCaller(&cs[i])
+	}
+	return out
 }
 
 func batchCaller(c *caller) batch.Caller {
@@ -126,7 +122,7 @@ func batchCaller(c *caller) batch.Caller {
 func (s *Server) batchRoute(h authedHandler) http.HandlerFunc {
 	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, c *caller) {
 		if s.batch == nil {
-			writeError(w, &apiError{Status: http.StatusServiceUnavailable, Class: "unavailable", Message: "batch disabled"})
+			writeError(w, fromRow(errclass.Get(errclass.Unavailable), "batch disabled"))
 			return
 		}
 		h(w, r, c)
@@ -144,8 +140,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 	if err := dec.Decode(&req); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeError(w, &apiError{Status: http.StatusRequestEntityTooLarge, Class: "too_large",
-				Message: fmt.Sprintf("too_large: a batch body is at most %d bytes", MaxBatchBody)})
+			writeError(w, classError(errclass.TooLarge, fmt.Sprintf("a batch body is at most %d bytes", MaxBatchBody)))
 			return
 		}
 		writeError(w, badRequest("malformed JSON body: "+err.Error()))
@@ -158,7 +153,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 	}
 	job, reused, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	status := job.Status
@@ -177,8 +172,7 @@ func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
 	case len(reqs) == 0:
 		return nil, badRequest("targets: " + batch.ErrNoTargets.Error())
 	case len(reqs) > limit:
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid",
-			Message: fmt.Sprintf("invalid: %d targets, at most %d per job", len(reqs), limit)}
+		return nil, badRequest(fmt.Sprintf("%d targets, at most %d per job", len(reqs), limit)).withStatus(http.StatusUnprocessableEntity)
 	}
 	out := make([]batch.Target, len(reqs))
 	for i := range reqs {
@@ -193,7 +187,7 @@ func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
 		}
 		opts, err := json.Marshal(batchOptions{Fetch: req})
 		if err != nil {
-			return nil, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: " + err.Error()}
+			return nil, classError(errclass.Internal, err.Error())
 		}
 		out[i] = batch.Target{URL: req.URL, Options: opts}
 	}
@@ -207,9 +201,8 @@ func (s *Server) preCheck(rawURL string) *apiError {
 		return nil
 	}
 	if err := s.precheck(rawURL); err != nil {
-		ae := toAPIError(err)
-		ae.Status = http.StatusUnprocessableEntity
-		return ae
+		// The job is refused whole, with the target named: 422.
+		return toAPIError(err).withStatus(http.StatusUnprocessableEntity)
 	}
 	return nil
 }
@@ -221,29 +214,17 @@ func trimClass(msg, class string) string {
 	return msg
 }
 
-// writeBatchError maps the runner's typed errors to statuses.
-func writeBatchError(w http.ResponseWriter, err error) {
-	if errors.Is(err, batch.ErrCallerBusy) || errors.Is(err, batch.ErrBusy) {
-		w.Header().Set("Retry-After", busyRetryAfter)
-		writeJSON(w, http.StatusTooManyRequests, map[string]any{"success": false, "error": err.Error(), "hint": "retry_after"})
-		return
-	}
-	writeError(w, batchAPIError(err))
-}
+// errStoreHidden stands for a batch store failure: the store's words
+// (its database's address, user and name) are not the caller's to read.
+var errStoreHidden = errclass.New(errclass.Internal, "storage unavailable")
 
-// batchAPIError is the answer to one of the runner's typed errors.
-func batchAPIError(err error) *apiError {
-	switch {
-	case errors.Is(err, batch.ErrTooManyTargets):
-		return &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid", Message: "invalid: " + err.Error()}
-	case errors.Is(err, batch.ErrNoTargets), errors.Is(err, batch.ErrBadID):
-		return badRequest(err.Error())
-	case errors.Is(err, batch.ErrNotFound):
-		return &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such batch job"}
-	case errors.Is(err, batch.ErrFinished):
-		return &apiError{Status: http.StatusConflict, Class: "conflict", Message: "conflict: the batch job has already finished"}
+// batchErr is one of the runner's errors as the caller may see it: any
+// error that names no class is the store's, and is hidden.
+func batchErr(err error) error {
+	if _, known := errclass.Of(err); !known {
+		return errStoreHidden
 	}
-	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: storage unavailable"}
+	return err
 }
 
 type batchTargetView struct {
@@ -286,7 +267,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 	if !withResults {
 		job, targets, err := s.batch.Summary(r.Context(), batchCaller(c), id, "")
 		if err != nil {
-			writeBatchError(w, err)
+			writeError(w, toAPIError(batchErr(err)))
 			return
 		}
 		writeJSON(w, http.StatusOK, s.jobView(job, targets))
@@ -295,7 +276,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
 		store.PageQuery{From: from, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	v := s.jobView(job, page)
@@ -308,7 +289,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 // awaitJob holds a status read until the job changes or wait passes.
 func (s *Server) awaitJob(ctx context.Context, c *caller, id string, wait time.Duration) *apiError {
 	if err := s.batch.Await(ctx, batchCaller(c), id, wait); err != nil {
-		return batchAPIError(err)
+		return toAPIError(batchErr(err))
 	}
 	return nil
 }
@@ -365,12 +346,12 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 	vars := mux.Vars(r)
 	idx, err := strconv.Atoi(vars["idx"])
 	if err != nil || idx < 0 {
-		writeBatchError(w, batch.ErrNotFound)
+		writeError(w, toAPIError(batchErr(batch.ErrNotFound)))
 		return
 	}
 	t, err := s.batch.Target(r.Context(), batchCaller(c), vars["id"], idx)
 	if err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	writeJSON(w, http.StatusOK, struct {
@@ -381,7 +362,7 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 
 func (s *Server) handleBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
 	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
-		writeBatchError(w, err)
+		writeError(w, toAPIError(batchErr(err)))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "status": store.JobCancelled})

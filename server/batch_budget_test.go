@@ -111,7 +111,7 @@ func TestBatchAttackStaysInBudget(t *testing.T) {
 	// Closed, the database has folded its write-ahead log in.
 	closeCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := api.Close(closeCtx); err != nil {
+	if err := api.batch.Close(closeCtx); err != nil {
 		t.Fatal(err)
 	}
 	st.Close()

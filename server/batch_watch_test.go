@@ -29,7 +29,7 @@ func batchAPI(t testing.TB, origin *httptest.Server, st *store.Store, limits bat
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	api := newTestAPI(t, origin, Options{PerHost: 4, PublicURL: "http://" + srv.Listener.Addr().String(),
-		Batch: &BatchOptions{Store: st, Limits: limits, PageBytes: page, Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
+		testBatch: &testBatch{Store: st, Limits: limits, PageBytes: page, Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
 	srv.Config.Handler = api.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)

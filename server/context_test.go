@@ -86,9 +86,4 @@ func TestFetchContextNotConfigured(t *testing.T) {
 	if fmt.Sprint(body["warnings"]) != "[context not configured: the pipeline has no context stage]" {
 		t.Fatalf("warnings %v", body["warnings"])
 	}
-	srv = newTestServer(t, origin, Options{}, `stage "context" {}`)
-	_, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "context": true})
-	if fmt.Sprint(body["warnings"]) != "[context not configured]" {
-		t.Fatalf("warnings %v", body["warnings"])
-	}
 }

@@ -1,82 +1,83 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
+	"strconv"
 
-	"github.com/siftd/sift/guard"
-	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/fetch"
 )
 
 // apiError is an error as agents see it: a status, a class that starts the
-// message, and a hint of what to do instead.
+// message, and a hint of what to do instead. Its status, Firecrawl status
+// and code and Retry-After come from errclass's table; build one with
+// classError (or firecrawlBadRequest), never by hand.
 type apiError struct {
 	Status  int
-	Class   string
+	Class   errclass.Class
 	Message string
 	Hint    string
+	// Code refines the class's Firecrawl code (BAD_REQUEST_INVALID_JSON).
+	Code string
+	// RetryAfter is the Retry-After header's seconds; 0 sends none.
+	RetryAfter int
 }
 
 func (e *apiError) Error() string { return e.Message }
 
-// classes maps what the chain can fail with to a status and class: 4xx when
-// retrying cannot help, 5xx when it may.
-var classes = []struct {
-	err    error
-	status int
-	class  string
-}{
-	{guard.ErrBlocked, http.StatusForbidden, "blocked"},
-	{guard.ErrNoSuchHost, http.StatusUnprocessableEntity, "no_such_host"},
-	{guard.ErrResolveFailed, http.StatusBadGateway, "dns_failed"},
-	{stages.ErrUnsupportedType, http.StatusUnsupportedMediaType, "unsupported"},
-	{fetch.ErrTooLarge, http.StatusRequestEntityTooLarge, "too_large"},
-	{fetch.ErrRedirects, http.StatusUnprocessableEntity, "redirects"},
-	{fetch.ErrContentType, http.StatusUnprocessableEntity, "content_type"},
-	{fetch.ErrTimeout, http.StatusGatewayTimeout, "timeout"},
-	{fetch.ErrUpstream, http.StatusBadGateway, "upstream"},
-	{host.ErrTimeout, http.StatusGatewayTimeout, "timeout"},
-	{host.ErrCrashed, http.StatusBadGateway, "extractor_failed"},
-	{host.ErrReplyTooLarge, http.StatusBadGateway, "extractor_failed"},
-	{host.ErrUnavailable, http.StatusBadGateway, "extractor_failed"},
-	{stages.ErrNotImplemented, http.StatusNotImplemented, "not_implemented"},
-	{stages.ErrBusy, http.StatusTooManyRequests, "busy"},
-	{stages.ErrStorage, http.StatusServiceUnavailable, "unavailable"},
-	{context.DeadlineExceeded, http.StatusGatewayTimeout, "timeout"},
+// classError is a failure of class c, its message prefixed with the class.
+func classError(c errclass.Class, msg string) *apiError {
+	return fromRow(errclass.Get(c), errclass.Prefix(c, msg))
 }
 
-// toAPIError classifies a pipeline error. The message keeps the failing
-// stage's words and starts with the class ("blocked: private address …").
+// fromRow is the answer of row r with message msg.
+func fromRow(r errclass.Row, msg string) *apiError {
+	ae := &apiError{Status: r.Status, Class: r.Class, Message: msg, RetryAfter: r.RetryAfter}
+	if r.RetryAfter > 0 {
+		ae.Hint = "retry_after"
+	}
+	return ae
+}
+
+// withStatus answers with status instead of the class's, if the table
+// allows it for the class.
+func (e *apiError) withStatus(status int) *apiError {
+	if rowOf(e.Class).Allows(status) {
+		e.Status = status
+	}
+	return e
+}
+
+// rowOf is the row of a class, including a class a plugin reported for a
+// document that the table does not know.
+func rowOf(c errclass.Class) errclass.Row {
+	if r, ok := errclass.Lookup(c); ok {
+		return r
+	}
+	return errclass.Document(c)
+}
+
+// toAPIError classifies any failure through errclass's table. The message
+// keeps the failing stage's words and starts with the class ("blocked:
+// private address …").
 func toAPIError(err error) *apiError {
 	var ae *apiError
 	if errors.As(err, &ae) {
 		return ae
 	}
-	msg := innermost(err)
 	var de *sdk.DocError
 	if errors.As(err, &de) {
-		status := map[string]int{sdk.ClassUnsupported: 415, sdk.ClassTooLarge: 413, sdk.ClassBadOption: 400}[de.Class]
-		if status == 0 {
-			status = http.StatusUnprocessableEntity
-		}
-		ae := &apiError{Status: status, Class: de.Class, Message: de.Error()}
-		if de.Class == "no_text" {
+		ae := fromRow(errclass.Document(errclass.Class(de.Class)), de.Error())
+		if ae.Class == errclass.NoText {
 			ae.Hint = "ocr" // a scan: only OCR reads it
 		}
 		return ae
 	}
-	for _, c := range classes {
-		if errors.Is(err, c.err) {
-			return &apiError{Status: c.status, Class: c.class, Message: withClass(c.class, msg)}
-		}
-	}
-	return &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: withClass("internal", msg)}
+	r, _ := errclass.Resolve(err)
+	return fromRow(r, errclass.Prefix(r.Class, innermost(err)))
 }
 
 // innermost drops the "stage NAME (plugin): " prefix the runner adds.
@@ -88,16 +89,7 @@ func innermost(err error) string {
 	return err.Error()
 }
 
-func withClass(class, msg string) string {
-	if strings.HasPrefix(msg, class+":") {
-		return msg
-	}
-	return class + ": " + msg
-}
-
-func badRequest(msg string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Class: "invalid", Message: "invalid: " + msg}
-}
+func badRequest(msg string) *apiError { return classError(errclass.Invalid, msg) }
 
 // writeJSON writes v with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -114,8 +106,58 @@ func writeError(w http.ResponseWriter, e *apiError) {
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
-	if e.Status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
-	}
+	setRetryAfter(w, e)
 	writeJSON(w, e.Status, body)
+}
+
+// writeFirecrawlError writes Firecrawl's error envelope with the status
+// and code errclass's table gives the class: the SDKs show "error", and
+// "code" names the kind.
+func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
+	r := rowOf(e.Class)
+	code := r.FirecrawlCode
+	if e.Code != "" {
+		code = e.Code
+	}
+	body := map[string]any{"success": false, "error": e.Message}
+	if code != "" {
+		body["code"] = code
+	}
+	if e.Hint != "" {
+		body["hint"] = e.Hint
+	}
+	setRetryAfter(w, e)
+	writeJSON(w, r.FirecrawlStatus, body)
+}
+
+func setRetryAfter(w http.ResponseWriter, e *apiError) {
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+}
+
+// firecrawlBadRequest is a request Firecrawl's API refuses, in its words.
+func firecrawlBadRequest(msg string) *apiError {
+	return fromRow(errclass.Get(errclass.Invalid), "Bad Request: "+msg)
+}
+
+// withCode refines e's Firecrawl code.
+func withCode(e *apiError, code string) *apiError {
+	e.Code = code
+	return e
+}
+
+// inFirecrawlWords rewrites a native answer in the words Firecrawl's SDKs
+// know: "Bad Request: …", "Job not found", "Crawl is already completed".
+func inFirecrawlWords(ae *apiError) *apiError {
+	out := *ae
+	switch ae.Class {
+	case errclass.Invalid:
+		out.Message = "Bad Request: " + trimClass(ae.Message, string(errclass.Invalid))
+	case errclass.NotFound:
+		out.Message = "Job not found"
+	case errclass.Conflict:
+		out.Message = "Crawl is already completed"
+	}
+	return &out
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/mediatype"
@@ -104,11 +105,14 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
+	rl := logOf(r.Context())
+	rl.setMode(req.Mode)
 	out, ae := s.fetchTarget(r.Context(), c, req)
 	if ae != nil {
 		writeError(w, ae)
 		return
 	}
+	rl.answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -156,7 +160,7 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if req.Context && !s.contextStage {
 		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
 	}
-	s.metrics.Tokens(out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
+	s.metrics.Tokens(c.name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
 	if rec != nil {
 		out.Source.URL, out.Source.Recovered = req.URL, rec
 		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Reason+"); this is the newest Wayback Machine snapshot")
@@ -282,8 +286,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	switch {
 	case req.Mode == modeRaw:
 		if !isText(doc.MediaType()) {
-			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Class: "unsupported",
-				Message: "unsupported: raw mode returns text types only, not " + doc.MediaType()}
+			return nil, classError(errclass.Unsupported, "raw mode returns text types only, not "+doc.MediaType())
 		}
 		var c invisible.Counter
 		out.Content = c.Strip(string(resp.Body))
@@ -291,14 +294,15 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 			out.Warnings = append(out.Warnings, w)
 		}
 	case doc.Extraction == nil:
-		return nil, &apiError{Status: http.StatusNotImplemented, Class: "not_implemented",
-			Message: "not_implemented: the pipeline has no extract stage"}
+		return nil, classError(errclass.NotImplemented, "the pipeline has no extract stage")
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
 		out.Sizes.CleanTokens = cleanTokens(doc.Extraction)
 		switch {
 		case req.Mode == modeDigest && doc.Digest != "":
 			out.Content = doc.Digest
+		case req.Mode == modeDigest && skipped(doc, "digest"):
+			out.Warnings = append(out.Warnings, digestSkippedWarning(doc.MediaType()))
 		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}

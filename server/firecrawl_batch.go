@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -49,7 +48,7 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	if len(req.URLs) == 0 {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: urls must be a non-empty list"})
+		writeFirecrawlError(w, firecrawlBadRequest("urls must be a non-empty list"))
 		return
 	}
 	if len(req.Formats) == 0 {
@@ -61,8 +60,7 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 	for i, u := range req.URLs {
 		if pre := s.preCheck(u); pre != nil {
 			if !ignoreInvalid {
-				writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST",
-					Message: fmt.Sprintf("Bad Request: urls[%d]: %s", i, pre.Message)})
+				writeFirecrawlError(w, firecrawlBadRequest(fmt.Sprintf("urls[%d]: %s", i, pre.Message)))
 				return
 			}
 			invalid = append(invalid, u)
@@ -72,12 +70,12 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		targets = append(targets, batch.Target{URL: u, Options: opts})
 	}
 	if len(targets) == 0 {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: no valid URL to scrape"})
+		writeFirecrawlError(w, firecrawlBadRequest("no valid URL to scrape"))
 		return
 	}
 	job, _, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
 	if err != nil {
-		writeFirecrawlBatchError(w, err)
+		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
 	}
 	out := map[string]any{"success": true, "id": job.ID, "url": s.firecrawlJobURL(job.ID, nil), "invalidURLs": invalid}
@@ -96,24 +94,6 @@ func (s *Server) firecrawlJobURL(id string, query url.Values) string {
 		u += "?" + query.Encode()
 	}
 	return u
-}
-
-func writeFirecrawlBatchError(w http.ResponseWriter, err error) {
-	switch {
-	case errors.Is(err, batch.ErrBadID):
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
-	case errors.Is(err, batch.ErrNotFound):
-		writeJSON(w, http.StatusNotFound, map[string]any{"success": false, "error": "Job not found"})
-	case errors.Is(err, batch.ErrFinished):
-		writeJSON(w, http.StatusConflict, map[string]any{"success": false, "error": "Crawl is already completed"})
-	case errors.Is(err, batch.ErrCallerBusy), errors.Is(err, batch.ErrBusy):
-		w.Header().Set("Retry-After", busyRetryAfter)
-		writeJSON(w, http.StatusTooManyRequests, map[string]any{"success": false, "error": err.Error()})
-	case errors.Is(err, batch.ErrTooManyTargets):
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()})
-	default:
-		writeFirecrawlError(w, &apiError{Status: 500, Class: "internal", Message: "internal: storage unavailable"})
-	}
 }
 
 // firecrawlStatus maps sift's job status onto Firecrawl's four.
@@ -138,7 +118,7 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
 		store.PageQuery{Status: store.TargetDone, Skip: skip, Limit: limit, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
-		writeFirecrawlBatchError(w, err)
+		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
 	}
 	docs := make([]json.RawMessage, len(page))
@@ -165,7 +145,7 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 func pageParams(q url.Values) (skip, limit int, ae *apiError) {
 	limit = firecrawlPageDefault
 	bad := func(msg string) (int, int, *apiError) {
-		return 0, 0, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + msg}
+		return 0, 0, firecrawlBadRequest(msg)
 	}
 	if v := q.Get("skip"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -186,7 +166,7 @@ func pageParams(q url.Values) (skip, limit int, ae *apiError) {
 
 func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
 	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
-		writeFirecrawlBatchError(w, err)
+		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "cancelled"})
@@ -197,13 +177,13 @@ func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Reque
 func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Request, c *caller) {
 	skip, ae := nonNegative(r.URL.Query(), "skip")
 	if ae != nil {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + trimClass(ae.Message, "invalid")})
+		writeFirecrawlError(w, inFirecrawlWords(ae))
 		return
 	}
 	id := mux.Vars(r)["id"]
 	job, failed, err := s.batch.Summary(r.Context(), batchCaller(c), id, store.TargetFailed)
 	if err != nil {
-		writeFirecrawlBatchError(w, err)
+		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
 	}
 	failed = failed[min(skip, len(failed)):]

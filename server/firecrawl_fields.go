@@ -102,7 +102,7 @@ func merge(a, b map[string]fieldRule) map[string]fieldRule {
 func decodeFirecrawl(raw []byte, v any, rules map[string]fieldRule) ([]string, *apiError) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST_INVALID_JSON", Message: "Bad Request: malformed JSON: want an object"}
+		return nil, withCode(firecrawlBadRequest("malformed JSON: want an object"), "BAD_REQUEST_INVALID_JSON")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return nil, fieldError(fields, v, err)
@@ -175,11 +175,11 @@ func fieldError(fields map[string]json.RawMessage, v any, err error) *apiError {
 			return badField(name, ferr.Error())
 		}
 	}
-	return &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+	return firecrawlBadRequest(err.Error())
 }
 
 func badField(name, why string) *apiError {
-	return &apiError{Status: 400, Class: "BAD_REQUEST", Message: fmt.Sprintf("Bad Request: field %q: %s", name, why)}
+	return firecrawlBadRequest(fmt.Sprintf("field %q: %s", name, why))
 }
 
 // jsonKind names a Go type as the JSON a caller should send.

@@ -39,7 +39,7 @@ func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *c
 	var req firecrawlMapRequest
 	warnings, ae := decodeFirecrawl(raw, &req, mapFields)
 	if ae == nil && req.URL == "" {
-		ae = &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
+		ae = firecrawlBadRequest("url is required")
 	}
 	if ae == nil && req.Limit < 0 {
 		ae = badField("limit", "want a positive integer")

@@ -1,8 +1,9 @@
 package server
 
 import (
-	"net/http"
 	"sync"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // gates bound concurrent fetches: a global limit, and a limit per caller
@@ -50,5 +51,5 @@ func (g *gates) acquire(callerName, host string) (release func(), busy *apiError
 }
 
 func busyError(why string) *apiError {
-	return &apiError{Status: http.StatusTooManyRequests, Class: "busy", Message: "busy: " + why, Hint: "retry_after"}
+	return classError(errclass.Busy, why)
 }

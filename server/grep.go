@@ -9,6 +9,8 @@ import (
 	"regexp/syntax"
 	"strings"
 	"time"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // Bounds on a request's grep. Go's regular expressions run in time linear
@@ -61,8 +63,7 @@ func compileGrep(pattern string) (*regexp.Regexp, *apiError) {
 // grepTimeout is the error for a grep that ran past its deadline: the
 // pattern's cost on this page, which retrying will not change.
 func grepTimeout(timeout time.Duration) *apiError {
-	return &apiError{Status: http.StatusUnprocessableEntity, Class: "invalid",
-		Message: fmt.Sprintf("invalid: grep ran past %s on this page; narrow the pattern", timeout)}
+	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).withStatus(http.StatusUnprocessableEntity)
 }
 
 // grep keeps the lines of content matching re with grepContext lines
@@ -126,7 +127,7 @@ func grepAnswer(ctx context.Context, out *fetchResponse, pattern string, timeout
 		return grepTimeout(timeout)
 	case err != nil:
 		// The client left; nobody reads this answer.
-		return &apiError{Status: http.StatusServiceUnavailable, Class: "cancelled", Message: "cancelled: the request ended"}
+		return classError(errclass.Cancelled, "the request ended")
 	}
 	out.Content = content
 	return nil

@@ -24,8 +24,14 @@ var DefaultTimeouts = Timeouts{
 
 // HTTPServer returns the http.Server that serves s with the given timeouts.
 func (s *Server) HTTPServer(t Timeouts) *http.Server {
+	return NewHTTPServer(s.Handler(), t)
+}
+
+// NewHTTPServer returns the http.Server that serves h with the given
+// timeouts.
+func NewHTTPServer(h http.Handler, t Timeouts) *http.Server {
 	return &http.Server{
-		Handler:           s.Handler(),
+		Handler:           h,
 		ReadHeaderTimeout: t.ReadHeader,
 		ReadTimeout:       t.Read,
 		WriteTimeout:      t.Write,

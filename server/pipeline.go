@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
@@ -41,7 +42,7 @@ func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request, hol
 	}
 	free, busy := s.gates.acquire(c.name, hostOf(req.URL))
 	if busy != nil {
-		s.logRequest(c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
+		s.logRequest(ctx, c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
 		return nil, func() {}, busy
 	}
 	release = sync.OnceFunc(free)
@@ -67,7 +68,7 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 	ctx = stages.WithGate(ctx, gate)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
-	s.observe(doc, err)
+	s.observe(c, doc, err)
 	var ae *apiError
 	if err != nil {
 		ae = toAPIError(err)
@@ -76,7 +77,7 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 			s.log.Error("storage failed", "err", se.Err)
 		}
 	}
-	s.logRequest(c, s.logHost(ctx, req), statusOf(ae), doc, ae, time.Since(start))
+	s.logRequest(ctx, c, s.logHost(ctx, req), statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
 		return nil, ae
 	}
@@ -141,9 +142,10 @@ func stripInvisible(doc *stages.Doc) {
 	}
 }
 
-// observe records the time each stage took, the guard's refusals and the
-// cache's hits and misses.
-func (s *Server) observe(doc *stages.Doc, err error) {
+// observe records the time each stage took, the guard's refusals, the
+// cache's hits and misses, the class of a failure, and how a digest or a
+// context lookup ended.
+func (s *Server) observe(c *caller, doc *stages.Doc, err error) {
 	for _, t := range doc.Timings {
 		if !t.Skipped {
 			s.metrics.Stage(t.Stage, t.Duration)
@@ -151,10 +153,16 @@ func (s *Server) observe(doc *stages.Doc, err error) {
 	}
 	var b *guard.Blocked
 	if errors.As(err, &b) {
-		s.metrics.GuardRefusal(b.Rule)
+		s.metrics.GuardRefusal(b.Rule, c.name)
+	}
+	if err != nil {
+		s.metrics.FetchError(string(toAPIError(err).Class))
 	}
 	if s.cached && doc.Target != nil && (err == nil || doc.Cached()) {
 		s.metrics.CacheLookup(doc.Cached())
+	}
+	if err == nil {
+		s.observeOutcomes(doc)
 	}
 }
 
@@ -179,31 +187,41 @@ func hostOf(raw string) string {
 	return "?"
 }
 
-// logRequest writes one line per request: never a body or a key, and for a
-// restricted caller not the host, the reason or the error either.
-func (s *Server) logRequest(c *caller, host string, status int, doc *stages.Doc, ae *apiError, took time.Duration) {
+// logRequest records one pass through the chain: on the HTTP request's
+// log line when there is one, else (a batch target) on a line of its own.
+// Never a body or a key, and for a restricted caller not the host, the
+// reason or the error either.
+func (s *Server) logRequest(ctx context.Context, c *caller, host string, status int, doc *stages.Doc, ae *apiError, took time.Duration) {
 	verdict, errText := "allow", ""
 	if ae != nil {
 		errText = ae.Message
-		if ae.Class == "blocked" {
+		if ae.Class == errclass.Blocked {
 			verdict = "block"
 		}
+	}
+	size := 0
+	if doc != nil && doc.Response != nil {
+		size = len(doc.Response.Body)
+	}
+	if rl := logOf(ctx); rl != nil && !fromBatch(ctx) {
+		rl.fetched(host, verdict, size, errText)
+		return
 	}
 	if c.restricted {
 		host, errText = "", ""
 	}
 	attrs := []slog.Attr{slog.String("caller", c.name), slog.String("host", host), slog.Int("status", status),
 		slog.String("guard", verdict), slog.Int64("ms", took.Milliseconds())}
-	if doc != nil && doc.Response != nil {
-		attrs = append(attrs, slog.Int("bytes", len(doc.Response.Body)))
+	if size > 0 {
+		attrs = append(attrs, slog.Int("bytes", size))
 	}
 	if doc != nil && doc.Extraction != nil {
-		attrs = append(attrs, slog.Int("tokens", cleanTokens(doc.Extraction)))
+		attrs = append(attrs, slog.Int("clean_tokens", cleanTokens(doc.Extraction)))
 	}
 	if errText != "" {
 		attrs = append(attrs, slog.String("error", errText))
 	}
-	s.log.LogAttrs(context.Background(), slog.LevelInfo, "request", attrs...)
+	s.log.LogAttrs(ctx, slog.LevelInfo, "batch target", attrs...)
 }
 
 // bodyHash is the content address of a fetched body.

@@ -228,21 +228,21 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 		writeFirecrawlError(w, ae)
 		return
 	}
+	rl := logOf(r.Context())
+	rl.setMode(scrapeMode(req))
 	data, ae := s.scrapeTarget(r.Context(), c, req)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
 	}
+	rl.answer(data.Metadata.Sift.Cached, data.Metadata.Sift.Tokens["returned"], warningCount(data.Warning))
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
 }
 
 // scrapeTarget is the Firecrawl pipeline for one URL: /v2/scrape and every
 // target of a Firecrawl batch go through it.
 func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
-	mode := modeClean
-	if slices.Contains(req.Formats, "summary") {
-		mode = modeDigest
-	}
+	mode := scrapeMode(req)
 	if req.Timeout != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
@@ -253,8 +253,26 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
-	s.metrics.Tokens(data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	s.metrics.Tokens(c.name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
+}
+
+// scrapeMode is the chain's mode for a Firecrawl scrape: a summary is a
+// digest.
+func scrapeMode(req *scrapeRequest) string {
+	if slices.Contains(req.Formats, "summary") {
+		return modeDigest
+	}
+	return modeClean
+}
+
+// warningCount counts the parts of a Firecrawl warning, which joins them
+// with "; ".
+func warningCount(warning string) int {
+	if warning == "" {
+		return 0
+	}
+	return strings.Count(warning, "; ") + 1
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
@@ -272,7 +290,7 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		return nil, ae
 	}
 	if req.URL == "" {
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: url is required"}
+		return nil, firecrawlBadRequest("url is required")
 	}
 	if len(req.Formats) == 0 {
 		req.Formats = []scrapeFormat{"markdown"}
@@ -285,9 +303,9 @@ func readAll(r *http.Request) ([]byte, *apiError) {
 	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: the request body is too large"}
+			return nil, firecrawlBadRequest("the request body is too large")
 		}
-		return nil, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: " + err.Error()}
+		return nil, firecrawlBadRequest(err.Error())
 	}
 	return buf.Bytes(), nil
 }
@@ -375,33 +393,4 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	}
 	out.Warning = strings.Join(warnings, "; ")
 	return out
-}
-
-// writeFirecrawlError writes Firecrawl's error envelope with the statuses
-// its contract lists (400, 401, 403, 408, 429, 500): the SDKs show
-// "error", and "code" names the kind.
-func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
-	status, code := e.Status, ""
-	switch {
-	case e.Class == "timeout":
-		status, code = http.StatusRequestTimeout, "SCRAPE_TIMEOUT"
-	case status == http.StatusBadRequest:
-		code = e.Class
-	case status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusTooManyRequests:
-	case status < 500:
-		status, code = http.StatusBadRequest, strings.ToUpper(e.Class)
-	default:
-		status, code = http.StatusInternalServerError, strings.ToUpper(e.Class)
-	}
-	body := map[string]any{"success": false, "error": e.Message}
-	if code != "" {
-		body["code"] = code
-	}
-	if e.Hint != "" {
-		body["hint"] = e.Hint
-	}
-	if status == http.StatusTooManyRequests {
-		w.Header().Set("Retry-After", "1")
-	}
-	writeJSON(w, status, body)
 }

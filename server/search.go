@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -14,18 +13,6 @@ import (
 	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/tokens"
 )
-
-// searchError classifies a search failure: not configured is 501, every
-// backend failing is 502.
-func searchError(err error) *apiError {
-	switch {
-	case errors.Is(err, search.ErrNotConfigured):
-		return &apiError{Status: http.StatusNotImplemented, Class: "not_configured", Message: err.Error()}
-	case errors.Is(err, search.ErrNoBackend):
-		return &apiError{Status: http.StatusBadGateway, Class: "upstream", Message: "upstream: " + err.Error()}
-	}
-	return toAPIError(err)
-}
 
 // POST /v2/search, Firecrawl's shape: data.web[] of url, title,
 // description, position. Scrape fields appear only when scrapeOptions asks.
@@ -100,6 +87,7 @@ func (s *Server) scrapeResults(ctx context.Context, c *caller, opts *scrapeOptio
 }
 
 func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c *caller) {
+	logOf(r.Context()).setMode("search")
 	raw, ae := readAll(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
@@ -112,7 +100,7 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c
 		return
 	}
 	if req.Query == "" {
-		writeFirecrawlError(w, &apiError{Status: 400, Class: "BAD_REQUEST", Message: "Bad Request: query is required"})
+		writeFirecrawlError(w, firecrawlBadRequest("query is required"))
 		return
 	}
 	scrape, ae := searchScrapeOptions(req.ScrapeOptions)
@@ -126,7 +114,7 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c
 	req.Limit = min(req.Limit, 100)
 	out, err := s.search.Search(r.Context(), req.Query, "", req.Limit, true)
 	if err != nil {
-		writeFirecrawlError(w, searchError(err))
+		writeFirecrawlError(w, toAPIError(err))
 		return
 	}
 	web := make([]firecrawlWebResult, 0, len(out.Results))
@@ -164,6 +152,7 @@ type searchResult struct {
 }
 
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
+	logOf(r.Context()).setMode("search")
 	var req searchRequest
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
@@ -181,7 +170,7 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller)
 	rerank := req.Rerank == nil || *req.Rerank
 	out, err := s.search.Search(r.Context(), req.Query, req.Question, min(req.K, 50), rerank)
 	if err != nil {
-		writeError(w, searchError(err))
+		writeError(w, toAPIError(err))
 		return
 	}
 	results := make([]searchResult, 0, len(out.Results))

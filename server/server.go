@@ -4,10 +4,11 @@
 package server
 
 import (
-	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/mcptool"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
@@ -50,8 +52,17 @@ type Options struct {
 	// Search answers /v2/search and /v1/search; nil answers "not
 	// configured".
 	Search *search.Service
-	// Batch turns on the batch API; nil answers its routes 503.
-	Batch *BatchOptions
+	// Batch is the batch runner behind the batch routes, whose fetch
+	// function is (*Server).BatchFetch; nil answers the routes 503. Its
+	// owner starts and stops it.
+	Batch *batch.Runner
+	// PageBytes bounds the stored results one batch read returns
+	// (MaxPageBytes when 0); tests shrink it.
+	PageBytes int
+	// Gates, when set, are the gates this server takes: the servers of
+	// successive configurations share one. Else Global and PerHost size
+	// gates of its own.
+	Gates *Gates
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
@@ -63,6 +74,7 @@ type Options struct {
 	// true`; nil joins their clean text instead.
 	Digester stages.Digester
 
+	testBatch   *testBatch    // tests: a runner to build over this server
 	extraConfig string        // tests: top-level HCL added to the test config
 	resolver    *net.Resolver // tests: the guard's resolver
 	grepTimeout time.Duration // tests: the grep deadline, GrepTimeout when 0
@@ -83,7 +95,7 @@ type Server struct {
 	contextStage bool
 	archive      string
 	search       *search.Service
-	batch        *batch.Runner // nil when batch is disabled
+	batch        *batch.Runner // nil when batch is disabled; not owned
 	pageBytes    int           // the most stored results one batch read returns
 	precheck     func(string) error
 	publicURL    string
@@ -96,21 +108,23 @@ func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	if opts.Global == 0 {
-		opts.Global = DefaultGlobalLimit
-	}
-	if opts.PerHost == 0 {
-		opts.PerHost = DefaultPerHostLimit
-	}
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New()
 	}
 	if opts.PublicURL == "" {
 		opts.PublicURL = config.DefaultPublicURL(config.DefaultListen)
 	}
+	names := make([]string, len(opts.Callers))
+	for i, c := range opts.Callers {
+		names[i] = c.Name
+	}
+	opts.Metrics.SetCallers(names)
+	if opts.Gates == nil {
+		opts.Gates = NewGates(opts.Global, opts.PerHost)
+	}
 	s := &Server{
 		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
-		health: opts.Health, gates: newGates(opts.Global, opts.PerHost), metrics: opts.Metrics,
+		health: opts.Health, gates: opts.Gates.g, metrics: opts.Metrics,
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
@@ -118,44 +132,27 @@ func New(opts Options) *Server {
 	if s.grepTimeout <= 0 {
 		s.grepTimeout = GrepTimeout
 	}
-	if b := opts.Batch; b != nil && !b.Disabled {
-		ro := b.Runner
-		ro.Limits = b.Limits
-		if ro.Hooks == nil {
-			ro.Hooks = opts.Metrics.Batch
-		}
-		if ro.Logger == nil {
-			ro.Logger = opts.Logger
-		}
-		ro.Callers = make([]batch.Caller, len(s.callers))
-		for i := range s.callers {
-			ro.Callers[i] = batchCaller(&s.callers[i])
-		}
-		s.batch = batch.New(b.Store, s.batchFetch, ro)
-		s.pageBytes = b.PageBytes
-		if s.pageBytes <= 0 {
-			s.pageBytes = MaxPageBytes
-		}
+	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
+	if s.pageBytes <= 0 {
+		s.pageBytes = MaxPageBytes
 	}
 	return s
 }
 
-// Start starts the background work: the batch runner, which first fails
-// the jobs a previous process left.
-func (s *Server) Start(ctx context.Context) error {
-	if s.batch == nil {
-		return nil
-	}
-	return s.batch.Start(ctx)
-}
+// Gates bound concurrent fetches (a global limit and one per caller per
+// host). A reload keeps them: requests on the old and the new
+// configuration share one set of slots.
+type Gates struct{ g *gates }
 
-// Close stops the batch runner, letting targets in flight finish until
-// ctx ends.
-func (s *Server) Close(ctx context.Context) error {
-	if s.batch == nil {
-		return nil
+// NewGates returns gates of the given sizes; 0 means the default.
+func NewGates(global, perHost int) *Gates {
+	if global == 0 {
+		global = DefaultGlobalLimit
 	}
-	return s.batch.Close(ctx)
+	if perHost == 0 {
+		perHost = DefaultPerHostLimit
+	}
+	return &Gates{g: newGates(global, perHost)}
 }
 
 // Handler returns the routes.
@@ -176,16 +173,17 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
-	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", r))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
+	// Each tool call is a request of its own, with its own log line.
+	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", s.logRequests(r)))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
 	routeFirecrawlUnsupported(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, &apiError{Status: http.StatusNotFound, Class: "not_found", Message: "not_found: no such endpoint"})
+		writeError(w, classError(errclass.NotFound, "no such endpoint"))
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, &apiError{Status: http.StatusMethodNotAllowed, Class: "invalid", Message: "invalid: method not allowed"})
+		writeError(w, badRequest("method not allowed").withStatus(http.StatusMethodNotAllowed))
 	})
-	return s.recoverPanics(r)
+	return s.logRequests(s.recoverPanics(r))
 }
 
 // mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
@@ -215,6 +213,7 @@ func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
 			writeError(w, err)
 			return
 		}
+		logOf(r.Context()).setCaller(c)
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		h(w, r, c)
 	}
@@ -232,7 +231,9 @@ func (s *Server) measure(next http.Handler) http.Handler {
 				route = tpl
 			}
 		}
-		s.metrics.Request(route, sw.status, time.Since(start))
+		rl := logOf(r.Context())
+		rl.setRoute(route)
+		s.metrics.Request(route, rl.callerName(), sw.status, time.Since(start))
 	})
 }
 
@@ -262,8 +263,10 @@ func (s *Server) recoverPanics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.Error("panic in handler", "route", r.URL.Path)
-				writeError(w, &apiError{Status: http.StatusInternalServerError, Class: "internal", Message: "internal: unexpected failure"})
+				// The value and stack go to the log only: the client
+				// sees the class, never sift's internals.
+				s.log.Error("panic in handler", "route", r.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				writeError(w, classError(errclass.Internal, "unexpected failure"))
 			}
 		}()
 		next.ServeHTTP(w, r)

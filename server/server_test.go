@@ -21,9 +21,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 )
@@ -111,18 +113,32 @@ extractor "pdf" {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	policy, _ := app.GuardPolicy(cfg)
-	opts.PreCheck = func(u string) error { _, err := policy.PreCheck(u); return err }
-	srv := New(opts)
-	if err := srv.Start(context.Background()); err != nil {
-		t.Fatal(err)
+	opts.PreCheck = a.PreCheck
+	tb := opts.testBatch
+	if tb != nil && !tb.Disabled {
+		// The runner calls the server it serves, made just below.
+		var srv *Server
+		fetch := func(ctx context.Context, c batch.Caller, tg batch.Target) ([]byte, error) {
+			return srv.BatchFetch(ctx, c, tg)
+		}
+		ro := tb.Runner
+		if opts.Metrics == nil {
+			opts.Metrics = metrics.New()
+		}
+		ro.Limits, ro.Hooks, ro.Logger = tb.Limits, opts.Metrics.Batch, opts.Logger
+		opts.Batch, opts.PageBytes = batch.New(tb.Store, fetch, ro), tb.PageBytes
+		srv = New(opts)
+		if err := opts.Batch.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = opts.Batch.Close(ctx)
+		})
+		return srv
 	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Close(ctx)
-	})
-	return srv
+	return New(opts)
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {
@@ -436,14 +452,14 @@ func TestMetrics(t *testing.T) {
 	page, _ := io.ReadAll(resp.Body)
 	text := string(page)
 	for _, want := range []string{
-		fmt.Sprintf(`sift_tokens_total{kind="raw"} %g`, raw),
-		fmt.Sprintf(`sift_tokens_total{kind="returned"} %g`, returned),
+		fmt.Sprintf(`sift_tokens_total{caller="agent",kind="raw"} %g`, raw),
+		fmt.Sprintf(`sift_tokens_total{caller="agent",kind="returned"} %g`, returned),
 		`sift_tokens_returned_ratio_count 2`,
-		`sift_guard_refusals_total{rule="private address"} 1`,
+		`sift_guard_refusals_total{caller="agent",rule="private address"} 1`,
 		`sift_cache_lookups_total{result="hit"} 1`,
 		`sift_cache_lookups_total{result="miss"} 1`,
-		`sift_http_requests_total{route="/v1/fetch",status="403"} 1`,
-		`sift_http_requests_total{route="/v1/fetch",status="200"} 2`,
+		`sift_http_requests_total{caller="agent",route="/v1/fetch",status="403"} 1`,
+		`sift_http_requests_total{caller="agent",route="/v1/fetch",status="200"} 2`,
 		`sift_http_request_duration_seconds_bucket{route="/v1/fetch"`,
 		`sift_stage_duration_seconds_count{stage="guard"} 3`,
 		`sift_stage_duration_seconds_count{stage="fetch"} 1`,

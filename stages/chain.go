@@ -43,6 +43,9 @@ func Build(blocks []config.Stage, reg *Registry, deps Deps) (*Chain, hcl.Diagnos
 			// Keep the position for the chain rules below.
 			st = nil
 		}
+		if g, ok := st.(URLGuard); ok {
+			deps.Guard = g // the guard of every stage after it
+		}
 		chain.stages = append(chain.stages, &bound{kind: kind, stage: st, contentTypes: b.ContentTypes})
 	}
 	diags = append(diags, checkRules(blocks, reg)...)
@@ -50,6 +53,29 @@ func Build(blocks []config.Stage, reg *Registry, deps Deps) (*Chain, hcl.Diagnos
 		return nil, diags
 	}
 	return chain, diags
+}
+
+// Stage returns the first stage of kind, or nil when the chain has none:
+// what other code needs of a block (the fetch limits, the guard policy, a
+// cache budget) is read from its built stage, never decoded again.
+func (c *Chain) Stage(kind string) Stage {
+	for _, b := range c.stages {
+		if b.kind.Name == kind {
+			return b.stage
+		}
+	}
+	return nil
+}
+
+// StagesOf returns every stage of kind, in chain order.
+func (c *Chain) StagesOf(kind string) []Stage {
+	var out []Stage
+	for _, b := range c.stages {
+		if b.kind.Name == kind {
+			out = append(out, b.stage)
+		}
+	}
+	return out
 }
 
 func kindsOf(blocks []config.Stage) []string {
@@ -102,6 +128,12 @@ func checkRules(blocks []config.Stage, reg *Registry) hcl.Diagnostics {
 			if at, ok := firstAt[dep]; !ok || at > i {
 				diags = append(diags, ruleError(b, "Stage out of order",
 					fmt.Sprintf("stage %q needs the %q stage before it.", b.Kind, dep)))
+			}
+		}
+		for _, dep := range kind.AfterIfPresent {
+			if at, ok := firstAt[dep]; ok && at > i {
+				diags = append(diags, ruleError(b, "Stage out of order",
+					fmt.Sprintf("stage %q uses what the %q stage produces, so it must come after it.", b.Kind, dep)))
 			}
 		}
 		if b.ContentTypes != nil {

@@ -1,8 +1,9 @@
 package stages
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // Error is a stage failure. It names the stage and, where a plugin did the
@@ -45,7 +46,7 @@ func stageError(stage string, err error) error {
 // ErrStorage is what a caller learns of a database failure: its driver's
 // message names the database's address, user and database, which are not
 // the caller's to know.
-var ErrStorage = errors.New("storage unavailable")
+var ErrStorage = errclass.New(errclass.Unavailable, "storage unavailable")
 
 // StorageError is a database failure: it reads as ErrStorage, and keeps
 // the driver's error for sift's own log.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -145,14 +144,6 @@ type pluginFailing struct{}
 
 func (pluginFailing) Run(context.Context, *Doc) error {
 	return PluginError("pdf", errors.New("bad xref"))
-}
-
-func TestPendingStageRefuses(t *testing.T) {
-	c := chainOf(st("fetch", Pending{Kind: "fetch"}, false))
-	err := c.Run(context.Background(), &Doc{})
-	if !errors.Is(err, ErrNotImplemented) || !strings.Contains(err.Error(), "fetch stage is not built yet") {
-		t.Fatalf("err = %v", err)
-	}
 }
 
 func TestBuildRules(t *testing.T) {

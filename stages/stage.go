@@ -20,13 +20,13 @@ package stages
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -59,12 +59,18 @@ type Kind struct {
 	// After lists kinds that must come earlier in the chain when this kind
 	// is present.
 	After []string
+	// AfterIfPresent lists kinds that must come earlier when both are in
+	// the chain, but that this kind does not need.
+	AfterIfPresent []string
 	// AlwaysRun stages run even when a checkpoint lets the runner skip the
 	// stages around them (guard: a cached answer is still refused for a
 	// blocked URL).
 	AlwaysRun bool
 	// Repeatable kinds may appear more than once.
 	Repeatable bool
+	// Config is the stage block's gohcl struct, whose doc and type tags
+	// make the configuration reference (docs/config.md).
+	Config any
 	// New decodes and validates the stage's block and builds the stage. It
 	// must not do I/O.
 	New func(body hcl.Body, deps Deps) (Stage, hcl.Diagnostics)
@@ -78,8 +84,11 @@ type Deps struct {
 	// configured.
 	Digesters DigesterSet
 	// Guard vets every URL fetch requests, redirect hops included, and
-	// dials only the addresses it vetted.
+	// dials only the addresses it vetted: the chain builder sets it to the
+	// guard stage for the stages after it.
 	Guard URLGuard
+	// Resolver resolves the names the guard vets; the system's when nil.
+	Resolver *net.Resolver
 	// UserAgent is sent on every fetch: "sift/<version>".
 	UserAgent string
 	// Cache stores the snapshots of cache stages; nil when no store is
@@ -156,14 +165,12 @@ func ExtractFor(ctx context.Context, ex Extractor, share string, req *sdk.Extrac
 	return ex.Extract(ctx, req)
 }
 
-// Errors that callers map to HTTP statuses.
+// Failures of the chain every stage may report, each of its class in
+// errclass's table.
 var (
-	// ErrNotImplemented is returned by a stage kind that is configured but
-	// not built yet.
-	ErrNotImplemented = errors.New("not implemented")
 	// ErrUnsupportedType means no extractor handles the document's type.
-	ErrUnsupportedType = errors.New("unsupported content type")
+	ErrUnsupportedType = errclass.New(errclass.Unsupported, "unsupported content type")
 	// ErrBusy means a bounded resource (a plugin pool's slots, the caller's
 	// share of them) is full: retry later.
-	ErrBusy = errors.New("busy")
+	ErrBusy = errclass.New(errclass.Busy, "busy")
 )

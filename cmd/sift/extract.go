@@ -91,7 +91,7 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 		Body: body, ContentType: mediaType, URL: f.url, Options: opts,
 	})
 	if err != nil {
-		return err
+		return withErrorExit(err)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)

@@ -34,12 +34,22 @@ func fetchCommand() *cobra.Command {
 			}
 			var answer struct {
 				Content string `json:"content"`
+				Source  struct {
+					Status int `json:"status"`
+				} `json:"source"`
 			}
-			if done, err := readAnswer(cmd, raw, asJSON, &answer); done || err != nil {
+			done, err := readAnswer(cmd, raw, asJSON, &answer)
+			if err != nil {
 				return err
 			}
-			_, err = io.WriteString(cmd.OutOrStdout(), strings.TrimRight(answer.Content, "\n")+"\n")
-			return err
+			if done {
+				// The whole answer is printed; the exit code still says
+				// whether the origin answered an error status.
+				_ = json.Unmarshal(raw, &answer)
+			} else if _, err := io.WriteString(cmd.OutOrStdout(), strings.TrimRight(answer.Content, "\n")+"\n"); err != nil {
+				return err
+			}
+			return originExit(answer.Source.Status)
 		},
 	}
 	cmd.Flags().StringVar(&mode, "mode", "clean", "clean, raw or digest")
@@ -85,9 +95,9 @@ func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, 
 	}
 	if e := resp.Err(); e != nil {
 		if e.Status == http.StatusUnauthorized {
-			return nil, fmt.Errorf("%w (set SIFT_KEY to the caller's key)", e)
+			return nil, withClassExit(fmt.Errorf("%w (set SIFT_KEY to the caller's key)", e), e.Message)
 		}
-		return nil, e
+		return nil, withClassExit(e, e.Message)
 	}
 	return resp.Body, nil
 }

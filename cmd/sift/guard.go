@@ -10,7 +10,8 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/guard"
-	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/stages"
+	guardstage "github.com/siftd/sift/stages/guard"
 )
 
 func guardCommand() *cobra.Command {
@@ -72,9 +73,17 @@ func guardPolicy(cmd *cobra.Command, path string) (*guard.Policy, error) {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, err
 	}
-	policy, diags := app.GuardPolicy(cfg)
-	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
-		return nil, err
+	for _, st := range cfg.Stages {
+		if st.Kind != "guard" {
+			continue
+		}
+		// The stage's own constructor decodes its block: one schema, one
+		// owner. It does no I/O.
+		g, diags := guardstage.New(st.Body, stages.Deps{})
+		if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+			return nil, err
+		}
+		return g.(*guardstage.Stage).Policy(), nil
 	}
-	return policy, nil
+	return guard.DefaultPolicy(), nil
 }

@@ -32,7 +32,7 @@ func main() {
 		if _, quiet := err.(exitError); !quiet {
 			fmt.Fprintln(terminalSafe(os.Stderr), "sift:", err)
 		}
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,19 +9,16 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/metrics"
-	"github.com/siftd/sift/search"
+	"github.com/siftd/sift/internal/daemon"
 	"github.com/siftd/sift/server"
-	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/digest"
 )
 
 func serveCommand() *cobra.Command {
@@ -28,7 +26,11 @@ func serveCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Start sift: check the configuration, warm the plugins, listen",
-		Args:  cobra.NoArgs,
+		Long: "Start sift: check the configuration, warm the plugins, listen.\n\n" +
+			"SIGHUP reloads the configuration file: new requests run on it, requests in flight finish\n" +
+			"on the old one; a file with errors is logged and the running configuration kept.\n" +
+			"SIGINT and SIGTERM drain the requests in flight (60 s at most) and stop.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return serve(cmd, cfgPath)
 		},
@@ -38,6 +40,11 @@ func serveCommand() *cobra.Command {
 }
 
 func serve(cmd *cobra.Command, cfgPath string) error {
+	// Registered first: a SIGHUP during start-up must not kill sift.
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGHUP, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+
 	ctx := cmd.Context()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
 	cfg, diags := loadConfig(cmd, cfgPath)
@@ -47,44 +54,29 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := report(cmd.ErrOrStderr(), cfg, app.CheckDevKey(cfg)); err != nil {
 		return err
 	}
-	m := metrics.New()
-	a, diags := app.Load(ctx, cfg, app.Options{Logger: log, Version: siftVersion(), Observer: m})
+	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion()})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
-	defer a.Close(context.WithoutCancel(ctx))
+	// The batch stops after the HTTP server drained and before the
+	// plugins and the store close: its targets in flight finish too.
+	defer d.Close(context.WithoutCancel(ctx))
 
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}
-	policy, _ := app.GuardPolicy(cfg)
-	api := server.New(server.Options{
-		Chain: a.Chain, Callers: cfg.Callers, Logger: log, Health: healthReport(a), Metrics: m,
-		ArchiveURL: app.FetchConfig(cfg).ArchiveURL,
-		PublicURL:  cfg.PublicURL,
-		Search:     search.New(cfg.Search, m),
-		Digester:   searchDigester(a),
-		Batch:      batchOptions(cfg, a),
-		PreCheck:   func(u string) error { _, err := policy.PreCheck(u); return err },
-	})
-	if err := api.Start(ctx); err != nil {
-		return err
-	}
-	// The batch stops after the HTTP server drained and before the
-	// plugins and the store close: its targets in flight finish too.
-	defer api.Close(context.WithoutCancel(ctx))
-	srv := api.HTTPServer(server.DefaultTimeouts)
+	srv := server.NewHTTPServer(d, server.DefaultTimeouts)
 	drained := make(chan error, 1)
 	go func() {
-		<-ctx.Done()
+		handleSignals(ctx, cmd, cfgPath, d, signals, log)
 		log.Info("draining in-flight requests", "within", drainTimeout.String())
 		// In-flight requests finish; a fetch takes at most its total timeout.
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 		defer cancel()
 		drained <- srv.Shutdown(shutdown)
 	}()
-	log.Info("sift listening", "addr", ln.Addr().String(), "stages", a.Chain.Names(), "version", siftVersion())
+	log.Info("sift listening", "addr", ln.Addr().String(), "stages", d.Stages(), "version", siftVersion())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("serve: %w", err)
 	}
@@ -96,73 +88,50 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	return nil
 }
 
+// handleSignals logs every signal sift serve handles and reloads on
+// SIGHUP; it returns when sift is to stop (SIGINT, SIGTERM, or ctx done).
+func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, signals <-chan os.Signal, log *slog.Logger) {
+	for {
+		select {
+		case <-ctx.Done():
+			// The signal that ended ctx reached signals first.
+			select {
+			case sig := <-signals:
+				log.Info("signal received: stopping", "signal", sig.String())
+			default:
+			}
+			return
+		case sig := <-signals:
+			if sig != syscall.SIGHUP {
+				log.Info("signal received: stopping", "signal", sig.String())
+				return
+			}
+			log.Info("signal received: reloading the configuration", "signal", sig.String(), "config", cfgPath)
+			reload(ctx, cmd, cfgPath, d, log)
+		}
+	}
+}
+
+// reload reads the configuration file again and swaps to it; a file with
+// errors is logged with its diagnostics and the running one kept.
+func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) {
+	cfg, diags := loadConfig(cmd, cfgPath)
+	if !diags.HasErrors() {
+		diags = append(diags, d.Reload(context.WithoutCancel(ctx), cfg)...)
+	}
+	var text bytes.Buffer
+	if len(diags) > 0 {
+		_ = app.WriteDiagnostics(&text, cfg, diags)
+	}
+	if diags.HasErrors() {
+		log.Error("reload refused: the running configuration is kept", "diagnostics", text.String())
+		return
+	}
+	if text.Len() > 0 {
+		log.Warn("reload warnings", "diagnostics", text.String())
+	}
+	log.Info("configuration reloaded", "stages", d.Stages())
+}
+
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.
 const drainTimeout = 60 * time.Second
-
-// batchOptions turns on the batch API over the app's store, with the
-// batch block's limits.
-func batchOptions(cfg *config.Config, a *app.App) *server.BatchOptions {
-	b := cfg.Batch
-	if b.Disabled || a.Store == nil {
-		return &server.BatchOptions{Disabled: true}
-	}
-	return &server.BatchOptions{Store: a.Store, Limits: batch.Limits{
-		TargetsPerJob: b.TargetsPerJob, JobsPerCaller: b.JobsPerCaller, JobsTotal: b.JobsTotal,
-		Workers: b.Workers, TTL: b.TTL, MaxBytes: b.MaxBytes, CallerBytes: b.MaxCallerBytes, ResultBytes: b.MaxResultBytes,
-	}, Runner: batch.Options{ClaimLease: b.ClaimLease, Policy: app.GuardFingerprint(cfg)}}
-}
-
-// searchDigester is the digester `/v1/search` condenses its top results
-// with: the default digester block, when there is one.
-func searchDigester(a *app.App) stages.Digester {
-	if d, ok := a.Host.Digester(digest.DefaultDigester); ok {
-		return d
-	}
-	return nil
-}
-
-// Outside services are probed at most this often, however often /healthz
-// is polled.
-const (
-	dependencyInterval = 5 * time.Second
-	dependencyTimeout  = 2 * time.Second
-)
-
-// healthReport reports the plugin pools (every pool needs a live process), the
-// database, and the reachability of outside services. An outside service
-// that is down does not make sift unhealthy: digests fall back and context
-// is skipped, so sift still answers.
-func healthReport(a *app.App) server.Health {
-	services := health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
-	return func() (bool, any) {
-		type pool struct {
-			Name string `json:"name"`
-			Live int    `json:"live"`
-			Size int    `json:"size"`
-			// CannotRestart is set while the pool has no process and
-			// starting one fails (its binary no longer matches its pin).
-			CannotRestart bool `json:"cannot_restart,omitempty"`
-		}
-		ok, pools := true, []pool{}
-		for _, p := range a.Host.Pools() {
-			live := p.Size()
-			pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
-			ok = ok && live > 0
-		}
-		detail := map[string]any{"plugins": pools}
-		if svc := services.Results(context.Background()); len(svc) > 0 {
-			detail["services"] = svc
-		}
-		if a.Store != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			defer cancel()
-			detail["database"] = "ok"
-			if err := a.Store.Ping(ctx); err != nil {
-				// /healthz answers anyone: the driver's error names the
-				// database's address and user.
-				ok, detail["database"] = false, stages.ErrStorage.Error()
-			}
-		}
-		return ok, detail
-	}
-}

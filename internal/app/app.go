@@ -1,5 +1,7 @@
 // Package app assembles sift from its configuration: the plugin host, the
-// stage chain and the checks `validate` and `serve` share.
+// stage chain, the store, search, the health report, and the checks
+// `validate` and `serve` share. Everything one configuration needs is
+// built here, once, into an App.
 package app
 
 import (
@@ -18,11 +20,15 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/guard"
+	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/honcho"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/builtin"
 	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/cache"
+	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/stages/fetch"
 	guardstage "github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/stages/kinds"
@@ -36,6 +42,19 @@ type App struct {
 	Host   *host.Host
 	Chain  *stages.Chain
 	Store  *store.Store // nil when neither a cache stage nor batch needs one
+	// Search answers the search routes; nil when no backend is configured.
+	Search *search.Service
+	// Digester condenses the top results of a search with a digest: the
+	// default digester block's, or nil.
+	Digester stages.Digester
+	// Policy is the guard stage's policy (the default one without a guard
+	// stage); PreCheck applies it without resolving.
+	Policy *guard.Policy
+	// ArchiveURL is the fetch stage's archive for `recover`.
+	ArchiveURL string
+
+	ownStore bool // Close closes Store: Load opened it
+	services *health.Monitor
 }
 
 // Options tune Load.
@@ -55,6 +74,14 @@ type Options struct {
 	// Extractors are compiled-in extractors beside sift's own; one named
 	// like a companion (html) replaces it, so tests can run it in-process.
 	Extractors host.Builtins
+	// Metrics observe search backends; none when nil.
+	Metrics *metrics.Metrics
+	// Reuse is the host of the App a reload replaces: its pools whose
+	// blocks did not change are shared, not started again.
+	Reuse *host.Host
+	// Store, when set, is the store the App uses instead of opening one
+	// (a reload keeps the running store); the App does not close it.
+	Store *store.Store
 }
 
 // defaultStages is the chain used when the configuration lists none.
@@ -65,15 +92,16 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // (with the digesters the file declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	diags := CheckDevKey(cfg)
-	specs, ds := plan(ctx, cfg, nil)
+	diags = append(diags, CheckChain(cfg)...)
+	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
+		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
+	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody)
 	diags = append(diags, ds...)
 	for i := range specs {
 		_, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
 	}
-	_, ds = stages.Build(chainBlocks(cfg), kinds.Registry(),
-		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
-	return append(diags, ds...)
+	return append(diags, chainDiags...)
 }
 
 // declaredDigesters answers for the digester blocks of a file, without
@@ -91,28 +119,22 @@ func (d declaredDigesters) Digester(name string) (stages.Digester, bool) {
 	return nil, false
 }
 
-// Load checks cfg and starts its plugins and chain.
+// Load checks cfg and starts its plugins and chain. The chain is built
+// first, each stage decoding its own block once; what the rest needs of
+// a block (fetch's body cap sizes the plugin messages, the cache stages'
+// budgets the store's table, the guard's policy the batch pre-check) is
+// read from the built stages.
 func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diagnostics) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	specs, diags := plan(ctx, cfg, opts.Extractors)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	specs = only(specs, opts.Only)
-	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer})
-	diags = append(diags, ds...)
-	if diags.HasErrors() {
-		return nil, diags
-	}
-	a := &App{Config: cfg, Host: h}
-	policy, _ := GuardPolicy(cfg) // its diagnostics come from the guard stage's own decoding
+	late := &bindings{declared: declaredDigesters(cfg.Digesters)}
 	deps := stages.Deps{
 		Logger:     opts.Logger,
-		Extractors: h,
-		Digesters:  h,
-		Guard:      guard.NewChecker(policy, resolverOr(opts.Resolver)),
+		Extractors: late,
+		Digesters:  late,
+		Cache:      late,
+		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
 	if cfg.Context != nil {
@@ -120,50 +142,107 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		client, _ := honcho.New(cfg.Context.URL, cfg.Context.Key, cfg.Context.Timeout)
 		deps.Context = workspace.Honcho{Client: client, Limit: cfg.Context.Limit}
 	}
-	budget, cached := cacheBudget(cfg)
-	if cached || !cfg.Batch.Disabled {
-		st, err := store.Open(ctx, cfg.Store, cfg.DataDir)
-		if err != nil {
-			h.Close()
-			return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
-		}
-		a.Store = st
-		for _, w := range st.Warnings() {
-			opts.Logger.Warn(w)
-		}
-		if cached {
-			deps.Cache = st.CacheTable(budget)
-		}
-	}
-	chain, ds := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
-	diags = append(diags, ds...)
-	if diags.HasErrors() {
-		_ = a.Close(ctx)
+	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
+	fetchCfg := fetchConfig(chain)
+	specs, diags := plan(ctx, cfg, opts.Extractors, fetchCfg.MaxBody)
+	diags = append(diags, CheckChain(cfg)...)
+	if diags = append(diags, chainDiags...); diags.HasErrors() {
+		closeChain(ctx, chain)
 		return nil, diags
 	}
-	a.Chain = chain
+	specs = only(specs, opts.Only)
+	h, ds := host.Start(ctx, specs, host.Options{Logger: opts.Logger, Stderr: opts.PluginStderr, Observer: opts.Observer, Reuse: opts.Reuse})
+	if diags = append(diags, ds...); diags.HasErrors() {
+		closeChain(ctx, chain)
+		return nil, diags
+	}
+	late.host = h
+	a := &App{Config: cfg, Host: h, Chain: chain, Policy: guardPolicy(chain), ArchiveURL: fetchCfg.ArchiveURL}
+	budget, cached := cacheBudget(chain)
+	if cached || !cfg.Batch.Disabled {
+		st := opts.Store
+		if st == nil {
+			var err error
+			if st, err = store.Open(ctx, cfg.Store, cfg.DataDir); err != nil {
+				_ = a.Close(ctx)
+				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
+			}
+			a.ownStore = true
+			for _, w := range st.Warnings() {
+				opts.Logger.Warn(w)
+			}
+		}
+		a.Store = st
+		if cached {
+			late.cache = st.CacheTable(budget)
+		}
+	}
+	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
+	if d, ok := h.Digester(digest.DefaultDigester); ok {
+		a.Digester = d
+	}
+	a.services = health.New(a.Dependencies(), dependencyInterval, dependencyTimeout)
 	return a, diags
 }
 
-func resolverOr(r *net.Resolver) *net.Resolver {
-	if r == nil {
-		return net.DefaultResolver
+func closeChain(ctx context.Context, c *stages.Chain) {
+	if c != nil {
+		_ = c.Close(ctx)
 	}
-	return r
+}
+
+// fetchConfig is the chain's fetch stage's block, or the defaults.
+func fetchConfig(c *stages.Chain) fetch.Config {
+	if c != nil {
+		if st, ok := c.Stage("fetch").(*fetch.Stage); ok {
+			return st.Config()
+		}
+	}
+	return fetch.DefaultConfig()
+}
+
+// guardPolicy is the chain's guard stage's policy, or the default one.
+func guardPolicy(c *stages.Chain) *guard.Policy {
+	if st, ok := c.Stage("guard").(*guardstage.Stage); ok {
+		return st.Policy()
+	}
+	return guard.DefaultPolicy()
 }
 
 // cacheBudget returns the largest byte budget of the chain's cache stages,
 // and whether there is one.
-func cacheBudget(cfg *config.Config) (int64, bool) {
+func cacheBudget(c *stages.Chain) (int64, bool) {
 	var budget int64
 	found := false
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "cache" {
-			budget, found = max(budget, cache.MaxBytes(st.Body)), true
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			budget, found = max(budget, cs.MaxBytes()), true
 		}
 	}
 	return budget, found
 }
+
+// searchObserver is m as search's observer; none when m is nil.
+func searchObserver(m *metrics.Metrics) search.Observer {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// PreCheck is the guard's check of rawURL without resolution, run on
+// every batch target at submit.
+func (a *App) PreCheck(rawURL string) error {
+	_, err := a.Policy.PreCheck(rawURL)
+	return err
+}
+
+// OwnsStore reports whether Close closes the store: Load opened it rather
+// than being given one.
+func (a *App) OwnsStore() bool { return a.ownStore }
+
+// KeepStore makes the store outlive the App: its new owner closes it.
+func (a *App) KeepStore() { a.ownStore = false }
 
 // Close stops the chain, the plugins and the store.
 func (a *App) Close(ctx context.Context) error {
@@ -172,73 +251,31 @@ func (a *App) Close(ctx context.Context) error {
 		errs = append(errs, a.Chain.Close(ctx))
 	}
 	a.Host.Close()
-	if a.Store != nil {
+	if a.Store != nil && a.ownStore {
 		errs = append(errs, a.Store.Close())
 	}
 	return errors.Join(errs...)
 }
 
-// GuardPolicy returns the policy of the configuration's guard stage, or
-// the default policy when the chain has none.
-func GuardPolicy(cfg *config.Config) (*guard.Policy, hcl.Diagnostics) {
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "guard" {
-			c, diags := guardstage.Decode(st.Body)
-			return c.Policy(), diags
-		}
-	}
-	return guard.DefaultPolicy(), nil
-}
-
-// GuardFingerprint fingerprints the guard policy cfg applies, whatever the
-// order its lists are written in: instances sharing a batch queue run only
-// the jobs accepted under the same one.
-func GuardFingerprint(cfg *config.Config) string {
-	p, _ := GuardPolicy(cfg)
-	ports := slices.Clone(p.AllowPorts)
-	slices.Sort(ports)
-	hosts := slices.Clone(p.AllowHosts)
-	slices.Sort(hosts)
-	cidrs := make([]string, len(p.AllowCIDRs))
-	for i, c := range p.AllowCIDRs {
-		cidrs[i] = c.Masked().String()
-	}
-	slices.Sort(cidrs)
-	h := sha256.New()
-	fmt.Fprintf(h, "guard\x00%v\x00%q\x00%q", ports, hosts, cidrs)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// FetchConfig returns the decoded block of the chain's fetch stage, or the
-// defaults.
-func FetchConfig(cfg *config.Config) fetch.Config {
-	for _, st := range chainBlocks(cfg) {
-		if st.Kind == "fetch" {
-			c, _ := fetch.Decode(st.Body)
-			return c
-		}
-	}
-	c, _ := fetch.Decode(hcl.EmptyBody())
-	return c
-}
-
-// Plan returns the extractors cfg runs, with their content types.
+// Plan returns the extractors cfg runs, with their content types, for
+// routing a document before Load starts its extractor; their messages are
+// sized for the default body cap.
 func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	return plan(ctx, cfg, nil)
+	return plan(ctx, cfg, nil, fetch.DefaultMaxBody)
 }
 
-func plan(ctx context.Context, cfg *config.Config, extra host.Builtins) ([]host.Spec, hcl.Diagnostics) {
+func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64) ([]host.Spec, hcl.Diagnostics) {
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
-	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(cfg))
-	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(cfg))
+	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))
+	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(maxBody))
 	return append(specs, digesters...), append(diags, ds...)
 }
 
 // maxMessage sizes plugin messages from the fetch body cap: a request
 // carries at most one body, a reply at most about as much again.
-func maxMessage(cfg *config.Config) int {
-	return int(2*FetchConfig(cfg).MaxBody + 1<<20)
+func maxMessage(maxBody int64) int {
+	return int(2*maxBody + 1<<20)
 }
 
 func chainBlocks(cfg *config.Config) []config.Stage {
@@ -277,4 +314,22 @@ func WriteDiagnostics(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) er
 		return fmt.Errorf("write diagnostics: %w", err)
 	}
 	return nil
+}
+
+// PolicyFingerprint fingerprints a guard policy, whatever the order its
+// lists are written in: instances sharing a batch queue run only the jobs
+// accepted under the same one.
+func PolicyFingerprint(p *guard.Policy) string {
+	ports := slices.Clone(p.AllowPorts)
+	slices.Sort(ports)
+	hosts := slices.Clone(p.AllowHosts)
+	slices.Sort(hosts)
+	cidrs := make([]string, len(p.AllowCIDRs))
+	for i, c := range p.AllowCIDRs {
+		cidrs[i] = c.Masked().String()
+	}
+	slices.Sort(cidrs)
+	h := sha256.New()
+	fmt.Fprintf(h, "guard\x00%v\x00%q\x00%q", ports, hosts, cidrs)
+	return hex.EncodeToString(h.Sum(nil))
 }

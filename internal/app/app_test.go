@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +64,31 @@ func validate(t *testing.T, src []byte) string {
 func TestShippedConfigIsValid(t *testing.T) {
 	if got := validate(t, config.Default); got != "" {
 		t.Fatalf("the shipped config.hcl has problems:\n%s", got)
+	}
+}
+
+// TestLoadRefusesChainsThatCannotServe holds serve to what validate says:
+// a chain validate refuses never starts.
+func TestLoadRefusesChainsThatCannotServe(t *testing.T) {
+	for _, name := range []string{"guard-alone", "guard-fetch", "empty-pipeline", "list-types", "context-before-digest", "chain"} {
+		t.Run(name, func(t *testing.T) {
+			raw, err := os.ReadFile(filepath.Join("testdata/validate", name+".hcltest"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _, _ := strings.Cut(string(raw), separator)
+			src += fmt.Sprintf("\ndata_dir = %q\n", t.TempDir())
+			cfg, diags := config.Parse([]byte(src), "config.hcl")
+			if !diags.HasErrors() {
+				a, ds := Load(context.Background(), cfg, Options{Logger: slog.New(slog.DiscardHandler)})
+				diags = append(diags, ds...)
+				if a != nil {
+					_ = a.Close(context.Background())
+				}
+			}
+			if !diags.HasErrors() {
+				t.Fatal("Load started a chain validate refuses")
+			}
+		})
 	}
 }

@@ -1,38 +1,33 @@
 package app
 
 import (
+	"net/netip"
 	"testing"
 
-	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/guard"
 )
 
-// TestGuardFingerprint: the guard policy's fingerprint ignores the order
+// TestPolicyFingerprint: a guard policy's fingerprint ignores the order
 // its lists are written in and changes with anything the guard allows.
-func TestGuardFingerprint(t *testing.T) {
-	fp := func(guard string) string {
-		t.Helper()
-		cfg, diags := config.Parse([]byte("pipeline {\n  stage \"guard\" {\n"+guard+"\n  }\n  stage \"fetch\" {}\n}\n"), "config.hcl")
-		if diags.HasErrors() {
-			t.Fatal(diags)
+func TestPolicyFingerprint(t *testing.T) {
+	cidrs := func(s ...string) []netip.Prefix {
+		out := make([]netip.Prefix, len(s))
+		for i, c := range s {
+			out[i] = netip.MustParsePrefix(c)
 		}
-		return GuardFingerprint(cfg)
+		return out
 	}
-	base := fp(`allow_ports = [80, 443]
-allow_cidrs = ["10.0.0.0/8", "192.168.1.0/24"]`)
-	if same := fp(`allow_ports = [443, 80]
-allow_cidrs = ["192.168.1.0/24", "10.0.0.0/8"]`); same != base {
+	base := PolicyFingerprint(&guard.Policy{AllowPorts: []int{80, 443}, AllowCIDRs: cidrs("10.0.0.0/8", "192.168.1.0/24")})
+	if same := PolicyFingerprint(&guard.Policy{AllowPorts: []int{443, 80}, AllowCIDRs: cidrs("192.168.1.0/24", "10.0.0.0/8")}); same != base {
 		t.Error("the order of the lists changed the fingerprint")
 	}
-	for _, other := range []string{
-		`allow_ports = [80, 443]`,
-		`allow_ports = [80, 443, 8080]
-allow_cidrs = ["10.0.0.0/8", "192.168.1.0/24"]`,
-		`allow_ports = [80, 443]
-allow_cidrs = ["10.0.0.0/8", "192.168.1.0/24"]
-allow_hosts = ["intranet.example"]`,
+	for _, other := range []*guard.Policy{
+		{AllowPorts: []int{80, 443}},
+		{AllowPorts: []int{80, 443, 8080}, AllowCIDRs: cidrs("10.0.0.0/8", "192.168.1.0/24")},
+		{AllowPorts: []int{80, 443}, AllowCIDRs: cidrs("10.0.0.0/8", "192.168.1.0/24"), AllowHosts: []string{"intranet.example"}},
 	} {
-		if fp(other) == base {
-			t.Errorf("%q has the same fingerprint", other)
+		if PolicyFingerprint(other) == base {
+			t.Errorf("%+v has the same fingerprint", other)
 		}
 	}
 }

@@ -1,20 +1,19 @@
 package host
 
-import "errors"
+import "github.com/siftd/sift/errclass"
 
-// Errors a plugin call can end with besides the plugin's own DocError. The
-// server maps them to statuses: crashed and reply-too-large → 502, timeout →
-// 504, busy → 429.
+// Errors a plugin call can end with besides the plugin's own DocError,
+// each of its class in errclass's table.
 var (
 	// ErrCrashed means the plugin process died during the call.
-	ErrCrashed = errors.New("plugin crashed")
+	ErrCrashed = errclass.New(errclass.ExtractorFailed, "plugin crashed")
 	// ErrTimeout means the call outlived its deadline; the process was
 	// killed and replaced.
-	ErrTimeout = errors.New("plugin timed out")
+	ErrTimeout = errclass.New(errclass.Timeout, "plugin timed out")
 	// ErrReplyTooLarge means the plugin's reply exceeded the message limit.
-	ErrReplyTooLarge = errors.New("plugin reply too large")
+	ErrReplyTooLarge = errclass.New(errclass.ExtractorFailed, "plugin reply too large")
 	// ErrClosed means the pool was shut down.
-	ErrClosed = errors.New("plugin pool closed")
+	ErrClosed = errclass.New(errclass.Internal, "plugin pool closed")
 	// ErrUnavailable means no process could be started.
-	ErrUnavailable = errors.New("plugin unavailable")
+	ErrUnavailable = errclass.New(errclass.ExtractorFailed, "plugin unavailable")
 )

@@ -21,8 +21,6 @@ type Host struct {
 	routes    []route
 	digesters map[string]stages.Digester
 	pools     []*Pool
-	// sockets is the private directory the plugins' sockets are made in.
-	sockets string
 }
 
 type route struct {
@@ -42,6 +40,10 @@ type Options struct {
 	Self string
 	// Observer receives plugin call and restart events; none when nil.
 	Observer Observer
+	// Reuse is the host a reload replaces: a pool of it whose plugin,
+	// settings and configuration are unchanged is shared instead of
+	// started again, and stops with the last host using it.
+	Reuse *Host
 }
 
 // Observer is told of every plugin call and every replaced process, for
@@ -63,10 +65,6 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 	opts = opts.withDefaults()
 	h := &Host{digesters: map[string]stages.Digester{}}
 	var diags hcl.Diagnostics
-	var err error
-	if h.sockets, err = socketDir(); err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "plugin sockets", Detail: err.Error()}}
-	}
 	for i := range specs {
 		s := &specs[i]
 		started, ds := h.startOne(ctx, s, opts)
@@ -112,11 +110,22 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 	if s.Isolation == config.IsolationNone {
 		return inProcess{impl: s.Builtin, timeout: s.Timeout}, diags
 	}
-	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: h.sockets, log: outputLogger(opts.Logger, opts.Stderr)}
-	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
+	key := poolKey(s, opts.Self, cfg)
+	if pool := reusable(opts.Reuse, key); pool != nil {
+		h.pools = append(h.pools, pool)
+		return pool, diags
+	}
+	sockets, err := socketDir()
 	if err != nil {
 		return nil, append(diags, startError(s, err))
 	}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: sockets, log: outputLogger(opts.Logger, opts.Stderr)}
+	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
+	if err != nil {
+		_ = os.RemoveAll(sockets)
+		return nil, append(diags, startError(s, err))
+	}
+	pool.key = key
 	h.pools = append(h.pools, pool)
 	return pool, diags
 }
@@ -205,13 +214,11 @@ func bestMatch(n int, pattern func(int) string, mediaType string) int {
 // Pools returns the host's process pools, for health reporting.
 func (h *Host) Pools() []*Pool { return h.pools }
 
-// Close stops every plugin process.
+// Close stops the host's pools; a pool shared with a newer host (Reuse)
+// stops with the last host using it.
 func (h *Host) Close() {
 	for _, p := range h.pools {
-		p.Close()
-	}
-	if h.sockets != "" {
-		_ = os.RemoveAll(h.sockets)
+		p.release()
 	}
 }
 

@@ -2,21 +2,24 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
 )
 
 // pluginLogger is the logger go-plugin writes a plugin's stderr and its
-// own events through. Each entry becomes one record of sift's log with
-// the plugin's text in a field, so the log's handler quotes and escapes it:
-// a plugin cannot write a line of sift's log of its own, nor send raw
-// control bytes to whatever shows the log.
+// own events through. Each entry becomes one record of sift's log: its
+// message in the output field and its key-value pairs in the fields
+// group, so the log's handler quotes and escapes them: a plugin cannot
+// write a line of sift's log of its own, nor send raw control bytes to
+// whatever shows the log, and a log reader queries its fields as JSON.
 func pluginLogger(name string, log *slog.Logger) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{
-		Name: "plugin." + name, Level: hclog.Warn, DisableTime: true,
+		Name: "plugin." + name, Level: hclog.Warn, DisableTime: true, JSONFormat: true,
 		Output: &entryWriter{log: log, plugin: name},
 	})
 }
@@ -29,11 +32,41 @@ type entryWriter struct {
 
 func (w *entryWriter) Write(p []byte) (int, error) { return w.LevelWrite(hclog.Warn, p) }
 
-// LevelWrite logs one entry at its level.
+// LevelWrite logs one entry at its level: an hclog JSON entry as its
+// message, module and fields; anything else as its text.
 func (w *entryWriter) LevelWrite(level hclog.Level, p []byte) (int, error) {
-	w.log.LogAttrs(context.Background(), slogLevel(level), "plugin output",
-		slog.String("plugin", w.plugin), slog.String("output", strings.TrimRight(string(p), "\n")))
+	attrs := []slog.Attr{slog.String("plugin", w.plugin)}
+	var entry map[string]any
+	if err := json.Unmarshal(p, &entry); err == nil {
+		msg, _ := entry["@message"].(string)
+		module, _ := entry["@module"].(string)
+		attrs = append(attrs, slog.String("output", msg), slog.String("module", module))
+		if fields := entryFields(entry); len(fields) > 0 {
+			attrs = append(attrs, slog.Attr{Key: "fields", Value: slog.GroupValue(fields...)})
+		}
+	} else {
+		attrs = append(attrs, slog.String("output", strings.TrimRight(string(p), "\n")))
+	}
+	w.log.LogAttrs(context.Background(), slogLevel(level), "plugin output", attrs...)
 	return len(p), nil
+}
+
+// entryFields are an hclog entry's own key-value pairs, in key order,
+// without hclog's @-keys and the plugin's own timestamp (the record has
+// sift's).
+func entryFields(entry map[string]any) []slog.Attr {
+	keys := make([]string, 0, len(entry))
+	for k := range entry {
+		if !strings.HasPrefix(k, "@") && k != "timestamp" {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	out := make([]slog.Attr, len(keys))
+	for i, k := range keys {
+		out[i] = slog.Any(k, entry[k])
+	}
+	return out
 }
 
 func slogLevel(l hclog.Level) slog.Level {

@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -85,8 +86,14 @@ func checkPluginStderr(t *testing.T, ownWriter bool) {
 			t.Errorf("a record sift did not write: %q", line)
 			continue
 		}
-		if rec["plugin"] != "faulty" || !strings.Contains(rec["output"].(string), "plugin.faulty") {
+		if rec["plugin"] != "faulty" || !strings.HasPrefix(fmt.Sprint(rec["module"]), "plugin.faulty") {
 			t.Errorf("record %q does not name the plugin", line)
+		}
+		if strings.Contains(line, "innocent") {
+			fields, _ := rec["fields"].(map[string]any)
+			if fields["k"] != "v\r\n{\"msg\":\"forged too\"}" {
+				t.Errorf("the entry's field is not a field of the record: %q", line)
+			}
 		}
 	}
 	if !strings.Contains(log, `forged by a plugin`) || !strings.Contains(log, `screen cleared`) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,10 @@ type Pool struct {
 	// that may never come. restartErr says why.
 	broken     chan struct{}
 	restartErr error
+	// hosts counts the hosts using the pool: a reload's new host shares
+	// the pools whose blocks did not change (key) with the old one.
+	hosts int
+	key   string
 }
 
 const maxBackoff = 5 * time.Second
@@ -46,7 +51,7 @@ const maxBackoff = 5 * time.Second
 func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs Observer) (*Pool, error) {
 	pctx, cancel := context.WithCancel(context.Background())
 	p := &Pool{spec: spec, launch: l, log: log, obs: obs, idle: make(chan *proc, spec.Pool),
-		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}, broken: make(chan struct{})}
+		ctx: pctx, cancel: cancel, procs: map[*proc]struct{}{}, broken: make(chan struct{}), hosts: 1}
 	for range spec.Pool {
 		pr, err := l.start(ctx)
 		if err != nil {
@@ -55,14 +60,23 @@ func newPool(ctx context.Context, spec *Spec, l *launcher, log *slog.Logger, obs
 		}
 		p.add(pr)
 	}
+	p.wg.Add(1)
+	go p.watch(WatchInterval)
 	return p, nil
 }
 
-// Size reports how many processes are alive.
+// Size reports how many processes are alive: one that exited and is not
+// replaced yet does not count.
 func (p *Pool) Size() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return len(p.procs)
+	n := 0
+	for pr := range p.procs {
+		if !pr.exited() {
+			n++
+		}
+	}
+	return n
 }
 
 // Extract runs one extraction on a free process.
@@ -297,6 +311,9 @@ func (p *Pool) Close() {
 	}
 	wg.Wait()
 	p.wg.Wait()
+	if p.launch.sockets != "" {
+		_ = os.RemoveAll(p.launch.sockets)
+	}
 }
 
 // Name is the plugin's name.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -278,5 +279,42 @@ func TestKilledFromOutside(t *testing.T) {
 	waitFull(t, pool)
 	if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {
 		t.Fatalf("after the kill: %v, %v", res, err)
+	}
+}
+
+// TestKilledIdleProcessIsNoticed: a process killed while idle is counted
+// out of the pool's size and replaced, with its restart counted, without
+// a request to find it dead.
+func TestKilledIdleProcessIsNoticed(t *testing.T) {
+	spec := testSpec(t, "")
+	spec.Pool = 1
+	var restarts atomic.Int32
+	h, diags := Start(t.Context(), []Spec{spec}, Options{Logger: slog.New(slog.DiscardHandler),
+		Observer: restartCounter{&restarts}})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(h.Close)
+	pool := h.Pools()[0]
+	var pid int
+	pool.mu.Lock()
+	for pr := range pool.procs {
+		pid = pr.cmd.Process.Pid
+	}
+	pool.mu.Unlock()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	testwait.For(t, "the restart of the killed idle process to be counted", func() bool { return restarts.Load() == 1 })
+	waitFull(t, pool)
+}
+
+// restartCounter is an Observer that counts restarts for "exited".
+type restartCounter struct{ n *atomic.Int32 }
+
+func (restartCounter) PluginCall(string, string, time.Duration) {}
+func (r restartCounter) PluginRestart(_, reason string) {
+	if reason == "exited" {
+		r.n.Add(1)
 	}
 }

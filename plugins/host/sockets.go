@@ -10,7 +10,7 @@ import (
 // plugin's socket (go-plugin names it "plugin" and ten digits).
 const maxSocketBase = 104 - len("/sift-0123456789/plugin0123456789") - 1
 
-// socketDir makes the directory a Host's plugins make their sockets in:
+// socketDir makes the directory a pool's plugin processes make their sockets in:
 // new, this user's, mode 0700 whatever the umask, so no other local user
 // can connect to a plugin (and call Extract, or go-plugin's Shutdown),
 // however the socket itself is made.

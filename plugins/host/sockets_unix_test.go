@@ -11,7 +11,7 @@ import (
 )
 
 // TestPluginSocketsArePrivate: even under umask 000, a plugin's socket is
-// made in a directory of this user's with mode 0700, which the host
+// made in a directory of this user's with mode 0700, which the pool
 // removes when it closes; so no other local user can reach the plugin.
 func TestPluginSocketsArePrivate(t *testing.T) {
 	old := syscall.Umask(0)

@@ -5,9 +5,10 @@ import (
 	"fmt"
 )
 
-// Error classes a plugin reports for a bad document. The host maps them to
-// HTTP statuses (invalid → 422, bad_option → 400, unsupported → 415,
-// too_large → 413).
+// Error classes a plugin reports for a bad document. sift answers each with
+// the status of its error table (invalid → 422, bad_option → 400,
+// unsupported → 415, too_large → 413); a class it does not know is answered
+// as invalid is, under its own name.
 const (
 	ClassInvalid = "invalid"
 	// ClassBadOption is a per-request option that is malformed or does not

@@ -30,9 +30,9 @@ const (
 )
 
 type rawConfig struct {
-	TTL      hcl.Expression `hcl:"ttl,optional"`
-	MaxTTL   hcl.Expression `hcl:"max_ttl,optional"`
-	MaxBytes hcl.Expression `hcl:"max_bytes,optional"`
+	TTL      hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
+	MaxTTL   hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
+	MaxBytes hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -46,13 +46,15 @@ type Stage struct {
 	// perWorkspace is set when a context stage stands before the cache:
 	// the hits depend on the caller's workspace.
 	perWorkspace bool
-	now          func() time.Time
+	// maxBytes is the block's byte budget, which the store applies.
+	maxBytes int64
+	now      func() time.Time
 }
 
 // Kind registers the cache stage, the one kind that may repeat. It stands
 // after fetch: before it there is nothing to keep.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "cache", After: []string{"fetch"}, Repeatable: true, New: New}
+	return stages.Kind{Name: "cache", Config: rawConfig{}, After: []string{"fetch"}, Repeatable: true, New: New}
 }
 
 // New decodes and validates the cache block.
@@ -66,26 +68,20 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	diags = append(diags, ds...)
 	maxTTL, ds := config.Duration(raw.MaxTTL, DefaultMaxTTL)
 	diags = append(diags, ds...)
-	_, ds = config.Size(raw.MaxBytes, DefaultMaxBytes) // the store applies it; checked here for file:line
+	maxBytes, ds := config.Size(raw.MaxBytes, DefaultMaxBytes)
 	diags = append(diags, ds...)
 	if !diags.HasErrors() && ttl > maxTTL {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
 	}
-	return &Stage{store: deps.Cache, ttl: ttl, maxTTL: maxTTL, now: time.Now,
+	return &Stage{store: deps.Cache, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
 		perWorkspace: slices.Contains(deps.Before, "context")}, diags
 }
 
-// MaxBytes reads a cache block's byte budget, for opening the store.
-func MaxBytes(body hcl.Body) int64 {
-	var raw rawConfig
-	if diags := gohcl.DecodeBody(body, nil, &raw); diags.HasErrors() {
-		return DefaultMaxBytes
-	}
-	n, _ := config.Size(raw.MaxBytes, DefaultMaxBytes)
-	return n
-}
+// MaxBytes is the block's byte budget: the store evicts the oldest
+// entries past it.
+func (s *Stage) MaxBytes() int64 { return s.maxBytes }
 
 // key names what the snapshot depends on: the vetted URL, the request's
 // extractor options and mode, the caller's class (restricted callers have

@@ -24,7 +24,7 @@ const FallbackTokens = 2000
 const DefaultDigester = "llm"
 
 type rawConfig struct {
-	Digester *string `hcl:"digester,optional"`
+	Digester *string `hcl:"digester,optional" type:"string" doc:"the digester block the stage uses (default \"llm\"); it must be declared"`
 }
 
 // Stage digests when the request asks for it (mode "digest").
@@ -35,7 +35,7 @@ type Stage struct {
 
 // Kind registers the digest stage; it needs clean content before it.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "digest", After: []string{"extract"}, New: New}
+	return stages.Kind{Name: "digest", Config: rawConfig{}, After: []string{"extract"}, New: New}
 }
 
 // New decodes the digest block.
@@ -81,6 +81,20 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
+// DigesterName is the digester block a digest stage's body uses: its
+// digester attribute, or DefaultDigester; ok is false when the body does
+// not decode (the stage's own decoding reports why).
+func DigesterName(body hcl.Body) (name string, rng *hcl.Range, ok bool) {
+	var raw rawConfig
+	if diags := gohcl.DecodeBody(body, nil, &raw); diags.HasErrors() {
+		return "", nil, false
+	}
+	if raw.Digester != nil {
+		return *raw.Digester, digesterRange(body), true
+	}
+	return DefaultDigester, nil, true
+}
+
 // digesterRange points at the digester attribute of the stage's block.
 func digesterRange(body hcl.Body) *hcl.Range {
 	content, _, _ := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "digester"}}})
@@ -113,7 +127,11 @@ func FallbackWarning(err error) string {
 	if errors.As(err, &de) {
 		class = de.Class
 	}
-	return "digest fell back to clean: " + class
+	return FallbackPrefix + class
 }
+
+// FallbackPrefix starts the warning of a digest that fell back; the class
+// follows.
+const FallbackPrefix = "digest fell back to clean: "
 
 var _ stages.Stage = (*Stage)(nil)

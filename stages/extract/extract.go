@@ -19,7 +19,7 @@ import (
 const DefaultMaxOutput = 1 << 20
 
 type rawConfig struct {
-	MaxOutput hcl.Expression `hcl:"max_output,optional"`
+	MaxOutput hcl.Expression `hcl:"max_output,optional" type:"size" doc:"clean content of one document at most (default \"1MiB\")"`
 }
 
 // Stage routes each document to its extractor.
@@ -30,7 +30,7 @@ type Stage struct {
 
 // Kind registers the extract stage; it needs a fetched body.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "extract", After: []string{"fetch"}, New: New}
+	return stages.Kind{Name: "extract", Config: rawConfig{}, After: []string{"fetch"}, New: New}
 }
 
 // New decodes the extract block.

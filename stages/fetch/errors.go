@@ -1,20 +1,20 @@
 package fetch
 
-import "errors"
+import "github.com/siftd/sift/errclass"
 
 // Error classes of a failed fetch. Each tells the agent whether a retry can
 // help: too large and too many redirects will not change; timeouts and
 // upstream failures may.
 var (
 	// ErrTooLarge: the body, decoded or not, is over max_body.
-	ErrTooLarge = errors.New("too_large")
+	ErrTooLarge = errclass.New(errclass.TooLarge, "too_large")
 	// ErrTimeout: the origin did not answer in full within the timeout.
-	ErrTimeout = errors.New("timeout")
+	ErrTimeout = errclass.New(errclass.Timeout, "timeout")
 	// ErrRedirects: more than MaxRedirects redirects, or a redirect sift
 	// will not follow.
-	ErrRedirects = errors.New("redirects")
+	ErrRedirects = errclass.New(errclass.Redirects, "redirects")
 	// ErrUpstream: the connection or the HTTP exchange failed.
-	ErrUpstream = errors.New("upstream")
+	ErrUpstream = errclass.New(errclass.Upstream, "upstream")
 	// ErrContentType: the body contradicts its Content-Type.
-	ErrContentType = errors.New("content_type")
+	ErrContentType = errclass.New(errclass.ContentType, "content_type")
 )

@@ -43,15 +43,15 @@ type Config struct {
 const DefaultArchiveURL = "https://web.archive.org/web/"
 
 type rawConfig struct {
-	Timeout    hcl.Expression `hcl:"timeout,optional"`
-	MaxBody    hcl.Expression `hcl:"max_body,optional"`
-	MaxHeader  hcl.Expression `hcl:"max_header,optional"`
-	ArchiveURL *string        `hcl:"archive_url,optional"`
+	Timeout    hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"total deadline of one fetch, redirects included (default \"20s\")"`
+	MaxBody    hcl.Expression `hcl:"max_body,optional" type:"size" doc:"body at most, on the wire and after decoding (default \"5MiB\")"`
+	MaxHeader  hcl.Expression `hcl:"max_header,optional" type:"size" doc:"response headers at most (default \"64KiB\")"`
+	ArchiveURL *string        `hcl:"archive_url,optional" type:"string" doc:"the archive recover reads snapshots from (default \"https://web.archive.org/web/\")"`
 }
 
 // Kind registers the fetch stage; it needs the guard before it.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "fetch", After: []string{"guard"}, New: New}
+	return stages.Kind{Name: "fetch", Config: rawConfig{}, After: []string{"guard"}, New: New}
 }
 
 // Stage fetches the guard's target.
@@ -69,10 +69,18 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	return &Stage{cfg: cfg, client: newClient(cfg, deps.Guard, deps.UserAgent)}, diags
 }
 
-// Decode reads a fetch block; the plugin host sizes its messages from
-// MaxBody.
+// Config is the stage's decoded block: the plugin host sizes its messages
+// from its MaxBody, and `recover` reads its ArchiveURL.
+func (s *Stage) Config() Config { return s.cfg }
+
+// DefaultConfig is the block's defaults, for a chain without a fetch stage.
+func DefaultConfig() Config {
+	return Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader, ArchiveURL: DefaultArchiveURL}
+}
+
+// Decode reads a fetch block.
 func Decode(body hcl.Body) (Config, hcl.Diagnostics) {
-	cfg := Config{Timeout: DefaultTimeout, MaxBody: DefaultMaxBody, MaxHeader: DefaultMaxHeader, ArchiveURL: DefaultArchiveURL}
+	cfg := DefaultConfig()
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
 	if diags.HasErrors() {

@@ -19,10 +19,21 @@ import (
 // second page.
 const MaxHitBytes = 600
 
-// Kind registers the context stage; it needs clean content before it.
+// Kind registers the context stage; it needs clean content before it, and
+// a digest, when the chain makes one, since the digest's terms are among
+// the page's key terms.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "context", After: []string{"extract"}, New: New}
+	return stages.Kind{Name: "context", Config: struct{}{}, After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
 }
+
+// The context stage's warnings; WarnUnavailable is followed by "timeout",
+// ReasonError or the source being unreachable.
+const (
+	WarnNotConfigured = "context not configured"
+	WarnNoTerms       = "context skipped: the page has no key terms"
+	WarnUnavailable   = "context unavailable: "
+	ReasonError       = "the context source answered an error"
+)
 
 // Stage searches the caller's workspace when the request asks for context.
 type Stage struct {
@@ -42,17 +53,17 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		return nil
 	}
 	if s.source == nil {
-		doc.Warn("context not configured")
+		doc.Warn(WarnNotConfigured)
 		return nil
 	}
 	terms := keyTerms(doc.Extraction.Title, doc.Digest, doc.Extraction.Content)
 	if len(terms) == 0 {
-		doc.Warn("context skipped: the page has no key terms")
+		doc.Warn(WarnNoTerms)
 		return nil
 	}
 	hits, err := s.source.Search(ctx, doc.Request.Workspace, strings.Join(terms, " "))
 	if err != nil {
-		doc.Warn("context unavailable: " + reason(ctx, err))
+		doc.Warn(WarnUnavailable + reason(ctx, err))
 		return nil
 	}
 	for i := range hits {
@@ -69,7 +80,7 @@ func reason(ctx context.Context, err error) string {
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || isTimeout(err):
 		return "timeout"
 	case errors.As(err, &se):
-		return "the context source answered an error"
+		return ReasonError
 	default:
 		return "the context source is unreachable"
 	}

@@ -1,0 +1,75 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// exitCoder is an error that sets sift's exit code.
+type exitCoder interface {
+	error
+	ExitCode() int
+}
+
+// exitCode is the code sift exits with after err: the one the error
+// carries, else 1.
+func exitCode(err error) int {
+	var ec exitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode()
+	}
+	return 1
+}
+
+// classExit is a failure whose exit code is its class's in errclass's
+// table.
+type classExit struct {
+	err   error
+	class errclass.Class
+	quiet bool
+}
+
+func (e *classExit) Error() string { return e.err.Error() }
+func (e *classExit) Unwrap() error { return e.err }
+
+// ExitCode is the class's exit code.
+func (e *classExit) ExitCode() int { return errclass.Get(e.class).Exit }
+
+// withClassExit gives err the exit code of the class sift's message starts
+// with ("blocked: …"); a message of no class keeps exit code 1.
+func withClassExit(err error, message string) error {
+	if c, ok := errclass.FromMessage(message); ok {
+		return &classExit{err: err, class: c}
+	}
+	return err
+}
+
+// withErrorExit gives err the exit code of its class: a document's class,
+// the class an error names, else the class its text starts with.
+func withErrorExit(err error) error {
+	var de *sdk.DocError
+	if errors.As(err, &de) {
+		return &classExit{err: err, class: errclass.Document(errclass.Class(de.Class)).Class}
+	}
+	if c, ok := errclass.Of(err); ok {
+		return &classExit{err: err, class: c}
+	}
+	return withClassExit(err, err.Error())
+}
+
+// originExit is the exit of a fetch whose origin answered an error status:
+// the page was printed, and the exit code says 4xx or 5xx.
+func originExit(status int) error {
+	if status < 400 {
+		return nil
+	}
+	c := errclass.Origin4xx
+	if status >= 500 {
+		c = errclass.Origin5xx
+	}
+	return &classExit{err: fmt.Errorf("the origin answered %d %s", status, http.StatusText(status)), class: c}
+}

@@ -1,0 +1,53 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/siftd/sift/stages"
+)
+
+// Outside services are probed at most this often, however often /healthz
+// is polled.
+const (
+	dependencyInterval = 5 * time.Second
+	dependencyTimeout  = 2 * time.Second
+)
+
+// pool is one plugin pool as /healthz reports it.
+type pool struct {
+	Name string `json:"name"`
+	Live int    `json:"live"`
+	Size int    `json:"size"`
+	// CannotRestart is set while the pool has no process and starting one
+	// fails (its binary no longer matches its pin).
+	CannotRestart bool `json:"cannot_restart,omitempty"`
+}
+
+// Health reports the plugin pools (every pool needs a live process), the
+// database, and the reachability of outside services. An outside service
+// that is down does not make sift unhealthy: digests fall back and context
+// is skipped, so sift still answers.
+func (a *App) Health() (ok bool, detail any) {
+	ok, pools := true, []pool{}
+	for _, p := range a.Host.Pools() {
+		live := p.Size()
+		pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
+		ok = ok && live > 0
+	}
+	out := map[string]any{"plugins": pools}
+	if svc := a.services.Results(context.Background()); len(svc) > 0 {
+		out["services"] = svc
+	}
+	if a.Store != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		out["database"] = "ok"
+		if err := a.Store.Ping(ctx); err != nil {
+			// /healthz answers anyone: the driver's error names the
+			// database's address and user.
+			ok, out["database"] = false, stages.ErrStorage.Error()
+		}
+	}
+	return ok, out
+}
