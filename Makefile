@@ -13,6 +13,10 @@ RACE_PKGS := ./plugins/... ./stages/... ./cmd/... ./internal/... ./server/... ./
 # it skips the steps that need it.
 BENCH_DATA ?=
 BENCH_ABS  := $(if $(BENCH_DATA),$(abspath $(BENCH_DATA)))
+# The PDF corpus (a folder with pdf/), also not shipped: make bench
+# PDF_BENCH=DIR reads it with sift's pdf extractor and with pdftotext.
+PDF_BENCH ?=
+PDF_ABS   := $(if $(PDF_BENCH),$(abspath $(PDF_BENCH)))
 # An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
 EMBED_URL ?=
 
@@ -44,6 +48,8 @@ test:
 	step vet $(GO) vet ./...; \
 	step tests $(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
 	step race $(GO) test -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS); \
+	step sdk-vet $(GO) -C plugins/sdk vet ./...; \
+	step sdk $(GO) -C plugins/sdk test -count=1 -timeout $(TEST_TIMEOUT) -race ./...; \
 	step example $(GO) -C examples/extractor test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
 	if [ -n "$$failed" ]; then \
 	  echo "== make test: failed:$$failed"; \
@@ -54,6 +60,8 @@ test:
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
+	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench CorpusPages -benchtime 1x ./plugins/pdf/
+	$(GO) test -run '^$$' -bench Restore ./stages/cache/
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
@@ -83,6 +91,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzClassify$$' -fuzztime $(FUZZTIME) ./guard/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./config/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/json/
+	$(GO) test -run '^$$' -fuzz '^FuzzRestore$$' -fuzztime $(FUZZTIME) ./stages/cache/
 	$(GO) test -run '^$$' -fuzz '^FuzzBoundedJQ$$' -fuzztime $(FUZZTIME) ./plugins/json/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompileGrep$$' -fuzztime $(FUZZTIME) ./server/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/html/

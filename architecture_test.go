@@ -168,11 +168,21 @@ func TestImportMap(t *testing.T) {
 	}
 	for _, r := range rules {
 		for _, p := range r.packages {
+			if nestedModule(p) {
+				continue // a module of its own in this repository, which its own tests hold
+			}
 			if !slices.ContainsFunc(slices.Collect(maps.Keys(graph)), func(pkg string) bool { ok, _ := covers(p, pkg); return ok }) {
 				t.Errorf("the package map's row %s names no package of the module", p)
 			}
 		}
 	}
+}
+
+// nestedModule reports whether a row of the map names a module of its own
+// in this repository (plugins/sdk): its packages are not this module's.
+func nestedModule(row string) bool {
+	_, err := os.Stat(strings.TrimSuffix(strings.TrimSuffix(row, "…"), "/") + "/go.mod")
+	return err == nil
 }
 
 // TestImportMapCatches shows the check refusing what the map forbids: an

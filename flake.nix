@@ -10,8 +10,8 @@
       # go.mod asks for Go 1.26.
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
-      # go.sum moves without it.
-      vendorHash = "sha256-FnwP0+0KZs3FkpsEBaQSTTjnF2Z8tWu9kvvEGeEbTnw=";
+      # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
+      vendorHash = "sha256-fGt4v+q+IKlnPpPWPdQmjJhltytZQKiSZKR3eqVIRSM=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

@@ -4,7 +4,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -187,7 +189,8 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 		}
 	}
 	if rp.SHA256 != nil {
-		p.SHA256 = *rp.SHA256
+		// sha256sum prints lower case; any case names the same hash.
+		p.SHA256 = strings.ToLower(*rp.SHA256)
 	}
 	defTimeout := DefaultCallTimeout
 	if kind == "digester" {
@@ -211,14 +214,25 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 			"an external plugin (with command) always runs as a subprocess."))
 	}
 	if len(p.Command) > 0 {
+		p.Command = append([]string{besideFile(p.Command[0], rp.DefRange.Filename)}, p.Command[1:]...)
 		if b, err := hex.DecodeString(p.SHA256); err != nil || len(b) != 32 {
 			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing or invalid sha256",
 				"an external plugin needs sha256 = the 64 hex digits of its binary's SHA-256 (sha256sum prints it)."))
 		}
-		if kind == "extractor" && len(p.ContentTypes) == 0 {
-			diags = append(diags, attrError(rp.DefRange.Ptr(), "Missing content_types",
-				"an external extractor must list the content types it handles."))
-		}
 	}
 	return p, diags
+}
+
+// besideFile resolves a plugin's relative command against the folder of the
+// configuration file that names it, never the working directory or PATH:
+// the binary sift hashes is the one it runs, wherever sift is started.
+func besideFile(command, file string) string {
+	if command == "" || filepath.IsAbs(command) {
+		return command
+	}
+	dir, err := filepath.Abs(filepath.Dir(file))
+	if err != nil {
+		return command
+	}
+	return filepath.Join(dir, command)
 }

@@ -108,7 +108,7 @@ var table = []Row{
 	{Class: Upstream, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "UPSTREAM", Retry: true, Outcome: "upstream_5xx", Exit: 32,
 		When: "connection, TLS (a wrong certificate), HTTP framing (a `Content-Length` lie), a bad encoding; no search backend answered"},
 	{Class: ExtractorFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "EXTRACTOR_FAILED", Retry: true, Outcome: "upstream_5xx", Exit: 33,
-		When: "the extractor process crashed or was killed (the pool replaces it), or its pool cannot start one"},
+		When: "the extractor process crashed or was killed (the pool replaces it), failed the call (a bug, a recovered panic), or its pool cannot start one"},
 	{Class: NotFound, Status: 404, FirecrawlStatus: 404, Outcome: "upstream_4xx", Exit: 20,
 		When: "no such endpoint, or no such batch job (or another caller's)"},
 	{Class: Conflict, Status: 409, FirecrawlStatus: 409, Outcome: "upstream_4xx", Exit: 21,

@@ -157,7 +157,7 @@ func waitFor(t *testing.T, cond func() bool) {
 }
 
 // cpuTime is the CPU time this process has used.
-func cpuTime(t *testing.T) time.Duration {
+func cpuTime(t testing.TB) time.Duration {
 	t.Helper()
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
@@ -37,6 +38,9 @@ type fetchRequest struct {
 	// Fresh skips the cache's copy: the origin is asked again, and the
 	// cache keeps the new answer (Firecrawl's maxAge 0).
 	Fresh bool `json:"fresh"`
+	// Options are the extractor's own per-request options, as its schema
+	// declares them; an undeclared or ill-fitting one is a 400 bad_option.
+	Options map[string]json.RawMessage `json:"options,omitempty"`
 }
 
 // MaxTokensLimit is the largest max_tokens a request may ask for.
@@ -120,7 +124,12 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 // gates, the archive when asked to recover, and the answer. /v1/fetch and
 // every batch target go through it.
 func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
-	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context, Options: req.options()}
+	opts, strict, ae := pluginOptions("options", req.Options, req.options())
+	if ae != nil {
+		return nil, ae
+	}
+	request := stages.Request{URL: req.URL, Question: req.Question, Mode: req.Mode, Context: req.Context,
+		Options: opts, StrictOptions: strict}
 	if req.Fresh {
 		request.MaxAge = new(time.Duration) // no cached copy is young enough
 	}
@@ -220,6 +229,9 @@ func (req *fetchRequest) validate() *apiError {
 	if req.JSONPath != "" && req.JQ != "" {
 		return badRequest("give json_path or jq, not both")
 	}
+	if _, _, ae := pluginOptions("options", req.Options, req.options()); ae != nil {
+		return ae
+	}
 	if req.Grep != "" {
 		if _, ae := compileGrep(req.Grep); ae != nil {
 			return ae
@@ -274,7 +286,7 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
 		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-			FetchedAt: res.fetchedAt, Hash: bodyHash(resp.Body), Bytes: len(resp.Body), Cached: doc.Cached()},
+			FetchedAt: res.fetchedAt, Hash: bodyHash(resp), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
 		at := doc.CachedAt.UTC()
@@ -330,10 +342,29 @@ func isText(mediaType string) bool {
 // looksLikeShell spots a page that is scripts and little text: what
 // remains without JavaScript is too thin to be the page.
 func looksLikeShell(doc *stages.Doc, content string) bool {
-	if doc.MediaType() != "text/html" || len(strings.Fields(content)) >= 30 {
+	if doc.MediaType() != "text/html" || hasWords(content, 30) {
 		return false
 	}
 	return strings.Count(strings.ToLower(string(doc.Response.Body)), "<script") >= 1
+}
+
+// hasWords reports whether s has at least n words, reading only as far as
+// the nth: every answer asks, and most have thousands.
+func hasWords(s string, n int) bool {
+	inWord := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			inWord = false
+			continue
+		}
+		if !inWord {
+			if n--; n == 0 {
+				return true
+			}
+			inWord = true
+		}
+	}
+	return false
 }
 
 // rawTokens is the fetched body's token count: counted at fetch and kept

@@ -37,7 +37,8 @@ const (
 // (flattened) and of a search's scrapeOptions.
 var scrapeFields = map[string]fieldRule{
 	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {},
-	"origin": {}, "integration": {}, // the client's own label
+	"siftOptions": {},                    // the extractor's own per-request options
+	"origin":      {}, "integration": {}, // the client's own label
 	"removeBase64Images":    {refusal: "sift always drops base64 images", noop: "true"},
 	"onlyMainContent":       {refusal: mainOnly, noop: "true"},
 	"blockAds":              {refusal: "sift runs no ads: it never runs a page's scripts", noop: "true"},

@@ -2,8 +2,6 @@ package server
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -224,8 +222,11 @@ func (s *Server) logRequest(ctx context.Context, c *caller, host string, status 
 	s.log.LogAttrs(ctx, slog.LevelInfo, "batch target", attrs...)
 }
 
-// bodyHash is the content address of a fetched body.
-func bodyHash(body []byte) string {
-	sum := sha256.Sum256(body)
-	return "sha256:" + hex.EncodeToString(sum[:])
+// bodyHash is the content address of a fetched body: the one fetch
+// computed (and a cache snapshot kept), else computed here.
+func bodyHash(resp *stages.Response) string {
+	if resp.Hash != "" {
+		return resp.Hash
+	}
+	return stages.BodyHash(resp.Body)
 }

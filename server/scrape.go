@@ -37,6 +37,9 @@ type scrapeOptions struct {
 	Timeout  *int64         `json:"timeout,omitempty"`
 	Parsers  []scrapeParser `json:"parsers,omitempty"`
 	Warnings []string       `json:"siftWarnings,omitempty"`
+	// SiftOptions are the extractor's own per-request options, as
+	// /v1/fetch's options.
+	SiftOptions map[string]json.RawMessage `json:"siftOptions,omitempty"`
 }
 
 // scrapeParser is a parser given as "pdf" or as {"type": "pdf", "maxPages": N}.
@@ -70,18 +73,30 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 		age := time.Duration(*o.MaxAge) * time.Millisecond
 		req.MaxAge = &age
 	}
+	// check refused any siftOptions this could fail on.
+	req.Options, req.StrictOptions, _ = pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
+	return req
+}
+
+// fieldOptions are the extractor options that Firecrawl's own fields ask
+// for: a PDF parser's maxPages.
+func (o *scrapeOptions) fieldOptions() map[string]string {
+	var opts map[string]string
 	for _, p := range o.Parsers {
 		if p.Type == "pdf" && p.MaxPages > 0 {
-			req.Options = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
+			opts = map[string]string{"max_pages": strconv.Itoa(p.MaxPages)}
 		}
 	}
-	return req
+	return opts
 }
 
 // check validates the options and adds the warnings they call for.
 func (o *scrapeOptions) check() *apiError {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
+	}
+	if _, _, ae := pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
+		return ae
 	}
 	if o.Parsers != nil && !slices.ContainsFunc(o.Parsers, func(p scrapeParser) bool { return p.Type == "pdf" }) {
 		o.Warnings = append(o.Warnings, "not applied: parsers without pdf (sift always reads PDFs as text)")
@@ -315,7 +330,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-		Sift: siftFields{Hash: bodyHash(resp.Body), FetchedAt: res.fetchedAt.Format(time.RFC3339),
+		Sift: siftFields{Hash: bodyHash(resp), FetchedAt: res.fetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"

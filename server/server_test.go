@@ -100,8 +100,11 @@ extractor "pdf" {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New()
+	}
 	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Resolver: opts.resolver,
-		Extractors: host.Builtins{"html": html.New}})
+		Extractors: host.Builtins{"html": html.New}, Observer: opts.Metrics})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -128,6 +128,16 @@ func (l load) pct(p int) time.Duration {
 // drive runs benchClients clients for benchPhase; client c posts the
 // body next(c, i) for its i-th request.
 func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []byte) load {
+	return driveRequests(b, client, func(c, i int) *http.Request {
+		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(next(c, i)))
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		return req
+	})
+}
+
+// driveRequests runs benchClients clients for benchPhase; client c sends
+// next(c, i) as its i-th request.
+func driveRequests(b *testing.B, client *http.Client, next func(c, i int) *http.Request) load {
 	b.Helper()
 	var mu sync.Mutex
 	var total load
@@ -138,8 +148,7 @@ func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []
 		wg.Go(func() {
 			var mine load
 			for i := 0; time.Now().Before(deadline); i++ {
-				req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(next(c, i)))
-				req.Header.Set("Authorization", "Bearer "+testKey)
+				req := next(c, i)
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
@@ -172,7 +181,9 @@ func drive(b *testing.B, client *http.Client, url string, next func(c, i int) []
 
 // extractionLimit is the pages/s the machine's cores could extract page
 // at in process: GOMAXPROCS over the warm time of one extraction.
-func extractionLimit(b *testing.B, page []byte) (float64, time.Duration) {
+// It also returns the CPU time one extraction took, which the load on a
+// shared machine does not change as it changes the wall time.
+func extractionLimit(b *testing.B, page []byte) (float64, time.Duration, time.Duration) {
 	b.Helper()
 	ex := html.New()
 	req := &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "http://127.0.0.1/article"}
@@ -182,12 +193,12 @@ func extractionLimit(b *testing.B, page []byte) (float64, time.Duration) {
 		}
 	}
 	const n = 30
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime(b)
 	for range n {
 		_, _ = ex.Extract(context.Background(), req)
 	}
 	per := time.Since(start) / n
-	return float64(runtime.GOMAXPROCS(0)) / per.Seconds(), per
+	return float64(runtime.GOMAXPROCS(0)) / per.Seconds(), per, (cpuTime(b) - cpu) / n
 }
 
 // BenchmarkThroughput drives the whole pipeline (guard, fetch, extract,
@@ -206,27 +217,53 @@ func BenchmarkThroughput(b *testing.B) {
 		return out
 	}
 	for b.Loop() {
-		limit, per := extractionLimit(b, page)
+		limit, per, extractCPU := extractionLimit(b, page)
 		round := time.Now().UnixNano()
+		cpu := cpuTime(b)
 		misses := drive(b, client, srv.URL+"/v1/fetch", func(c, i int) []byte {
 			return body(fmt.Sprintf("%s/article?r=%d&c=%d&i=%d", hosts[c%len(hosts)], round, c, i))
 		})
+		missCPU := cpuTime(b) - cpu
 		hot := body(hosts[0] + "/article?hot")
 		benchPost(b, client, srv.URL+"/v1/fetch", hot)
+		cpu = cpuTime(b)
 		hits := drive(b, client, srv.URL+"/v1/fetch", func(int, int) []byte { return hot })
+		hitCPU := cpuTime(b) - cpu
+		cpu = cpuTime(b)
+		raw := driveRequests(b, client, func(int, int) *http.Request {
+			req, _ := http.NewRequest(http.MethodGet, hosts[0]+"/article?hot", nil)
+			return req
+		})
+		rawCPU := cpuTime(b) - cpu
 
 		fmt.Printf("page %d KB; in-process extraction %v a page on %d cores: limit %.1f pages/s\n",
 			len(page)>>10, per.Round(10*time.Microsecond), runtime.GOMAXPROCS(0), limit)
 		fmt.Printf("misses, %d hosts, %d clients, one caller: %.1f pages/s (%.0f%% of the limit), p50 %v, p99 %v, %d answered 429, %d other errors\n",
 			len(hosts), benchClients, misses.rate(), 100*misses.rate()/limit, misses.pct(50).Round(100*time.Microsecond),
 			misses.pct(99).Round(100*time.Microsecond), misses.busy, misses.other)
+		if misses.ok > 0 && extractCPU > 0 {
+			perMiss := missCPU / time.Duration(misses.ok)
+			fmt.Printf("CPU a page: in-process extraction %v, a miss through HTTP %v (client and origin included): on cores of its own the miss path reaches %.0f%% of the limit\n",
+				extractCPU.Round(100*time.Microsecond), perMiss.Round(100*time.Microsecond), 100*extractCPU.Seconds()/perMiss.Seconds())
+			b.ReportMetric(100*extractCPU.Seconds()/perMiss.Seconds(), "miss_cpu_%_of_limit")
+		}
 		fmt.Printf("hits, one URL, %d clients, one caller: %.0f req/s, p50 %v, p99 %v, %d answered 429, %d other errors\n",
 			benchClients, hits.rate(), hits.pct(50).Round(10*time.Microsecond), hits.pct(99).Round(10*time.Microsecond), hits.busy, hits.other)
+		fmt.Printf("raw GET of the page from the origin, %d clients: %.0f req/s, p50 %v, p99 %v; hits/raw GET %.2f\n",
+			benchClients, raw.rate(), raw.pct(50).Round(10*time.Microsecond), raw.pct(99).Round(10*time.Microsecond), hits.rate()/raw.rate())
+		if hits.ok > 0 && raw.ok > 0 && hitCPU > 0 {
+			perHit, perRaw := hitCPU/time.Duration(hits.ok), rawCPU/time.Duration(raw.ok)
+			cores := float64(runtime.GOMAXPROCS(0))
+			fmt.Printf("CPU a request (client included): hit %v, raw GET %v; on %.0f cores of their own: hits %.0f req/s, raw GETs %.0f req/s\n",
+				perHit.Round(time.Microsecond), perRaw.Round(time.Microsecond), cores, cores/perHit.Seconds(), cores/perRaw.Seconds())
+			b.ReportMetric(cores/perHit.Seconds(), "hit_cpu_bound_req/s")
+		}
 		printStageMeans(b, srv.URL)
 		b.ReportMetric(misses.rate(), "miss_pages/s")
 		b.ReportMetric(limit, "extract_limit_pages/s")
 		b.ReportMetric(hits.rate(), "hit_req/s")
 		b.ReportMetric(float64(hits.pct(99).Microseconds())/1000, "hit_p99_ms")
+		b.ReportMetric(raw.rate(), "rawGET_req/s")
 		b.ReportMetric(float64(misses.busy+hits.busy), "429s")
 	}
 }

@@ -1,6 +1,8 @@
 package stages
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"time"
 
@@ -49,6 +51,12 @@ type Request struct {
 	// Options are per-request knobs passed to extractors: json_path, jq,
 	// pages, max_pages …
 	Options map[string]string
+	// StrictOptions names the Options the agent passed as the extractor's
+	// own (`options` of /v1/fetch, `siftOptions` of a scrape, `-o`): the
+	// extractor that gets the document must declare each of them, and each
+	// value must fit its declaration. The others are sift's own request
+	// fields, given to whichever extractor takes them.
+	StrictOptions []string
 	// MaxAge, when set, bounds the age of a cached snapshot the request
 	// accepts: 0 always goes to the origin.
 	MaxAge *time.Duration
@@ -70,6 +78,16 @@ type Response struct {
 	// Tokens is the body's token count, counted once when it was fetched
 	// (and kept in cache snapshots), so answers never count it again.
 	Tokens int
+	// Hash is the body's content address ("sha256:…"), computed once when
+	// it was fetched and kept in cache snapshots like Tokens; empty when
+	// the fetcher did not compute it.
+	Hash string
+}
+
+// BodyHash is the content address of a fetched body.
+func BodyHash(body []byte) string {
+	sum := sha256.Sum256(body)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
 // MediaType returns the response's media type, lower-cased and without

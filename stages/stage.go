@@ -109,6 +109,9 @@ type CacheStore interface {
 	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
 	// Put stores a snapshot until expires.
 	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
+	// At returns the store as the cache stage at index stage of the chain
+	// uses it: its entries are counted and cleared apart.
+	At(stage int) CacheStore
 }
 
 // ContextSource finds what a workspace already knows about a query.
@@ -131,6 +134,13 @@ type ExtractorRouter interface {
 	// Route returns the name of the plugin that handles mediaType, and the
 	// plugin, or ok=false when none does.
 	Route(mediaType string) (name string, ex Extractor, ok bool)
+}
+
+// OptionChecker is what an ExtractorRouter may also do: check a request's
+// options against the ones an extractor declares. The error is a
+// *sdk.DocError of class bad_option naming every option that does not fit.
+type OptionChecker interface {
+	CheckOptions(extractor string, opts map[string]string) error
 }
 
 // DigesterSet finds a digester by the name of its block.

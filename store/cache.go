@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"gorm.io/gorm"
@@ -20,8 +23,11 @@ import (
 // CacheEntry is the bookkeeping of one snapshot; its bytes are in
 // CacheBlob under the same key.
 type CacheEntry struct {
-	Key       string    `gorm:"column:cache_key;primaryKey;size:64;index:idx_cache_entries_age,priority:2"`
-	Bytes     int64     `gorm:"not null"`
+	Key   string `gorm:"column:cache_key;primaryKey;size:64;index:idx_cache_entries_age,priority:2"`
+	Bytes int64  `gorm:"not null"`
+	// Stage is the index in the chain of the cache stage that stored the
+	// entry, by which its entries are counted and cleared.
+	Stage     int       `gorm:"not null;default:0;index"`
 	CreatedAt time.Time `gorm:"not null;index:idx_cache_entries_age,priority:1"`
 	ExpiresAt time.Time `gorm:"not null;index"`
 }
@@ -40,7 +46,21 @@ type CacheStats struct {
 	ID      int   `gorm:"primaryKey;autoIncrement:false"`
 	Bytes   int64 `gorm:"not null"`
 	Entries int64 `gorm:"not null"`
+	// Generation counts the clears, so that every instance drops the
+	// snapshots it holds in memory after one.
+	Generation int64 `gorm:"not null;default:0"`
 }
+
+// CacheStageStats is one cache stage's running total, beside the whole
+// cache's in CacheStats.
+type CacheStageStats struct {
+	Stage   int   `gorm:"primaryKey;autoIncrement:false"`
+	Bytes   int64 `gorm:"not null"`
+	Entries int64 `gorm:"not null"`
+}
+
+// TableName keeps the table's name stable.
+func (CacheStageStats) TableName() string { return "cache_stage_stats" }
 
 // Bounds of the housekeeping one put does: at most evictBatch rows per
 // query and evictRounds queries per kind, so a put's cost stays flat
@@ -64,8 +84,17 @@ func migrateCache(tx *gorm.DB) error {
 			return fmt.Errorf("drop old cache: %w", err)
 		}
 	}
-	if err := tx.AutoMigrate(&CacheEntry{}, &CacheBlob{}, &CacheStats{}); err != nil {
+	newStageStats := !m.HasTable(&CacheStageStats{})
+	if err := tx.AutoMigrate(&CacheEntry{}, &CacheBlob{}, &CacheStats{}, &CacheStageStats{}); err != nil {
 		return err
+	}
+	if newStageStats {
+		// Once, at the first start with per-stage totals, rather than on
+		// any request.
+		if err := tx.Exec(`INSERT INTO cache_stage_stats (stage, bytes, entries)
+			SELECT stage, SUM(bytes), COUNT(*) FROM cache_entries GROUP BY stage`).Error; err != nil {
+			return fmt.Errorf("cache stage stats: %w", err)
+		}
 	}
 	var n int64
 	if err := tx.Model(&CacheStats{}).Where("id = ?", statsID).Count(&n).Error; err != nil || n > 0 {
@@ -93,16 +122,8 @@ func (s *Store) CacheGet(ctx context.Context, key string, now time.Time) (snapsh
 }
 
 func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEntry, bool, error) {
-	var row struct {
-		CreatedAt time.Time
-		ExpiresAt time.Time
-		Snapshot  []byte
-	}
-	err := s.db.WithContext(ctx).Table("cache_entries AS e").
-		Select("e.created_at, e.expires_at, b.snapshot").
-		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
-		Where("e.cache_key = ? AND e.expires_at > ?", key, now).
-		Take(&row).Error
+	var row hitRow
+	err := hitQuery(s.db.WithContext(ctx), key, now).Take(&row).Error
 	switch {
 	case errors.Is(err, gorm.ErrRecordNotFound):
 		return nil, false, nil
@@ -112,52 +133,88 @@ func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEn
 	return &hotEntry{key: key, snapshot: row.Snapshot, takenAt: row.CreatedAt, expires: row.ExpiresAt}, true, nil
 }
 
-// CachePut stores snapshot under key until expires, replacing an older
-// entry, and keeps the total within budget bytes: it drops a bounded batch
-// of expired entries and then, oldest first, what exceeds the budget. A
-// snapshot larger than the whole budget is not stored.
-func (s *Store) CachePut(ctx context.Context, key string, snapshot []byte, now, expires time.Time, budget int64) error {
+// hitRow is what a lookup reads.
+type hitRow struct {
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Snapshot  []byte
+}
+
+// hitQuery is a lookup: one entry and its snapshot, each by primary key.
+func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
+	return db.Table("cache_entries AS e").
+		Select("e.created_at, e.expires_at, b.snapshot").
+		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
+		Where("e.cache_key = ? AND e.expires_at > ?", key, now)
+}
+
+// CachePut stores snapshot under key, for the cache stage at index stage,
+// until expires, replacing an older entry, and keeps the total within
+// budget bytes: it drops a bounded batch of expired entries and then,
+// oldest first, what exceeds the budget. A snapshot larger than the whole
+// budget is not stored. It returns the entries it dropped, by stage.
+func (s *Store) CachePut(ctx context.Context, key string, stage int, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
 	size := int64(len(snapshot))
 	if size > budget {
-		return nil
+		return nil, nil
 	}
-	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		stats, err := s.lockStats(tx)
-		if err != nil {
+	var t *tally
+	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var err error
+		if t, err = s.begin(tx); err != nil {
 			return err
 		}
 		var old []CacheEntry
-		if err := tx.Select("bytes").Where("cache_key = ?", key).Limit(1).Find(&old).Error; err != nil {
+		if err := tx.Select("bytes, stage").Where("cache_key = ?", key).Limit(1).Find(&old).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
 		if len(old) == 1 {
-			stats.Bytes -= old[0].Bytes
-			stats.Entries--
+			t.add(old[0].Stage, -old[0].Bytes, -1)
 		}
-		entry := CacheEntry{Key: key, Bytes: size, CreatedAt: now, ExpiresAt: expires}
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, CreatedAt: now, ExpiresAt: expires}
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&CacheBlob{Key: key, Snapshot: snapshot}).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
-		stats.Bytes += size
-		stats.Entries++
-		if err := expire(tx, stats, now); err != nil {
+		t.add(stage, size, 1)
+		if err := expire(tx, t, now); err != nil {
 			return err
 		}
-		if err := evict(tx, stats, budget); err != nil {
+		if err := evict(tx, t, budget); err != nil {
 			return err
 		}
-		return tx.Model(&CacheStats{}).Where("id = ?", statsID).
-			Updates(map[string]any{"bytes": stats.Bytes, "entries": stats.Entries}).Error
+		return t.commit(tx)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return t.dropped, nil
 }
 
-// lockStats reads the running total and, on a shared database, locks it
-// for the transaction: puts from every instance then take turns, so each
+// Dropped counts the entries a put dropped, by the stage that stored them
+// and why.
+type Dropped map[DropKey]int64
+
+// DropKey is a stage's index and why its entries went: "expired", or
+// "evicted" to keep within the byte budget.
+type DropKey struct {
+	Stage  int
+	Reason string
+}
+
+// tally is what one transaction changes of the running totals.
+type tally struct {
+	stats   *CacheStats
+	stages  map[int]*CacheStageStats // changes, not totals
+	dropped Dropped
+}
+
+// begin reads the running total and, on a shared database, locks it for
+// the transaction: writers from every instance then take turns, so each
 // sees the others' entries. SQLite's write transactions already do.
-func (s *Store) lockStats(tx *gorm.DB) (*CacheStats, error) {
+func (s *Store) begin(tx *gorm.DB) (*tally, error) {
 	q := tx.Where("id = ?", statsID)
 	if s.shared {
 		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
@@ -166,19 +223,53 @@ func (s *Store) lockStats(tx *gorm.DB) (*CacheStats, error) {
 	if err := q.Take(&stats).Error; err != nil {
 		return nil, fmt.Errorf("cache stats: %w", err)
 	}
-	return &stats, nil
+	return &tally{stats: &stats, stages: map[int]*CacheStageStats{}, dropped: Dropped{}}, nil
+}
+
+func (t *tally) add(stage int, bytes, entries int64) {
+	t.stats.Bytes += bytes
+	t.stats.Entries += entries
+	d, ok := t.stages[stage]
+	if !ok {
+		d = &CacheStageStats{Stage: stage}
+		t.stages[stage] = d
+	}
+	d.Bytes += bytes
+	d.Entries += entries
+}
+
+// commit writes the totals back: the whole cache's, and each changed
+// stage's by adding its change to the stored row.
+func (t *tally) commit(tx *gorm.DB) error {
+	if err := tx.Model(&CacheStats{}).Where("id = ?", statsID).
+		Updates(map[string]any{"bytes": t.stats.Bytes, "entries": t.stats.Entries, "generation": t.stats.Generation}).Error; err != nil {
+		return fmt.Errorf("cache stats: %w", err)
+	}
+	for _, d := range t.stages {
+		if d.Bytes == 0 && d.Entries == 0 {
+			continue
+		}
+		err := tx.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "stage"}}, DoUpdates: clause.Assignments(map[string]any{
+			"bytes":   gorm.Expr("cache_stage_stats.bytes + excluded.bytes"),
+			"entries": gorm.Expr("cache_stage_stats.entries + excluded.entries"),
+		})}).Create(d).Error
+		if err != nil {
+			return fmt.Errorf("cache stage stats: %w", err)
+		}
+	}
+	return nil
 }
 
 // expire drops up to evictRounds batches of expired entries, soonest
 // expired first.
-func expire(tx *gorm.DB, stats *CacheStats, now time.Time) error {
+func expire(tx *gorm.DB, t *tally, now time.Time) error {
 	for range evictRounds {
 		var batch []CacheEntry
-		if err := tx.Select("cache_key, bytes").Where("expires_at <= ?", now).
+		if err := tx.Select("cache_key, bytes, stage").Where("expires_at <= ?", now).
 			Order("expires_at").Limit(evictBatch).Find(&batch).Error; err != nil {
 			return fmt.Errorf("cache expire: %w", err)
 		}
-		if err := drop(tx, stats, batch); err != nil || len(batch) < evictBatch {
+		if err := drop(tx, t, batch, "expired"); err != nil || len(batch) < evictBatch {
 			return err
 		}
 	}
@@ -187,44 +278,46 @@ func expire(tx *gorm.DB, stats *CacheStats, now time.Time) error {
 
 // evict drops the oldest entries until the total is within budget, up to
 // evictRounds batches.
-func evict(tx *gorm.DB, stats *CacheStats, budget int64) error {
+func evict(tx *gorm.DB, t *tally, budget int64) error {
 	for range evictRounds {
-		if stats.Bytes <= budget {
+		if t.stats.Bytes <= budget {
 			return nil
 		}
 		var oldest []CacheEntry
-		if err := tx.Select("cache_key, bytes").Order("created_at, cache_key").
+		if err := tx.Select("cache_key, bytes, stage").Order("created_at, cache_key").
 			Limit(evictBatch).Find(&oldest).Error; err != nil {
 			return fmt.Errorf("cache evict: %w", err)
 		}
-		over, n := stats.Bytes-budget, 0
+		over, n := t.stats.Bytes-budget, 0
 		for n < len(oldest) && over > 0 {
 			over -= oldest[n].Bytes
 			n++
 		}
-		if err := drop(tx, stats, oldest[:n]); err != nil || n == 0 {
+		if err := drop(tx, t, oldest[:n], "evicted"); err != nil || n == 0 {
 			return err
 		}
 	}
 	return nil
 }
 
-// drop deletes entries and their snapshots and takes them off the total.
-func drop(tx *gorm.DB, stats *CacheStats, entries []CacheEntry) error {
+// drop deletes entries and their snapshots and takes them off the totals.
+func drop(tx *gorm.DB, t *tally, entries []CacheEntry, reason string) error {
 	if len(entries) == 0 {
 		return nil
 	}
 	keys := make([]string, len(entries))
 	for i, e := range entries {
 		keys[i] = e.Key
-		stats.Bytes -= e.Bytes
-		stats.Entries--
+		t.add(e.Stage, -e.Bytes, -1)
+		if reason != "" {
+			t.dropped[DropKey{Stage: e.Stage, Reason: reason}]++
+		}
 	}
 	if err := tx.Where("cache_key IN ?", keys).Delete(&CacheEntry{}).Error; err != nil {
-		return fmt.Errorf("cache evict: %w", err)
+		return fmt.Errorf("cache drop: %w", err)
 	}
 	if err := tx.Where("cache_key IN ?", keys).Delete(&CacheBlob{}).Error; err != nil {
-		return fmt.Errorf("cache evict: %w", err)
+		return fmt.Errorf("cache drop: %w", err)
 	}
 	return nil
 }
@@ -238,26 +331,116 @@ func (s *Store) CacheStats(ctx context.Context) (bytes, entries int64, err error
 	return stats.Bytes, stats.Entries, nil
 }
 
-// CacheTable is the cache as the cache stages use it (stages.CacheStore),
+// CacheStageStats returns each cache stage's running totals, by the
+// stage's index in the chain.
+func (s *Store) CacheStageStats(ctx context.Context) ([]CacheStageStats, error) {
+	var out []CacheStageStats
+	if err := s.db.WithContext(ctx).Order("stage").Find(&out).Error; err != nil {
+		return nil, fmt.Errorf("cache stage stats: %w", err)
+	}
+	return out, nil
+}
+
+// clearBatch is how many entries one transaction of CacheClear deletes,
+// so that puts are never held up long.
+const clearBatch = 500
+
+// CacheClear deletes the entries the cache stage at index stage stored,
+// or every entry when stage is negative, and returns how many it deleted.
+// It bumps the cache's generation, so a running sift forgets the
+// snapshots it holds in memory (see CacheTable).
+func (s *Store) CacheClear(ctx context.Context, stage int) (int64, error) {
+	var total int64
+	for {
+		var n int
+		err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+			t, err := s.begin(tx)
+			if err != nil {
+				return err
+			}
+			q := tx.Select("cache_key, bytes, stage").Limit(clearBatch)
+			if stage >= 0 {
+				q = q.Where("stage = ?", stage)
+			}
+			var batch []CacheEntry
+			if err := q.Find(&batch).Error; err != nil {
+				return fmt.Errorf("cache clear: %w", err)
+			}
+			n = len(batch)
+			if err := drop(tx, t, batch, ""); err != nil {
+				return err
+			}
+			t.stats.Generation++
+			return t.commit(tx)
+		})
+		if err != nil {
+			return total, err
+		}
+		total += int64(n)
+		if n < clearBatch {
+			return total, nil
+		}
+	}
+}
+
+// cacheGeneration reads the number CacheClear bumps.
+func (s *Store) cacheGeneration(ctx context.Context) (int64, error) {
+	var stats CacheStats
+	if err := s.db.WithContext(ctx).Select("generation").Where("id = ?", statsID).Take(&stats).Error; err != nil {
+		return 0, fmt.Errorf("cache generation: %w", err)
+	}
+	return stats.Generation, nil
+}
+
+// CacheTable is the cache as the cache stages use it (through
+// stages.CacheStore),
 // with the byte budget every Put keeps to, in front of which it keeps the
 // most recently used snapshots in memory (a quarter of the budget, at
-// most hotMax).
+// most hotMax). The copies in memory are dropped within generationEvery
+// of a CacheClear, from any process.
 type CacheTable struct {
+	*tableState
+	// stage is the index of the cache stage this view stores for.
+	stage int
+}
+
+// tableState is what the views of one CacheTable share.
+type tableState struct {
 	store  *Store
 	budget int64
 	hot    *hot
 	now    func() time.Time
+
+	// checked is when the generation was last read (UnixNano); gen is
+	// what it was.
+	checked atomic.Int64
+	gen     atomic.Int64
+
+	mu      sync.Mutex
+	dropped Dropped
 }
+
+// generationEvery is how often a hit in memory looks whether the cache
+// was cleared: one read of one row, at most once a period per process.
+const generationEvery = time.Second
 
 // CacheTable returns the cache with a budget of budget bytes.
 func (s *Store) CacheTable(budget int64) *CacheTable {
-	return &CacheTable{store: s, budget: budget, hot: newHot(min(budget/4, hotMax)), now: time.Now}
+	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(min(budget/4, hotMax)),
+		now: time.Now, dropped: Dropped{}}}
+}
+
+// At returns the cache as the cache stage at index stage uses it: its
+// entries are counted and cleared apart from other stages'.
+func (c *CacheTable) At(stage int) *CacheTable {
+	return &CacheTable{tableState: c.tableState, stage: stage}
 }
 
 // Get returns the fresh snapshot under key and when it was taken. The
 // snapshot may be shared with other readers: it must not be changed.
 func (c *CacheTable) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
 	now := c.now()
+	c.checkGeneration(ctx, now)
 	if snap, takenAt, ok := c.hot.get(key, now); ok {
 		return snap, takenAt, true, nil
 	}
@@ -269,15 +452,52 @@ func (c *CacheTable) Get(ctx context.Context, key string) ([]byte, time.Time, bo
 	return e.snapshot, e.takenAt, true, nil
 }
 
+// checkGeneration empties the memory copies when the cache was cleared
+// since it last looked, looking at most once per generationEvery. While
+// the database cannot say, what is in memory is served: it is fresh, and
+// a hit in memory is how sift answers through a database outage.
+func (c *CacheTable) checkGeneration(ctx context.Context, now time.Time) {
+	last := c.checked.Load()
+	if now.UnixNano()-last < int64(generationEvery) || !c.checked.CompareAndSwap(last, now.UnixNano()) {
+		return
+	}
+	gen, err := c.store.cacheGeneration(ctx)
+	if err == nil && c.gen.Swap(gen) != gen {
+		c.hot.reset()
+	}
+}
+
 // Put stores a snapshot until expires.
 func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
 	now := c.now()
-	if err := c.store.CachePut(ctx, key, snapshot, now, expires, c.budget); err != nil {
+	dropped, err := c.store.CachePut(ctx, key, c.stage, snapshot, now, expires, c.budget)
+	if err != nil {
 		c.hot.drop(key)
 		return err
+	}
+	if len(dropped) > 0 {
+		c.mu.Lock()
+		for k, n := range dropped {
+			c.dropped[k] += n
+		}
+		c.mu.Unlock()
 	}
 	if int64(len(snapshot)) <= c.budget {
 		c.hot.put(key, snapshot, now, expires)
 	}
 	return nil
+}
+
+// Dropped returns how many entries this process's puts dropped since it
+// started, by stage and reason.
+func (c *CacheTable) Dropped() Dropped {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return maps.Clone(c.dropped)
+}
+
+// Stats returns each cache stage's running totals (the database's, which
+// every instance shares).
+func (c *CacheTable) Stats(ctx context.Context) ([]CacheStageStats, error) {
+	return c.store.CacheStageStats(ctx)
 }

@@ -84,3 +84,12 @@ func (h *hot) removeLocked(el *list.Element) {
 	delete(h.byKey, e.key)
 	h.size -= int64(len(e.snapshot))
 }
+
+// reset forgets every snapshot.
+func (h *hot) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.order.Init()
+	clear(h.byKey)
+	h.size = 0
+}

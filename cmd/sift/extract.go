@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"os"
@@ -122,7 +123,7 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 		return nil, err
 	}
 	if f.warm > 0 {
-		res, err := extractWarm(cmd, f, req)
+		res, err := extractWarm(cmd, f, cfg, req)
 		if !errors.Is(err, warm.ErrUnreachable) {
 			return res, err
 		}
@@ -172,12 +173,41 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 	if err != nil {
 		return nil, nil, err
 	}
-	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}})
+	// A one-document run reports problems, not each plugin's start.
+	quiet := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: quiet})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	_, ex, _ := a.Host.Route(mediatype.Of(mediaType))
-	return ex, func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+	return routed(a, mediaType), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+}
+
+// routed returns a's extractor for mediaType, which refuses the -o options
+// it does not declare, or whose values do not fit, as a server would.
+func routed(a *app.App, mediaType string) stages.Extractor {
+	name, ex, _ := a.Host.Route(mediatype.Of(mediaType))
+	return checkedOptions{ex: ex, check: func(opts map[string]string) error { return a.Host.CheckOptions(name, opts) }}
+}
+
+// checkedOptions checks a request's options before extracting.
+type checkedOptions struct {
+	ex    stages.Extractor
+	check func(map[string]string) error
+}
+
+func (c checkedOptions) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if err := c.check(req.Options); err != nil {
+		return nil, err
+	}
+	return c.ex.Extract(ctx, req)
+}
+
+// ExtractFor keeps the routed extractor's shares (stages.SharedExtractor).
+func (c checkedOptions) ExtractFor(ctx context.Context, share string, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+	if err := c.check(req.Options); err != nil {
+		return nil, err
+	}
+	return stages.ExtractFor(ctx, c.ex, share, req)
 }
 
 // routeName names the extractor that specs route mediaType to.

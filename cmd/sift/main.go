@@ -64,7 +64,9 @@ func rootCommand() *cobra.Command {
 		keyCommand(),
 		versionCommand(),
 		pluginCommand(),
+		pluginsCommand(),
 		warmCommand(),
+		cacheCommand(),
 	)
 	return root
 }

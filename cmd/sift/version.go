@@ -35,7 +35,7 @@ func versionCommand() *cobra.Command {
 }
 
 func pluginCommand() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:    "plugin NAME",
 		Short:  "Run a built-in plugin (started by sift itself)",
 		Hidden: true,
@@ -45,4 +45,6 @@ func pluginCommand() *cobra.Command {
 			return fmt.Errorf("no built-in plugin %q", args[0])
 		},
 	}
+	cmd.AddCommand(pluginNewCommand())
+	return cmd
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,7 +22,6 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/warm"
-	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -137,8 +137,7 @@ func (w *warmExtractors) extractor(mediaType string) (stages.Extractor, error) {
 		}
 		w.apps[name] = a
 	}
-	_, ex, _ := a.Host.Route(mediatype.Of(mediaType))
-	return ex, nil
+	return routed(a, mediaType), nil
 }
 
 func (w *warmExtractors) close() {
@@ -152,12 +151,12 @@ func (w *warmExtractors) close() {
 // extractWarm hands req to the warm extractor for this binary, directory
 // and configuration, starting one when none answers. An error wrapping
 // warm.ErrUnreachable means the caller should extract inline instead.
-func extractWarm(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+func extractWarm(cmd *cobra.Command, f extractFlags, cfg *config.Config, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
 	}
-	socket, err := warmSocket(cmd, self, f.config)
+	socket, err := warmSocket(cmd, self, f.config, cfg)
 	if err != nil {
 		return nil, warmRefused(cmd, err)
 	}
@@ -186,7 +185,7 @@ func warmRefused(cmd *cobra.Command, err error) error {
 // warmSocket names the socket of the warm extractor that serves exactly
 // this binary, working directory and configuration: a rebuilt sift or an
 // edited config.hcl gets a new one, and the old one idles out.
-func warmSocket(cmd *cobra.Command, self, cfgPath string) (string, error) {
+func warmSocket(cmd *cobra.Command, self, cfgPath string, cfg *config.Config) (string, error) {
 	dir, err := warm.Dir()
 	if err != nil {
 		return "", err
@@ -203,6 +202,19 @@ func warmSocket(cmd *cobra.Command, self, cfgPath string) (string, error) {
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%s\x00%t\x00", self, fi.Size(), fi.ModTime().UnixNano(), cwd, cfgPath, cmd.Flags().Changed("config"))
 	if src, err := os.ReadFile(cfgPath); err == nil {
 		h.Write(src)
+	}
+	// A rebuilt plugin binary, or another development override, gets a
+	// fresh warm extractor too, not the old build's answers.
+	fmt.Fprintf(h, "%s\x00", os.Getenv(app.EnvDevOverrides))
+	if cfg != nil {
+		for _, b := range append(slices.Clone(cfg.Extractors), cfg.Digesters...) {
+			if len(b.Command) == 0 {
+				continue
+			}
+			if fi, err := os.Stat(b.Command[0]); err == nil {
+				fmt.Fprintf(h, "%s\x00%d\x00%d\x00", b.Command[0], fi.Size(), fi.ModTime().UnixNano())
+			}
+		}
 	}
 	return filepath.Join(dir, "extract-"+hex.EncodeToString(h.Sum(nil))[:16]+".sock"), nil
 }

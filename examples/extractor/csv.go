@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -26,8 +27,11 @@ func (e *csvExtractor) Info(context.Context) (sdk.Info, error) {
 
 func (e *csvExtractor) Schema(context.Context) (sdk.Schema, error) {
 	return sdk.Schema{Attributes: []sdk.Attribute{{
-		Name: "max_rows", Type: sdk.TypeNumber,
+		Name: "max_rows", Type: sdk.TypeInteger,
 		Description: "Rows rendered before the table is cut (default 500).",
+	}}, Options: []sdk.Option{{
+		Name: "rows", Type: sdk.TypeInteger, Min: sdk.Bound(1), Max: sdk.Bound(100000),
+		Description: "Rows rendered for this request, instead of max_rows.",
 	}}}, nil
 }
 
@@ -65,10 +69,20 @@ func (e *csvExtractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk
 	if len(rows) == 0 {
 		return nil, sdk.Invalid("empty CSV")
 	}
+	limit := e.maxRows
+	if v, ok := req.Options["rows"]; ok {
+		// sift has checked it against the declared option: an integer
+		// from 1 to 100000.
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return nil, sdk.BadOption("rows %q: want an integer", v)
+		}
+		limit = n
+	}
 	res := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
-	if body := len(rows) - 1; body > e.maxRows {
-		res.Warnings = append(res.Warnings, fmt.Sprintf("table cut at %d of %d rows", e.maxRows, body))
-		rows = rows[:e.maxRows+1]
+	if body := len(rows) - 1; body > limit {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("table cut at %d of %d rows", limit, body))
+		rows = rows[:limit+1]
 	}
 	res.Content = table(rows)
 	return res, nil

@@ -2,7 +2,7 @@ module example.com/sift-csv
 
 go 1.26.0
 
-require github.com/siftd/sift v0.0.0
+require github.com/siftd/sift/plugins/sdk v0.1.0
 
 require (
 	github.com/fatih/color v1.13.0 // indirect
@@ -21,6 +21,7 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-// This example lives in sift's repository; a copy elsewhere drops the
-// replace and requires a released version of sift instead.
-replace github.com/siftd/sift => ../..
+// This example lives in sift's repository and builds against the SDK
+// beside it; a copy elsewhere drops the replace and requires a released
+// SDK (tags plugins/sdk/vX.Y.Z).
+replace github.com/siftd/sift/plugins/sdk => ../../plugins/sdk

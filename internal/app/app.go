@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"maps"
 	"net"
+	"os"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -133,7 +134,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Logger:     opts.Logger,
 		Extractors: late,
 		Digesters:  late,
-		Cache:      late,
+		Cache:      late.At(0), // each cache stage takes its own view with At
 		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 	}
@@ -174,7 +175,16 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		}
 		a.Store = st
 		if cached {
-			late.cache = st.CacheTable(budget)
+			table := st.CacheTable(budget)
+			positions := CacheStages(cfg)
+			indexes := make([]int, len(positions))
+			for i, pos := range positions {
+				indexes[i] = pos - 1
+			}
+			late.bindCache(table, indexes)
+			if w, ok := opts.Observer.(cacheWatcher); ok {
+				w.WatchCache(cacheStats(table, positions))
+			}
 		}
 	}
 	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
@@ -265,6 +275,9 @@ func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 }
 
 func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64) ([]host.Spec, hcl.Diagnostics) {
+	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, slog.Default()); diags.HasErrors() {
+		return nil, diags
+	}
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
 	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))

@@ -6,6 +6,7 @@ import (
 
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/store"
 )
 
 // bindings stand in for the plugin host and the cache table while the
@@ -15,7 +16,9 @@ import (
 type bindings struct {
 	declared declaredDigesters
 	host     *host.Host
-	cache    stages.CacheStore
+	// caches holds each cache stage's view of the table, by the stage's
+	// index in the chain; bound with the store.
+	caches map[int]*store.CacheTable
 }
 
 // Route finds the extractor for mediaType in the host.
@@ -32,18 +35,40 @@ func (b *bindings) Digester(name string) (stages.Digester, bool) {
 	return b.host.Digester(name)
 }
 
-// Get reads the cache table.
-func (b *bindings) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
-	return b.cache.Get(ctx, key)
+// bindCache binds the cache stages at indexes (0-based, in the chain) to
+// table.
+func (b *bindings) bindCache(table *store.CacheTable, indexes []int) {
+	b.caches = make(map[int]*store.CacheTable, len(indexes))
+	for _, i := range indexes {
+		b.caches[i] = table.At(i)
+	}
 }
 
-// Put writes the cache table.
-func (b *bindings) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
-	return b.cache.Put(ctx, key, snapshot, expires)
+// At is the cache as the cache stage at index stage uses it.
+func (b *bindings) At(stage int) stages.CacheStore { return stageCache{b: b, stage: stage} }
+
+// stageCache is one cache stage's view of the table, found once the store
+// is bound.
+type stageCache struct {
+	b     *bindings
+	stage int
 }
+
+// Get reads the stage's entries.
+func (s stageCache) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
+	return s.b.caches[s.stage].Get(ctx, key)
+}
+
+// Put writes an entry of the stage's.
+func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
+	return s.b.caches[s.stage].Put(ctx, key, snapshot, expires)
+}
+
+// At is another stage's view.
+func (s stageCache) At(stage int) stages.CacheStore { return s.b.At(stage) }
 
 var (
 	_ stages.ExtractorRouter = (*bindings)(nil)
 	_ stages.DigesterSet     = (*bindings)(nil)
-	_ stages.CacheStore      = (*bindings)(nil)
+	_ stages.CacheStore      = stageCache{}
 )

@@ -16,9 +16,10 @@ const (
 
 // pool is one plugin pool as /healthz reports it.
 type pool struct {
-	Name string `json:"name"`
-	Live int    `json:"live"`
-	Size int    `json:"size"`
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+	Live    int    `json:"live"`
+	Size    int    `json:"size"`
 	// CannotRestart is set while the pool has no process and starting one
 	// fails (its binary no longer matches its pin).
 	CannotRestart bool `json:"cannot_restart,omitempty"`
@@ -32,7 +33,7 @@ func (a *App) Health() (ok bool, detail any) {
 	ok, pools := true, []pool{}
 	for _, p := range a.Host.Pools() {
 		live := p.Size()
-		pools = append(pools, pool{Name: p.Name(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
+		pools = append(pools, pool{Name: p.Name(), Version: p.Version(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
 		ok = ok && live > 0
 	}
 	out := map[string]any{"plugins": pools}

@@ -79,6 +79,10 @@ func Strip(s string) (string, int) {
 func firstToStrip(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
+		if c >= 0x20 && c < 0x7f { // printable ASCII, most of any text
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			if c == '\r' || Removed(rune(c)) {
 				return i

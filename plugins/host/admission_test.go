@@ -53,7 +53,7 @@ func TestAdmissionFaultsCostOneRequest(t *testing.T) {
 		want    error
 		timeout time.Duration
 	}{
-		{"panic", ErrCrashed, callTimeout},
+		{"panic", ErrFailed, callTimeout},
 		{"hang", ErrTimeout, hangTimeout},
 		{"alloc", ErrCrashed, callTimeout},
 	}

@@ -43,7 +43,7 @@ func TestBrokenPoolFailsAtOnce(t *testing.T) {
 	spec := testSpec(t, "")
 	bin := filepath.Join(t.TempDir(), "plugin")
 	copyFile(t, spec.Command[0], bin, nil)
-	spec.Command, spec.SHA256, spec.Pool = []string{bin}, fileSHA256(t, bin), 1
+	spec.Command, spec.SHA256, spec.Pool = []string{bin}, testFileSHA256(t, bin), 1
 	h := startHost(t, spec)
 	pool := h.Pools()[0]
 

@@ -5,6 +5,9 @@ import "github.com/siftd/sift/errclass"
 // Errors a plugin call can end with besides the plugin's own DocError,
 // each of its class in errclass's table.
 var (
+	// ErrFailed means the plugin answered the call with an error of its
+	// own (a bug, or a panic the SDK recovered); the process is kept.
+	ErrFailed = errclass.New(errclass.ExtractorFailed, "plugin failed")
 	// ErrCrashed means the plugin process died during the call.
 	ErrCrashed = errclass.New(errclass.ExtractorFailed, "plugin crashed")
 	// ErrTimeout means the call outlived its deadline; the process was

@@ -18,15 +18,17 @@ import (
 
 // Host runs the configured extractors and routes media types to them.
 type Host struct {
+	specs     map[string]*Spec
 	routes    []route
 	digesters map[string]stages.Digester
 	pools     []*Pool
 }
 
 type route struct {
-	pattern string
-	name    string
-	ex      stages.Extractor
+	pattern  string
+	name     string
+	external bool
+	ex       stages.Extractor
 }
 
 // Options tune how Start runs plugins.
@@ -63,12 +65,16 @@ func (noObserver) PluginRestart(string, string)             {}
 // HCL diagnostics; a plugin that cannot start is one too, on its block.
 func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnostics) {
 	opts = opts.withDefaults()
-	h := &Host{digesters: map[string]stages.Digester{}}
+	h := &Host{digesters: map[string]stages.Digester{}, specs: map[string]*Spec{}}
 	var diags hcl.Diagnostics
 	for i := range specs {
 		s := &specs[i]
 		started, ds := h.startOne(ctx, s, opts)
 		diags = append(diags, ds...)
+		if started != nil {
+			logStarted(opts.Logger, s)
+			h.specs[s.Name] = s
+		}
 		if d, ok := started.(stages.Digester); ok && s.Digester {
 			h.digesters[s.Name] = d
 			continue
@@ -78,7 +84,7 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 				ex = newAdmission(ex, s.Pool, s.PerCaller)
 			}
 			for _, ct := range s.ContentTypes {
-				h.routes = append(h.routes, route{pattern: ct, name: s.Name, ex: ex})
+				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
 		}
 	}
@@ -87,6 +93,17 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 		return nil, diags
 	}
 	return h, diags
+}
+
+// logStarted names a started plugin with what it announced, so a log shows
+// which build of each plugin served.
+func logStarted(log *slog.Logger, s *Spec) {
+	path := "built-in"
+	if s.External() {
+		path = s.Command[0]
+	}
+	log.Info("plugin started", "plugin", s.Name, "kind", s.kind(), "version", s.Info.Version,
+		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "pool", s.Pool)
 }
 
 func (o Options) withDefaults() Options {
@@ -145,16 +162,12 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
 		defer pr.close() // healthy: asked to exit, so nothing logs its end as a crash
-		impl = pr.ex
-		if s.Digester {
-			impl = pr.dg
-		}
+		impl = pr.impl()
 	}
-	schema, err := impl.Schema(ctx)
-	if err != nil {
-		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("schema: %w", err))}
+	if err := describe(ctx, s, impl); err != nil {
+		return nil, hcl.Diagnostics{startError(s, err)}
 	}
-	cfg, diags := decodeBody(s.Body, schema)
+	cfg, diags := decodeBody(s.Body, s.Schema)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -170,45 +183,74 @@ func startError(s *Spec, err error) *hcl.Diagnostic {
 		Detail: err.Error(), Subject: s.DefRange.Ptr()}
 }
 
-// Route returns the extractor for a media type: an exact match first, then a
-// structured suffix (+json), then a wildcard (text/*).
+// Route returns the extractor for a media type. The most specific pattern
+// wins (exact, then structured suffix such as +json, then a wildcard such as
+// text/*); between patterns of the same rank, a configured external plugin
+// beats a built-in. Plan refuses two external plugins claiming one pattern,
+// so no other tie is left.
 func (h *Host) Route(mediaType string) (string, stages.Extractor, bool) {
-	i := bestMatch(len(h.routes), func(i int) string { return h.routes[i].pattern }, mediaType)
+	i := bestMatch(len(h.routes), func(i int) claim {
+		return claim{h.routes[i].pattern, h.routes[i].external}
+	}, mediaType)
 	if i < 0 {
 		return "", nil, false
 	}
 	return h.routes[i].name, h.routes[i].ex, true
 }
 
-// RouteSpec returns the name of the spec that would handle mediaType, so a
-// caller can start just that plugin.
+// RouteSpec returns the name of the spec that would handle mediaType, by
+// Route's precedence, so a caller can start just that plugin.
 func RouteSpec(specs []Spec, mediaType string) (string, bool) {
-	type pat struct{ pattern, name string }
-	var pats []pat
+	var claims []claim
+	var names []string
 	for _, s := range specs {
+		if s.Digester {
+			continue
+		}
 		for _, ct := range s.ContentTypes {
-			pats = append(pats, pat{ct, s.Name})
+			claims = append(claims, claim{ct, s.thirdParty()})
+			names = append(names, s.Name)
 		}
 	}
-	i := bestMatch(len(pats), func(i int) string { return pats[i].pattern }, mediaType)
+	i := bestMatch(len(claims), func(i int) claim { return claims[i] }, mediaType)
 	if i < 0 {
 		return "", false
 	}
-	return pats[i].name, true
+	return names[i], true
 }
 
-// bestMatch returns the index of the most specific pattern matching
-// mediaType, the first one on a tie, or -1.
-func bestMatch(n int, pattern func(int) string, mediaType string) int {
-	best, bestRank := -1, -1
+// claim is one media-type pattern an extractor handles.
+type claim struct {
+	pattern  string
+	external bool
+}
+
+// bestMatch returns the index of the claim that handles mediaType: the
+// most specific matching pattern, an external plugin's on a tie, else the
+// first; -1 when none matches.
+func bestMatch(n int, at func(int) claim, mediaType string) int {
+	best, bestRank, bestExternal := -1, -1, false
 	for i := range n {
-		if p := pattern(i); mediatype.Match(p, mediaType) {
-			if rank := mediatype.Specificity(p); rank > bestRank {
-				best, bestRank = i, rank
-			}
+		c := at(i)
+		if !mediatype.Match(c.pattern, mediaType) {
+			continue
+		}
+		rank := mediatype.Specificity(c.pattern)
+		if rank > bestRank || (rank == bestRank && c.external && !bestExternal) {
+			best, bestRank, bestExternal = i, rank, c.external
 		}
 	}
 	return best
+}
+
+// CheckOptions checks a request's options against those the extractor
+// declares in its schema.
+func (h *Host) CheckOptions(extractor string, opts map[string]string) error {
+	s, ok := h.specs[extractor]
+	if !ok {
+		return fmt.Errorf("no extractor %q", extractor)
+	}
+	return s.Schema.CheckOptions(opts)
 }
 
 // Pools returns the host's process pools, for health reporting.
@@ -250,4 +292,5 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 var (
 	_ stages.ExtractorRouter = (*Host)(nil)
 	_ stages.DigesterSet     = (*Host)(nil)
+	_ stages.OptionChecker   = (*Host)(nil)
 )

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // openPinned opens an external plugin's binary and checks the open file
@@ -39,7 +40,7 @@ func openPinned(s *Spec) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != s.SHA256 {
+	if got := hex.EncodeToString(h.Sum(nil)); !strings.EqualFold(got, s.SHA256) {
 		f.Close()
 		return nil, fmt.Errorf("%w: %s has SHA-256 %s, the configuration says %s", ErrPinMismatch, path, got, s.SHA256)
 	}

@@ -22,7 +22,7 @@ func TestPinHoldsAgainstASwap(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "plugin")
 	copyFile(t, spec.Command[0], bin, nil)
-	spec.Command, spec.SHA256, spec.Pool = []string{bin}, fileSHA256(t, bin), 1
+	spec.Command, spec.SHA256, spec.Pool = []string{bin}, testFileSHA256(t, bin), 1
 	// The unpinned binary, the same plugin with bytes added, leaves a line
 	// in marker for every run.
 	marker := filepath.Join(dir, "ran")

@@ -145,7 +145,7 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) (string, 
 		return "crashed", fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
 	}
 	p.idle <- pr
-	return "failed", fmt.Errorf("plugin failed: %s", status.Convert(err).Message())
+	return "failed", fmt.Errorf("%w: %s", ErrFailed, status.Convert(err).Message())
 }
 
 // timedOut reports whether a call failed on its own deadline. The plugin's
@@ -318,6 +318,9 @@ func (p *Pool) Close() {
 
 // Name is the plugin's name.
 func (p *Pool) Name() string { return p.spec.Name }
+
+// Version is the version the plugin announced.
+func (p *Pool) Version() string { return p.spec.Info.Version }
 
 // Capacity is the number of processes the pool keeps.
 func (p *Pool) Capacity() int { return p.spec.Pool }

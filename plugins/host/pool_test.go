@@ -2,8 +2,6 @@ package host
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"io"
 	"log/slog"
@@ -50,24 +48,19 @@ func testSpec(t testing.TB, body string) Spec {
 	}
 	return Spec{
 		Name: "faulty", ContentTypes: []string{"text/x-test"},
-		Command: []string{self}, SHA256: fileSHA256(t, self),
+		Command: []string{self}, SHA256: testFileSHA256(t, self),
 		Pool: 2, Timeout: callTimeout, Memory: memory, MaxMessage: 1 << 20,
 		Body: file.Body,
 	}
 }
 
-func fileSHA256(t testing.TB, path string) string {
+func testFileSHA256(t testing.TB, path string) string {
 	t.Helper()
-	f, err := os.Open(path)
+	sum, err := fileSHA256(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return sum
 }
 
 func startHost(t *testing.T, spec Spec) *Host {
@@ -106,7 +99,8 @@ func TestPoolSurvivesFaults(t *testing.T) {
 		wantMsg string
 		timeout time.Duration // the call deadline, when not callTimeout
 	}{
-		{mode: "panic", wantErr: ErrCrashed},
+		// The SDK recovers the panic: the call fails, the process lives on.
+		{mode: "panic", wantErr: ErrFailed, wantMsg: "plugin panicked in Extract: extractor exploded"},
 		{mode: "exit", wantErr: ErrCrashed},
 		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced", timeout: hangTimeout},
 		{mode: "oversize", wantErr: ErrReplyTooLarge, wantMsg: "larger than max"},

@@ -91,7 +91,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 func (l *launcher) connect(ctx context.Context, client *plugin.Client) (*proc, error) {
 	rpc, err := client.Client()
 	if err != nil {
-		return nil, fmt.Errorf("start: %w", err)
+		return nil, fmt.Errorf("start: %w", explainStart(l.spec, err))
 	}
 	if rc := client.ReattachConfig(); rc != nil && l.spec.Memory > 0 {
 		if err := limitMemory(rc.Pid, l.spec.Memory); err != nil {
@@ -136,5 +136,13 @@ func (p *proc) kill() {
 
 // close asks the process to exit and waits for it; for healthy processes.
 func (p *proc) close() { p.client.Kill() }
+
+// impl is the process's extractor or digester.
+func (p *proc) impl() described {
+	if p.dg != nil {
+		return p.dg
+	}
+	return p.ex
+}
 
 func (p *proc) exited() bool { return p.client.Exited() }

@@ -29,6 +29,9 @@ func decodeBody(body hcl.Body, schema sdk.Schema) (json.RawMessage, hcl.Diagnost
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if diags := checkIntegers(body, schema, val); diags.HasErrors() {
+		return nil, diags
+	}
 	raw, err := ctyjson.Marshal(dropNulls(val), dropNulls(val).Type())
 	if err != nil {
 		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot encode plugin config", Detail: err.Error()}}
@@ -40,7 +43,7 @@ func ctyType(t sdk.AttrType) (cty.Type, error) {
 	switch t {
 	case sdk.TypeString:
 		return cty.String, nil
-	case sdk.TypeNumber:
+	case sdk.TypeNumber, sdk.TypeInteger:
 		return cty.Number, nil
 	case sdk.TypeBool:
 		return cty.Bool, nil
@@ -48,6 +51,29 @@ func ctyType(t sdk.AttrType) (cty.Type, error) {
 		return cty.List(cty.String), nil
 	}
 	return cty.NilType, fmt.Errorf("unknown type %q", t)
+}
+
+// checkIntegers refuses a fraction where the schema wants an integer, on
+// the attribute's line, so the plugin never sees 2.5 for a row count.
+func checkIntegers(body hcl.Body, schema sdk.Schema, val cty.Value) hcl.Diagnostics {
+	attrs, _ := body.JustAttributes()
+	var diags hcl.Diagnostics
+	for _, a := range schema.Attributes {
+		if a.Type != sdk.TypeInteger {
+			continue
+		}
+		v := val.GetAttr(a.Name)
+		if v.IsNull() || !v.IsKnown() || v.AsBigFloat().IsInt() {
+			continue
+		}
+		d := &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Invalid " + a.Name,
+			Detail: fmt.Sprintf("%s must be a whole number, not %s.", a.Name, v.AsBigFloat().Text('g', -1))}
+		if attr, ok := attrs[a.Name]; ok {
+			d.Subject = attr.Expr.Range().Ptr()
+		}
+		diags = append(diags, d)
+	}
+	return diags
 }
 
 // dropNulls removes unset attributes so the plugin sees only what the

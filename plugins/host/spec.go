@@ -16,11 +16,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -76,6 +78,10 @@ type Spec struct {
 	// plugin's schema.
 	Body     hcl.Body
 	DefRange hcl.Range
+	// Info and Schema are what the plugin announces; Describe and
+	// Configure fill them in.
+	Info   sdk.Info
+	Schema sdk.Schema
 }
 
 // described is what extractors and digesters share.
@@ -92,8 +98,13 @@ func (s *Spec) kind() string {
 	return sdk.KindExtractor
 }
 
-// External reports whether the plugin is a third-party binary.
+// External reports whether the plugin runs from a binary of its own: a
+// third-party plugin or a companion.
 func (s *Spec) External() bool { return len(s.Command) > 0 }
+
+// thirdParty reports whether the plugin is an operator's external plugin,
+// not one that ships with sift.
+func (s *Spec) thirdParty() bool { return s.External() && !s.Companion }
 
 // Plan merges the built-in extractors with the configured `extractor`
 // blocks: a block named like a built-in tunes it, a block with a command
@@ -156,10 +167,8 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 			continue
 		}
 		s := specFrom(b, maxMessage)
-		s.ContentTypes, s.Builtin = info.ContentTypes, impl
-		if s.PerCaller == 0 && slices.Contains(info.Capabilities, sdk.CapabilityCostly) {
-			s.PerCaller = max(1, s.Pool/2)
-		}
+		s.ContentTypes, s.Builtin, s.Info = info.ContentTypes, impl, info
+		s.PerCaller = perCaller(s)
 		if len(b.ContentTypes) > 0 {
 			s.ContentTypes = b.ContentTypes
 		}
@@ -176,9 +185,97 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 					b.Name, slices.Sorted(slices.Values(append(sortedNames(builtins), sortedNames(companions)...)))), Subject: b.DefRange.Ptr()})
 			continue
 		}
-		specs = append(specs, specFrom(b, maxMessage))
+		s := specFrom(b, maxMessage)
+		if err := Describe(ctx, &s); err != nil {
+			diags = append(diags, startError(&s, err))
+			continue
+		}
+		if len(s.ContentTypes) == 0 {
+			s.ContentTypes = s.Info.ContentTypes
+		}
+		if len(s.ContentTypes) == 0 {
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Extractor handles no media type",
+				Detail:  fmt.Sprintf("extractor %q announces no content types; list them in its block's content_types.", s.Name),
+				Subject: b.DefRange.Ptr()})
+			continue
+		}
+		s.PerCaller = perCaller(s)
+		specs = append(specs, s)
 	}
-	return specs, diags
+	return specs, append(diags, contestedClaims(specs)...)
+}
+
+// contestedClaims refuses two external plugins that claim the same media
+// type pattern: Route could only pick one of them by the order of the file.
+// An external plugin claiming a built-in's pattern is no conflict: it wins
+// (see Route).
+func contestedClaims(specs []Spec) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	owner := map[string]*Spec{}
+	for i := range specs {
+		s := &specs[i]
+		if !s.thirdParty() {
+			continue
+		}
+		for _, ct := range s.ContentTypes {
+			key := strings.ToLower(strings.TrimSpace(ct))
+			if first, ok := owner[key]; ok && first.Name != s.Name {
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Media type claimed twice",
+					Detail: fmt.Sprintf("extractors %q (%s) and %q both claim %s; remove it from the content_types of one of them.",
+						first.Name, first.DefRange, s.Name, key),
+					Subject: s.DefRange.Ptr()})
+				continue
+			}
+			owner[key] = s
+		}
+	}
+	return diags
+}
+
+// perCaller is the admission share of a spec: the block's per_caller, else
+// half the pool for a plugin that announces the costly capability, else 0
+// (no admission step).
+func perCaller(s Spec) int {
+	if s.PerCaller == 0 && slices.Contains(s.Info.Capabilities, sdk.CapabilityCostly) {
+		return max(1, s.Pool/2)
+	}
+	return s.PerCaller
+}
+
+// Describe fills in s.Info and s.Schema: from the implementation of a
+// compiled-in built-in, else from a process of the plugin's binary (whose
+// hash is checked first), started for the purpose and closed.
+func Describe(ctx context.Context, s *Spec) error {
+	impl := s.Builtin
+	if s.External() {
+		if err := checkBinary(s); err != nil {
+			return err
+		}
+		l := &launcher{spec: s, log: slog.Default()}
+		pr, err := l.start(ctx)
+		if err != nil {
+			return err
+		}
+		defer pr.close()
+		impl = pr.impl()
+	}
+	if impl == nil {
+		return fmt.Errorf("extractor %q has no implementation", s.Name)
+	}
+	return describe(ctx, s, impl)
+}
+
+func describe(ctx context.Context, s *Spec, impl described) error {
+	info, err := impl.Info(ctx)
+	if err != nil {
+		return fmt.Errorf("info: %w", err)
+	}
+	schema, err := impl.Schema(ctx)
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
+	s.Info, s.Schema = info, schema
+	return nil
 }
 
 func specFrom(b config.Plugin, maxMessage int) Spec {
@@ -227,20 +324,33 @@ func checkBinary(s *Spec) error {
 		}
 		return fmt.Errorf("extractor %q: %w", s.Name, err)
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return fmt.Errorf("extractor %q: read %s: %w", s.Name, s.Command[0], err)
+	f.Close()
+	got, err := fileSHA256(s.Command[0])
+	if err != nil {
+		return fmt.Errorf("extractor %q: %w", s.Name, err)
 	}
-	got := hex.EncodeToString(h.Sum(nil))
 	if s.Companion && s.SHA256 == "" {
 		s.SHA256 = got
 	}
-	if got != s.SHA256 {
+	if !strings.EqualFold(got, s.SHA256) {
 		return fmt.Errorf("extractor %q: binary %s has SHA-256 %s but the configuration says %s; refusing to run it",
 			s.Name, s.Command[0], got, s.SHA256)
 	}
 	return nil
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // DigesterBuiltins maps the name of each built-in digester to its

@@ -67,8 +67,15 @@ func reportUnpinned() {
 // faultyExtractor misbehaves on request: the "mode" option picks how.
 type faultyExtractor struct{}
 
+// envTestCostly makes faultyExtractor announce the costly capability.
+const envTestCostly = "SIFT_HOST_TEST_COSTLY"
+
 func (faultyExtractor) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "faulty", Version: "0.0.1", ContentTypes: []string{"text/x-test"}}, nil
+	info := sdk.Info{Name: "faulty", Version: "0.0.1", ContentTypes: []string{"text/x-test"}}
+	if os.Getenv(envTestCostly) == "1" {
+		info.Capabilities = []string{sdk.CapabilityCostly}
+	}
+	return info, nil
 }
 
 func (faultyExtractor) Schema(context.Context) (sdk.Schema, error) {

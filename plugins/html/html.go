@@ -61,6 +61,13 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 		ContentTypes: []string{"text/html", "application/xhtml+xml"}}, nil
 }
 
+// Schema declares no attributes and the links option.
+func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Options: []sdk.Option{
+		{Name: "links", Type: sdk.TypeBool, Description: "false renders every link as its text, for pages where links would take most of the tokens"},
+	}}, nil
+}
+
 // Extract finds the page's main content and renders it as markdown. When
 // the main content is too thin to trust, the page's body without its chrome
 // is returned instead (thin.go).

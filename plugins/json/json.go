@@ -38,6 +38,14 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 		ContentTypes: []string{"application/json", "text/json", "application/*+json"}}, nil
 }
 
+// Schema declares no attributes and the two query options.
+func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Options: []sdk.Option{
+		{Name: "json_path", Type: sdk.TypeString, Description: "a JMESPath expression the document is narrowed to"},
+		{Name: "jq", Type: sdk.TypeString, Description: "a jq program the document is narrowed to (bounded in time and values)"},
+	}}, nil
+}
+
 // Extract validates, queries and pretty-prints one document.
 func (*Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	if err := validate(req.Body); err != nil {

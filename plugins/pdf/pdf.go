@@ -64,7 +64,10 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 // Schema lists the pdf block's own attribute.
 func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 	return sdk.Schema{Attributes: []sdk.Attribute{
-		{Name: "max_pages", Type: sdk.TypeNumber, Description: fmt.Sprintf("pages read at most per document (default %d)", DefaultMaxPages)},
+		{Name: "max_pages", Type: sdk.TypeInteger, Description: fmt.Sprintf("pages read at most per document (default %d)", DefaultMaxPages)},
+	}, Options: []sdk.Option{
+		{Name: "pages", Type: sdk.TypeString, MaxLength: 1024, Description: `the pages to read, as "1-3,7"`},
+		{Name: "max_pages", Type: sdk.TypeInteger, Min: sdk.Bound(1), Description: "read only the first N pages of the selection"},
 	}}, nil
 }
 

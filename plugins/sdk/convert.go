@@ -29,6 +29,12 @@ func schemaToProto(s Schema) *pb.Schema {
 			Name: a.Name, Type: string(a.Type), Required: a.Required, Description: a.Description,
 		})
 	}
+	for _, o := range s.Options {
+		out.Options = append(out.Options, &pb.Option{
+			Name: o.Name, Type: string(o.Type), Description: o.Description,
+			Min: o.Min, Max: o.Max, MaxLength: o.MaxLength, Values: o.Values,
+		})
+	}
 	return out
 }
 
@@ -37,6 +43,12 @@ func schemaFromProto(s *pb.Schema) Schema {
 	for _, a := range s.GetAttributes() {
 		out.Attributes = append(out.Attributes, Attribute{
 			Name: a.GetName(), Type: AttrType(a.GetType()), Required: a.GetRequired(), Description: a.GetDescription(),
+		})
+	}
+	for _, o := range s.GetOptions() {
+		out.Options = append(out.Options, Option{
+			Name: o.GetName(), Type: AttrType(o.GetType()), Description: o.GetDescription(),
+			Min: o.Min, Max: o.Max, MaxLength: o.GetMaxLength(), Values: o.GetValues(),
 		})
 	}
 	return out

@@ -37,7 +37,8 @@ type digesterServer struct {
 
 type unimplementedDigester struct{ pb.UnimplementedDigesterServer }
 
-func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (*pb.DigestResponse, error) {
+func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (_ *pb.DigestResponse, err error) {
+	defer recoverCall("Digest", &err)
 	res, err := s.impl.Digest(ctx, &DigestRequest{
 		Content:   req.GetContent(),
 		Question:  req.GetQuestion(),

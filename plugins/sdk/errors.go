@@ -3,6 +3,11 @@ package sdk
 import (
 	"errors"
 	"fmt"
+	"os"
+	"runtime/debug"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // Error classes a plugin reports for a bad document. sift answers each with
@@ -38,6 +43,28 @@ func Invalid(format string, args ...any) *DocError {
 // Unsupported returns a DocError of class "unsupported".
 func Unsupported(format string, args ...any) *DocError {
 	return &DocError{Class: ClassUnsupported, Message: fmt.Sprintf(format, args...)}
+}
+
+// BadOption returns a DocError of class "bad_option": a per-request option
+// that is malformed or does not fit the document.
+func BadOption(format string, args ...any) *DocError {
+	return &DocError{Class: ClassBadOption, Message: fmt.Sprintf(format, args...)}
+}
+
+// TooLarge returns a DocError of class "too_large".
+func TooLarge(format string, args ...any) *DocError {
+	return &DocError{Class: ClassTooLarge, Message: fmt.Sprintf(format, args...)}
+}
+
+// recoverCall turns a panic of the implementation into the call's error, so
+// one bad document costs its one request a plugin error instead of killing
+// the process and every call it serves. The stack goes to stderr, which
+// the host logs.
+func recoverCall(method string, err *error) {
+	if r := recover(); r != nil {
+		fmt.Fprintf(os.Stderr, "plugin panic in %s: %v\n%s", method, r, debug.Stack())
+		*err = status.Errorf(codes.Internal, "plugin panicked in %s: %v", method, r)
+	}
 }
 
 func asDocError(err error) (*DocError, bool) {

@@ -39,7 +39,8 @@ type unimplementedExtractor struct {
 	pb.UnimplementedExtractorServer
 }
 
-func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (*pb.ExtractResponse, error) {
+func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (_ *pb.ExtractResponse, err error) {
+	defer recoverCall("Extract", &err)
 	res, err := s.impl.Extract(ctx, &ExtractRequest{
 		Body:           req.GetBody(),
 		ContentType:    req.GetContentType(),

@@ -10,8 +10,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,7 +50,15 @@ type Stage struct {
 	perWorkspace bool
 	// maxBytes is the block's byte budget, which the store applies.
 	maxBytes int64
-	now      func() time.Time
+	// position names where the stage stands: its index and the kinds
+	// before it. It is part of every key, so a chain reordered on the same
+	// store never restores a snapshot of another shape.
+	position string
+	// index is the stage's index in the chain, stored beside each entry
+	// so that one stage's entries can be counted and cleared.
+	index int
+	log   *slog.Logger
+	now   func() time.Time
 }
 
 // Kind registers the cache stage, the one kind that may repeat. It stands
@@ -74,19 +84,32 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
 	}
-	return &Stage{store: deps.Cache, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, now: time.Now,
+	var st stages.CacheStore
+	if deps.Cache != nil {
+		st = deps.Cache.At(len(deps.Before))
+	}
+	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
-		perWorkspace: slices.Contains(deps.Before, "context")}, diags
+		perWorkspace: slices.Contains(deps.Before, "context"),
+		index:        len(deps.Before),
+		log:          deps.Logger,
+		position:     strconv.Itoa(len(deps.Before)) + ":" + strings.Join(deps.Before, ",")}, diags
 }
 
 // MaxBytes is the block's byte budget: the store evicts the oldest
 // entries past it.
 func (s *Stage) MaxBytes() int64 { return s.maxBytes }
 
-// key names what the snapshot depends on: the vetted URL, the request's
-// extractor options and mode, the caller's class (restricted callers have
-// entries of their own, which no other class reads), and, after a digest,
-// the question and the caller.
+// keyVersion changes whenever the snapshot format or the key's parts do:
+// entries under an older version are then never read, and age out.
+const keyVersion = "v2"
+
+// key names what the snapshot depends on: the stage's position in the
+// chain, the vetted URL, the request's extractor options, the caller's
+// class (restricted callers have entries of their own, which no other
+// class reads), after a digest the mode, the question and the caller's
+// name (a digest answers one caller's question; no other caller is served
+// it), and after a context stage the caller's workspace.
 func (s *Stage) key(doc *stages.Doc) string {
 	h := sha256.New()
 	write := func(parts ...string) {
@@ -94,7 +117,7 @@ func (s *Stage) key(doc *stages.Doc) string {
 			fmt.Fprintf(h, "%d:%s|", len(p), p)
 		}
 	}
-	write("v1", doc.Target.URL)
+	write(keyVersion, s.position, doc.Target.URL)
 	opts := make([]string, 0, len(doc.Request.Options))
 	for k, v := range doc.Request.Options {
 		opts = append(opts, k+"="+v)
@@ -113,46 +136,66 @@ func (s *Stage) key(doc *stages.Doc) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Resume restores a fresh snapshot taken at this position.
+// Resume restores a fresh snapshot taken at this position. A snapshot
+// that cannot be read is a miss: the request goes on to the origin and its
+// answer replaces it.
 func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if s.store == nil || doc.Target == nil {
 		return false, nil
 	}
-	snap, takenAt, ok, err := s.store.Get(ctx, s.key(doc))
+	data, takenAt, ok, err := s.store.Get(ctx, s.key(doc))
 	if err != nil {
 		return false, &stages.StorageError{Err: err}
 	}
 	if !ok {
 		return false, nil
 	}
-	if max := doc.Request.MaxAge; max != nil && s.now().Sub(takenAt) >= *max {
+	var restored stages.Doc
+	origin, err := restore(&restored, data)
+	if err != nil {
+		if s.log != nil {
+			s.log.Warn("cache snapshot unreadable; treated as a miss", "stage", s.index, "err", err)
+		}
 		return false, nil
 	}
-	if err := restore(doc, snap); err != nil {
-		return false, fmt.Errorf("restore snapshot: %w", err)
+	if origin.IsZero() || origin.After(takenAt) {
+		origin = takenAt
 	}
-	doc.CachedAt = takenAt
+	if max := doc.Request.MaxAge; max != nil && s.now().Sub(origin) >= *max {
+		return false, nil
+	}
+	doc.Response, doc.Extraction, doc.Digest, doc.Context = restored.Response, restored.Extraction, restored.Digest, restored.Context
+	doc.Warnings = append(doc.Warnings, restored.Warnings...)
+	doc.CachedAt = origin
 	return true, nil
 }
 
 // Run stores a snapshot of the Doc as it stands, for as long as the
-// response allows.
+// response allows. A Doc an earlier checkpoint restored is stored too, so
+// that this checkpoint fills while the earlier one is warm; its snapshot
+// keeps the content's age and expires no later than the earlier one's.
 func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if s.store == nil {
 		return errors.New("no store configured for the cache")
 	}
-	if doc.Response == nil || doc.Target == nil || doc.Cached() || doc.Request.NoStore {
+	if doc.Response == nil || doc.Target == nil || doc.Request.NoStore {
 		return nil
 	}
-	ttl := lifetime(doc.Response.Header, s.ttl, s.maxTTL, s.now())
-	if ttl <= 0 {
+	now := s.now()
+	origin := now
+	if doc.Cached() {
+		origin = doc.CachedAt
+	}
+	ttl := lifetime(doc.Response.Header, s.ttl, s.maxTTL, origin)
+	expires := origin.Add(ttl)
+	if ttl <= 0 || !expires.After(now) {
 		return nil
 	}
-	snap, err := snapshot(doc)
+	snap, err := snapshot(doc, origin)
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if err := s.store.Put(ctx, s.key(doc), snap, s.now().Add(ttl)); err != nil {
+	if err := s.store.Put(ctx, s.key(doc), snap, expires); err != nil {
 		return &stages.StorageError{Err: err}
 	}
 	return nil

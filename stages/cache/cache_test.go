@@ -39,11 +39,23 @@ func countingKind(runs map[string]int, name string, always bool, write func(*sta
 
 func buildChain(t *testing.T, kinds []string, runs map[string]int, header http.Header) *stages.Chain {
 	t.Helper()
+	return buildChainOn(t, openStore(t), kinds, runs, header)
+}
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
 	st, err := store.OpenSQLite(context.Background(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+// buildChainOn builds the chain of counting stages over st.
+// Each cache stage built is handed to each of tune.
+func buildChainOn(t *testing.T, st *store.Store, kinds []string, runs map[string]int, header http.Header, tune ...func(*Stage)) *stages.Chain {
+	t.Helper()
 	reg := stages.NewRegistry(
 		countingKind(runs, "guard", true, func(d *stages.Doc) { d.Target = &stages.Target{URL: d.Request.URL} }),
 		countingKind(runs, "fetch", false, func(d *stages.Doc) {
@@ -54,13 +66,13 @@ func buildChain(t *testing.T, kinds []string, runs map[string]int, header http.H
 		countingKind(runs, "context", false, func(d *stages.Doc) {
 			d.Context = []stages.ContextHit{{Kind: "message", Content: "known in " + d.Request.Workspace}}
 		}),
-		Kind(),
+		tunedKind(tune),
 	)
 	var blocks []config.Stage
 	for _, k := range kinds {
 		blocks = append(blocks, config.Stage{Kind: k, Body: hcl.EmptyBody()})
 	}
-	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: st.CacheTable(1 << 20)})
+	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: tableStore{st.CacheTable(1 << 20)}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -199,3 +211,22 @@ func TestMaxAgeAndNoStore(t *testing.T) {
 		}
 	}
 }
+
+// tunedKind is the cache kind whose stages are handed to tune when built.
+func tunedKind(tune []func(*Stage)) stages.Kind {
+	k := Kind()
+	newStage := k.New
+	k.New = func(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
+		st, diags := newStage(body, deps)
+		for _, fn := range tune {
+			fn(st.(*Stage))
+		}
+		return st, diags
+	}
+	return k
+}
+
+// tableStore is the store's cache as the stages use it, as sift assembles it.
+type tableStore struct{ *store.CacheTable }
+
+func (c tableStore) At(stage int) stages.CacheStore { return tableStore{c.CacheTable.At(stage)} }

@@ -54,6 +54,9 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if !ok {
 		return fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mt)
 	}
+	if err := s.checkOptions(name, doc.Request); err != nil {
+		return stages.PluginError(name, err)
+	}
 	res, err := stages.ExtractFor(ctx, ex, doc.Request.Share, &sdk.ExtractRequest{
 		Body:           doc.Response.Body,
 		ContentType:    doc.Response.ContentType,
@@ -72,6 +75,20 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		doc.Warn(w)
 	}
 	return nil
+}
+
+// checkOptions holds the request's strict options to what the extractor
+// declares, before the document is sent to it.
+func (s *Stage) checkOptions(name string, req stages.Request) error {
+	oc, ok := s.router.(stages.OptionChecker)
+	if !ok || len(req.StrictOptions) == 0 {
+		return nil
+	}
+	strict := make(map[string]string, len(req.StrictOptions))
+	for _, k := range req.StrictOptions {
+		strict[k] = req.Options[k]
+	}
+	return oc.CheckOptions(name, strict)
 }
 
 var _ stages.Stage = (*Stage)(nil)

@@ -73,7 +73,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7, 0}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8, 0}
 }
 
 type GetInfoRequest struct {
@@ -217,10 +217,15 @@ func (*GetSchemaRequest) Descriptor() ([]byte, []int) {
 	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{2}
 }
 
-// Schema lists the attributes a plugin accepts in its HCL block.
+// Schema lists the attributes a plugin accepts in its HCL block and the
+// options it accepts with each request.
 type Schema struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Attributes    []*Attribute           `protobuf:"bytes,1,rep,name=attributes,proto3" json:"attributes,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Attributes []*Attribute           `protobuf:"bytes,1,rep,name=attributes,proto3" json:"attributes,omitempty"`
+	// Per-request options. The host refuses a request naming an option that
+	// is not listed here, or one whose value breaks its type or limits, with
+	// the error class "bad_option", before the plugin sees it.
+	Options       []*Option `protobuf:"bytes,2,rep,name=options,proto3" json:"options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -262,10 +267,17 @@ func (x *Schema) GetAttributes() []*Attribute {
 	return nil
 }
 
+func (x *Schema) GetOptions() []*Option {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
 type Attribute struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	// One of "string", "number", "bool", "list(string)".
+	// One of "string", "integer", "number", "bool", "list(string)".
 	Type          string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
 	Required      bool   `protobuf:"varint,3,opt,name=required,proto3" json:"required,omitempty"`
 	Description   string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
@@ -331,6 +343,104 @@ func (x *Attribute) GetDescription() string {
 	return ""
 }
 
+// Option is one per-request option. Its value reaches the plugin as a
+// string in ExtractRequest.options, already checked by the host.
+type Option struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// One of "string", "integer", "number", "bool".
+	Type        string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// Inclusive bounds of an integer or number, when set.
+	Min *float64 `protobuf:"fixed64,4,opt,name=min,proto3,oneof" json:"min,omitempty"`
+	Max *float64 `protobuf:"fixed64,5,opt,name=max,proto3,oneof" json:"max,omitempty"`
+	// The longest string value in bytes; 0 for no limit.
+	MaxLength int64 `protobuf:"varint,6,opt,name=max_length,json=maxLength,proto3" json:"max_length,omitempty"`
+	// The only values accepted, when any are listed.
+	Values        []string `protobuf:"bytes,7,rep,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Option) Reset() {
+	*x = Option{}
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Option) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Option) ProtoMessage() {}
+
+func (x *Option) ProtoReflect() protoreflect.Message {
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Option.ProtoReflect.Descriptor instead.
+func (*Option) Descriptor() ([]byte, []int) {
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Option) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Option) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *Option) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Option) GetMin() float64 {
+	if x != nil && x.Min != nil {
+		return *x.Min
+	}
+	return 0
+}
+
+func (x *Option) GetMax() float64 {
+	if x != nil && x.Max != nil {
+		return *x.Max
+	}
+	return 0
+}
+
+func (x *Option) GetMaxLength() int64 {
+	if x != nil {
+		return x.MaxLength
+	}
+	return 0
+}
+
+func (x *Option) GetValues() []string {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
 type ConfigureRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A JSON object holding the decoded attributes of the plugin's block.
@@ -341,7 +451,7 @@ type ConfigureRequest struct {
 
 func (x *ConfigureRequest) Reset() {
 	*x = ConfigureRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -353,7 +463,7 @@ func (x *ConfigureRequest) String() string {
 func (*ConfigureRequest) ProtoMessage() {}
 
 func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -366,7 +476,7 @@ func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ConfigureRequest) GetConfigJson() []byte {
@@ -385,7 +495,7 @@ type ConfigureResponse struct {
 
 func (x *ConfigureResponse) Reset() {
 	*x = ConfigureResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -397,7 +507,7 @@ func (x *ConfigureResponse) String() string {
 func (*ConfigureResponse) ProtoMessage() {}
 
 func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -410,7 +520,7 @@ func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureResponse.ProtoReflect.Descriptor instead.
 func (*ConfigureResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ConfigureResponse) GetDiagnostics() []*Diagnostic {
@@ -433,7 +543,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -445,7 +555,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -458,7 +568,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -505,7 +615,7 @@ type ExtractRequest struct {
 
 func (x *ExtractRequest) Reset() {
 	*x = ExtractRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -517,7 +627,7 @@ func (x *ExtractRequest) String() string {
 func (*ExtractRequest) ProtoMessage() {}
 
 func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -530,7 +640,7 @@ func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractRequest.ProtoReflect.Descriptor instead.
 func (*ExtractRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ExtractRequest) GetBody() []byte {
@@ -585,7 +695,7 @@ type ExtractResponse struct {
 
 func (x *ExtractResponse) Reset() {
 	*x = ExtractResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -597,7 +707,7 @@ func (x *ExtractResponse) String() string {
 func (*ExtractResponse) ProtoMessage() {}
 
 func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -610,7 +720,7 @@ func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractResponse.ProtoReflect.Descriptor instead.
 func (*ExtractResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ExtractResponse) GetContent() string {
@@ -666,7 +776,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -678,7 +788,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -691,7 +801,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Error) GetClass() string {
@@ -721,7 +831,7 @@ type DigestRequest struct {
 
 func (x *DigestRequest) Reset() {
 	*x = DigestRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -733,7 +843,7 @@ func (x *DigestRequest) String() string {
 func (*DigestRequest) ProtoMessage() {}
 
 func (x *DigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -746,7 +856,7 @@ func (x *DigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequest.ProtoReflect.Descriptor instead.
 func (*DigestRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *DigestRequest) GetContent() string {
@@ -795,7 +905,7 @@ type DigestResponse struct {
 
 func (x *DigestResponse) Reset() {
 	*x = DigestResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -807,7 +917,7 @@ func (x *DigestResponse) String() string {
 func (*DigestResponse) ProtoMessage() {}
 
 func (x *DigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -820,7 +930,7 @@ func (x *DigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestResponse.ProtoReflect.Descriptor instead.
 func (*DigestResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DigestResponse) GetDigest() string {
@@ -855,16 +965,28 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12#\n" +
 	"\rcontent_types\x18\x03 \x03(\tR\fcontentTypes\x12\"\n" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\"\x12\n" +
-	"\x10GetSchemaRequest\"C\n" +
+	"\x10GetSchemaRequest\"u\n" +
 	"\x06Schema\x129\n" +
 	"\n" +
 	"attributes\x18\x01 \x03(\v2\x19.sift.plugin.v1.AttributeR\n" +
-	"attributes\"q\n" +
+	"attributes\x120\n" +
+	"\aoptions\x18\x02 \x03(\v2\x16.sift.plugin.v1.OptionR\aoptions\"q\n" +
 	"\tAttribute\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1a\n" +
 	"\brequired\x18\x03 \x01(\bR\brequired\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"3\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xc7\x01\n" +
+	"\x06Option\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x15\n" +
+	"\x03min\x18\x04 \x01(\x01H\x00R\x03min\x88\x01\x01\x12\x15\n" +
+	"\x03max\x18\x05 \x01(\x01H\x01R\x03max\x88\x01\x01\x12\x1d\n" +
+	"\n" +
+	"max_length\x18\x06 \x01(\x03R\tmaxLength\x12\x16\n" +
+	"\x06values\x18\a \x03(\tR\x06valuesB\x06\n" +
+	"\x04_minB\x06\n" +
+	"\x04_max\"3\n" +
 	"\x10ConfigureRequest\x12\x1f\n" +
 	"\vconfig_json\x18\x01 \x01(\fR\n" +
 	"configJson\"Q\n" +
@@ -937,7 +1059,7 @@ func file_sift_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_sift_plugin_v1_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_sift_plugin_v1_plugin_proto_goTypes = []any{
 	(Diagnostic_Severity)(0),  // 0: sift.plugin.v1.Diagnostic.Severity
 	(*GetInfoRequest)(nil),    // 1: sift.plugin.v1.GetInfoRequest
@@ -945,46 +1067,48 @@ var file_sift_plugin_v1_plugin_proto_goTypes = []any{
 	(*GetSchemaRequest)(nil),  // 3: sift.plugin.v1.GetSchemaRequest
 	(*Schema)(nil),            // 4: sift.plugin.v1.Schema
 	(*Attribute)(nil),         // 5: sift.plugin.v1.Attribute
-	(*ConfigureRequest)(nil),  // 6: sift.plugin.v1.ConfigureRequest
-	(*ConfigureResponse)(nil), // 7: sift.plugin.v1.ConfigureResponse
-	(*Diagnostic)(nil),        // 8: sift.plugin.v1.Diagnostic
-	(*ExtractRequest)(nil),    // 9: sift.plugin.v1.ExtractRequest
-	(*ExtractResponse)(nil),   // 10: sift.plugin.v1.ExtractResponse
-	(*Error)(nil),             // 11: sift.plugin.v1.Error
-	(*DigestRequest)(nil),     // 12: sift.plugin.v1.DigestRequest
-	(*DigestResponse)(nil),    // 13: sift.plugin.v1.DigestResponse
-	nil,                       // 14: sift.plugin.v1.ExtractRequest.OptionsEntry
-	nil,                       // 15: sift.plugin.v1.ExtractResponse.MetadataEntry
+	(*Option)(nil),            // 6: sift.plugin.v1.Option
+	(*ConfigureRequest)(nil),  // 7: sift.plugin.v1.ConfigureRequest
+	(*ConfigureResponse)(nil), // 8: sift.plugin.v1.ConfigureResponse
+	(*Diagnostic)(nil),        // 9: sift.plugin.v1.Diagnostic
+	(*ExtractRequest)(nil),    // 10: sift.plugin.v1.ExtractRequest
+	(*ExtractResponse)(nil),   // 11: sift.plugin.v1.ExtractResponse
+	(*Error)(nil),             // 12: sift.plugin.v1.Error
+	(*DigestRequest)(nil),     // 13: sift.plugin.v1.DigestRequest
+	(*DigestResponse)(nil),    // 14: sift.plugin.v1.DigestResponse
+	nil,                       // 15: sift.plugin.v1.ExtractRequest.OptionsEntry
+	nil,                       // 16: sift.plugin.v1.ExtractResponse.MetadataEntry
 }
 var file_sift_plugin_v1_plugin_proto_depIdxs = []int32{
 	5,  // 0: sift.plugin.v1.Schema.attributes:type_name -> sift.plugin.v1.Attribute
-	8,  // 1: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
-	0,  // 2: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
-	14, // 3: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
-	15, // 4: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
-	11, // 5: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
-	11, // 6: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
-	1,  // 7: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	3,  // 8: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	6,  // 9: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	9,  // 10: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
-	1,  // 11: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	3,  // 12: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	6,  // 13: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	12, // 14: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
-	2,  // 15: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
-	4,  // 16: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
-	7,  // 17: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	10, // 18: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
-	2,  // 19: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
-	4,  // 20: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
-	7,  // 21: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	13, // 22: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
-	15, // [15:23] is the sub-list for method output_type
-	7,  // [7:15] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	6,  // 1: sift.plugin.v1.Schema.options:type_name -> sift.plugin.v1.Option
+	9,  // 2: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
+	0,  // 3: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
+	15, // 4: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
+	16, // 5: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
+	12, // 6: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
+	12, // 7: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
+	1,  // 8: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	3,  // 9: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	7,  // 10: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	10, // 11: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
+	1,  // 12: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	3,  // 13: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	7,  // 14: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	13, // 15: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
+	2,  // 16: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
+	4,  // 17: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
+	8,  // 18: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	11, // 19: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
+	2,  // 20: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
+	4,  // 21: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
+	8,  // 22: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	14, // 23: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
+	16, // [16:24] is the sub-list for method output_type
+	8,  // [8:16] is the sub-list for method input_type
+	8,  // [8:8] is the sub-list for extension type_name
+	8,  // [8:8] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_sift_plugin_v1_plugin_proto_init() }
@@ -992,13 +1116,14 @@ func file_sift_plugin_v1_plugin_proto_init() {
 	if File_sift_plugin_v1_plugin_proto != nil {
 		return
 	}
+	file_sift_plugin_v1_plugin_proto_msgTypes[5].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sift_plugin_v1_plugin_proto_rawDesc), len(file_sift_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

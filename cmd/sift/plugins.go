@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/plugins/host"
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// pluginListing is one plugin as `sift plugins` shows it.
+type pluginListing struct {
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	Source  string `json:"source"` // built-in, companion or external
+	Version string `json:"version"`
+	Path    string `json:"path"`
+	SHA256  string `json:"sha256,omitempty"`
+	// ContentTypes are the patterns the plugin claims; Shadowed those of
+	// them that another extractor takes by the routing precedence.
+	ContentTypes []string          `json:"content_types,omitempty"`
+	Shadowed     map[string]string `json:"shadowed,omitempty"`
+	Capabilities []string          `json:"capabilities,omitempty"`
+	Attributes   []sdk.Attribute   `json:"attributes"`
+	Options      []sdk.Option      `json:"options"`
+}
+
+func pluginsCommand() *cobra.Command {
+	var file string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "plugins",
+		Short: "List the built-in and configured plugins: version, binary, hash, media types, attributes and options",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, diags := loadConfig(cmd, file)
+			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+				return err
+			}
+			specs, diags := app.Plan(cmd.Context(), cfg)
+			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
+				return err
+			}
+			var list []pluginListing
+			for i := range specs {
+				s := &specs[i]
+				if err := host.Describe(cmd.Context(), s); err != nil {
+					return fmt.Errorf("plugin %q: %w", s.Name, err)
+				}
+				list = append(list, listing(specs, s))
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(list)
+			}
+			for _, l := range list {
+				printListing(cmd.OutOrStdout(), l)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "config", config.DefaultFile, configHelp)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the list as JSON")
+	return cmd
+}
+
+func listing(specs []host.Spec, s *host.Spec) pluginListing {
+	l := pluginListing{Name: s.Name, Kind: "extractor", Source: "built-in", Version: s.Info.Version,
+		SHA256: s.SHA256, ContentTypes: s.ContentTypes, Capabilities: s.Info.Capabilities,
+		Attributes: s.Schema.Attributes, Options: s.Schema.Options}
+	if s.Digester {
+		l.Kind = "digester"
+	}
+	switch {
+	case s.Companion:
+		l.Source, l.Path = "companion", s.Command[0]
+	case s.External():
+		l.Source, l.Path = "external", strings.Join(s.Command, " ")
+	default:
+		self, _ := os.Executable()
+		l.Path = self + " plugin " + s.Name
+	}
+	if l.Attributes == nil {
+		l.Attributes = []sdk.Attribute{}
+	}
+	if l.Options == nil {
+		l.Options = []sdk.Option{}
+	}
+	if s.Digester {
+		return l
+	}
+	for _, ct := range s.ContentTypes {
+		if strings.Contains(ct, "*") {
+			continue
+		}
+		if owner, ok := host.RouteSpec(specs, ct); ok && owner != s.Name {
+			if l.Shadowed == nil {
+				l.Shadowed = map[string]string{}
+			}
+			l.Shadowed[ct] = owner
+		}
+	}
+	return l
+}
+
+func printListing(w io.Writer, l pluginListing) {
+	fmt.Fprintf(w, "%s (%s, %s) version %s\n", l.Name, l.Kind, l.Source, orNone(l.Version))
+	fmt.Fprintf(w, "  path:           %s\n", l.Path)
+	if l.SHA256 != "" {
+		fmt.Fprintf(w, "  sha256:         %s\n", l.SHA256)
+	}
+	if len(l.ContentTypes) > 0 {
+		cts := make([]string, len(l.ContentTypes))
+		for i, ct := range l.ContentTypes {
+			cts[i] = ct
+			if owner, ok := l.Shadowed[ct]; ok {
+				cts[i] += " (taken by " + owner + ")"
+			}
+		}
+		fmt.Fprintf(w, "  content types:  %s\n", strings.Join(cts, ", "))
+	}
+	if len(l.Capabilities) > 0 {
+		fmt.Fprintf(w, "  capabilities:   %s\n", strings.Join(l.Capabilities, ", "))
+	}
+	fmt.Fprintf(w, "  attributes:%s\n", emptyMark(len(l.Attributes)))
+	for _, a := range l.Attributes {
+		req := ""
+		if a.Required {
+			req = ", required"
+		}
+		fmt.Fprintf(w, "    %s (%s%s): %s\n", a.Name, a.Type, req, orNone(a.Description))
+	}
+	fmt.Fprintf(w, "  options:%s\n", emptyMark(len(l.Options)))
+	for _, o := range l.Options {
+		fmt.Fprintf(w, "    %s (%s%s): %s\n", o.Name, o.Type, limits(o), orNone(o.Description))
+	}
+}
+
+// limits describes an option's limits for the listing.
+func limits(o sdk.Option) string {
+	var parts []string
+	if o.Min != nil {
+		parts = append(parts, fmt.Sprintf("min %g", *o.Min))
+	}
+	if o.Max != nil {
+		parts = append(parts, fmt.Sprintf("max %g", *o.Max))
+	}
+	if o.MaxLength > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d bytes", o.MaxLength))
+	}
+	if len(o.Values) > 0 {
+		parts = append(parts, "one of "+strings.Join(o.Values, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(parts, ", ")
+}
+
+func emptyMark(n int) string {
+	if n == 0 {
+		return " none"
+	}
+	return ""
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// maxPluginOptions bounds how many options one request may pass to its
+// extractor.
+const maxPluginOptions = 32
+
+// pluginOptions turns the extractor's own options of a request (`options`
+// of /v1/fetch, `siftOptions` of a scrape) into the strings the plugin
+// protocol carries: a JSON string as it is, a number or a boolean as
+// written. The extractor that gets the document checks names and values
+// against its declaration; here only the JSON shape is checked. It merges
+// them into opts, refusing one that a request field already set.
+func pluginOptions(field string, raw map[string]json.RawMessage, opts map[string]string) (map[string]string, []string, *apiError) {
+	if len(raw) == 0 {
+		return opts, nil, nil
+	}
+	if len(raw) > maxPluginOptions {
+		return nil, nil, badOption(fmt.Sprintf("%s: at most %d options", field, maxPluginOptions))
+	}
+	if opts == nil {
+		opts = map[string]string{}
+	}
+	names := slices.Sorted(maps.Keys(raw))
+	for _, name := range names {
+		v, err := optionValue(raw[name])
+		if err != nil {
+			return nil, nil, badOption(fmt.Sprintf("%s.%s: %v", field, name, err))
+		}
+		if _, taken := opts[name]; taken {
+			return nil, nil, badOption(fmt.Sprintf("%s.%s: also given as the request's own field; give it once", field, name))
+		}
+		opts[name] = v
+	}
+	return opts, names, nil
+}
+
+// optionValue is a scalar JSON value as the string a plugin receives.
+func optionValue(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		return s, nil
+	}
+	var b bool
+	if err := json.Unmarshal(raw, &b); err == nil {
+		return strconv.FormatBool(b), nil
+	}
+	var n json.Number
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := dec.Decode(&n); err == nil {
+		return n.String(), nil
+	}
+	return "", fmt.Errorf("want a string, a number or a boolean, not %s", jsonShape(raw))
+}
+
+func jsonShape(raw json.RawMessage) string {
+	switch {
+	case len(raw) == 0 || string(raw) == "null":
+		return "null"
+	case raw[0] == '{':
+		return "an object"
+	case raw[0] == '[':
+		return "an array"
+	}
+	return "that"
+}
+
+func badOption(msg string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Class: "bad_option", Message: "bad_option: " + msg}
+}
