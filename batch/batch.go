@@ -33,10 +33,15 @@ type Target struct {
 
 // Caller is who submitted a job. The runner keeps it with the job and
 // hands it to every fetch, so the caller's gates, pool slots, cache class
-// and redaction apply to batch targets as to its own requests. Only Name
-// and Class are stored.
+// and redaction apply to batch targets as to its own requests. Only Name,
+// Key and Class are stored.
 type Caller struct {
 	Name string
+	// Key identifies the caller's key (KeyID of its key_sha256). A job is
+	// its caller's by name and key together: a caller renamed or given
+	// another key, or one of the same name on another instance sharing
+	// the database, owns none of another's jobs.
+	Key string
 	// Class partitions caches and decides redaction: "restricted" or
 	// "open".
 	Class string
@@ -150,6 +155,16 @@ func IdemKey(caller string, targets []Target) string {
 	h.Write([]byte{0})
 	canonical, _ := json.Marshal(targets) // URLs and raw options: cannot fail
 	h.Write(canonical)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// KeyID identifies a caller by the SHA-256 of its key (the configured
+// key_sha256): a hash of that hash, so the database holds nothing that
+// could be matched against the configuration's hashes.
+func KeyID(keySHA256 []byte) string {
+	h := sha256.New()
+	h.Write([]byte("sift batch caller\x00"))
+	h.Write(keySHA256)
 	return hex.EncodeToString(h.Sum(nil))
 }
 

@@ -29,7 +29,19 @@ type Options struct {
 	// instances made.
 	PollEvery time.Duration
 	Hooks     Hooks
-	Logger    *slog.Logger
+	// Callers are the callers this instance serves. On a shared database
+	// its workers take only the jobs of these callers (same name and key):
+	// a job another instance accepted for a caller this one does not know
+	// is left to that instance. At start, jobs stored before jobs carried
+	// their caller's key are given to the caller of their name here.
+	Callers []Caller
+	// Policy fingerprints what else must agree between instances sharing a
+	// database: the guard's policy. Jobs record the Policy of the instance
+	// that accepted them, and an instance takes only the jobs of its own,
+	// so a target is never fetched under a laxer guard than the one that
+	// accepted it.
+	Policy string
+	Logger *slog.Logger
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 }
@@ -134,6 +146,12 @@ func (r *Runner) Start(ctx context.Context) error {
 			r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
 		}
 	}
+	for _, c := range r.opts.Callers {
+		if _, err := r.store.AdoptJobs(ctx, c.Name, c.Key); err != nil {
+			return fmt.Errorf("batch start: %w", err)
+		}
+	}
+	r.warnOthers(ctx)
 	r.sweep(ctx)
 	workCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	r.cancel = cancel
@@ -186,13 +204,13 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 	case len(targets) > lim.TargetsPerJob:
 		return nil, false, fmt.Errorf("%w: %d, at most %d per job", ErrTooManyTargets, len(targets), lim.TargetsPerJob)
 	}
-	key := IdemKey(caller.Name, targets)
+	key := IdemKey(caller.Name+"\x00"+caller.Key, targets)
 	id, err := newJobID()
 	if err != nil {
 		return nil, false, err
 	}
 	now := r.opts.Now().UTC()
-	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerClass: caller.Class, IdemKey: key,
+	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerKey: caller.Key, Policy: r.opts.Policy, CallerClass: caller.Class, IdemKey: key,
 		Status: store.JobQueued, CreatedAt: now, Lease: now}
 	rows := make([]store.BatchTarget, len(targets))
 	for i, t := range targets {
@@ -238,7 +256,7 @@ func (r *Runner) owned(ctx context.Context, caller Caller, id string) (*store.Ba
 		return nil, ErrBadID
 	}
 	job, err := r.store.Job(ctx, id)
-	if errors.Is(err, store.ErrJobNotFound) || (err == nil && job.Caller != caller.Name) {
+	if errors.Is(err, store.ErrJobNotFound) || (err == nil && (job.Caller != caller.Name || job.CallerKey != caller.Key)) {
 		return nil, ErrNotFound
 	}
 	return job, err

@@ -19,13 +19,20 @@ type instance struct {
 	store  *store.Store
 }
 
-func startInstance(t *testing.T, dsn string, fetch FetchFunc) *instance {
+func startInstance(t *testing.T, dsn string, fetch FetchFunc, callers ...Caller) *instance {
+	t.Helper()
+	return startInstanceWith(t, dsn, fetch, Options{Callers: callers})
+}
+
+// startInstanceWith starts an instance with opts, its timings shortened.
+func startInstanceWith(t *testing.T, dsn string, fetch FetchFunc, opts Options) *instance {
 	t.Helper()
 	st, err := store.OpenPostgres(context.Background(), dsn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := New(st, fetch, Options{Logger: quiet, ClaimLease: 300 * time.Millisecond, PollEvery: 20 * time.Millisecond})
+	opts.Logger, opts.ClaimLease, opts.PollEvery = quiet, 300*time.Millisecond, 20*time.Millisecond
+	r := New(st, fetch, opts)
 	if err := r.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -209,7 +209,11 @@ func (r *Runner) discover(ctx context.Context) {
 	}
 	r.mu.Lock()
 	for _, job := range jobs {
-		r.addLocked(&liveJob{id: job.ID, caller: Caller{Name: job.Caller, Class: job.CallerClass}, created: job.CreatedAt})
+		c := Caller{Name: job.Caller, Key: job.CallerKey, Class: job.CallerClass}
+		if !r.serves(c) || !r.samePolicy(job.Policy) {
+			continue // another instance's: its guard and limits apply
+		}
+		r.addLocked(&liveJob{id: job.ID, caller: c, created: job.CreatedAt})
 	}
 	r.mu.Unlock()
 }
@@ -244,4 +248,48 @@ func asTargetError(err error) *TargetError {
 		return &TargetError{Message: "timeout: the target took longer than its deadline", Outcome: errclass.Get(errclass.Timeout).Outcome}
 	}
 	return &TargetError{Message: err.Error(), Outcome: "other"}
+}
+
+// serves reports whether c is one of the callers this instance serves,
+// by name and key. With no callers configured (a runner not behind the
+// API) every job is served.
+func (r *Runner) serves(c Caller) bool {
+	if r.opts.Callers == nil {
+		return true
+	}
+	for _, mine := range r.opts.Callers {
+		if mine.Name == c.Name && mine.Key == c.Key {
+			return true
+		}
+	}
+	return false
+}
+
+// samePolicy reports whether a job accepted under policy may run here. A
+// job stored before jobs recorded a policy runs anywhere.
+func (r *Runner) samePolicy(policy string) bool {
+	return policy == "" || policy == r.opts.Policy
+}
+
+// warnOthers says, on a shared database, how many live jobs this instance
+// leaves to others because their caller or guard policy differs from its
+// own: instances meant to share the work should agree on both.
+func (r *Runner) warnOthers(ctx context.Context) {
+	if !r.store.Shared() {
+		return
+	}
+	jobs, err := r.store.LiveJobs(ctx)
+	if err != nil {
+		r.log.Error("batch discover", "error", err)
+		return
+	}
+	n := 0
+	for _, job := range jobs {
+		if !r.serves(Caller{Name: job.Caller, Key: job.CallerKey}) || !r.samePolicy(job.Policy) {
+			n++
+		}
+	}
+	if n > 0 {
+		r.log.Warn("batch jobs of instances with other callers or another guard policy are left to them", "jobs", n)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/store"
 )
@@ -52,7 +53,7 @@ type batchOptions struct {
 func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
 	ctx = context.WithValue(ctx, batchTargetKey{}, true)
 	c := s.callerNamed(bc.Name)
-	if c == nil {
+	if c == nil || batch.KeyID(c.hash) != bc.Key {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
 	}
 	var opts batchOptions
@@ -98,12 +99,23 @@ func (s *Server) callerNamed(name string) *caller {
 	return nil
 }
 
+// BatchCallers are the configured callers as the batch runner knows them
+// (Options.Callers): name, key identity and class.
+func BatchCallers(cfg []config.Caller) []batch.Caller {
+	cs := callersFrom(cfg)
+	out := make([]batch.Caller, len(cs))
+	for i := range cs {
+		out[i] = batchCaller(&cs[i])
+	}
+	return out
+}
+
 func batchCaller(c *caller) batch.Caller {
 	class := "open"
 	if c.restricted {
 		class = "restricted"
 	}
-	return batch.Caller{Name: c.name, Class: class}
+	return batch.Caller{Name: c.name, Key: batch.KeyID(c.hash), Class: class}
 }
 
 // batchRoute wraps a batch handler: 503 while batch is disabled.

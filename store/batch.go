@@ -41,8 +41,15 @@ var reusableStatuses = []string{JobQueued, JobRunning, JobDone, JobPartial}
 
 // BatchJob is one submitted list of targets.
 type BatchJob struct {
-	ID          string `gorm:"primaryKey;size:32"`
-	Caller      string `gorm:"not null;index:idx_batch_job_caller_status"`
+	ID     string `gorm:"primaryKey;size:32"`
+	Caller string `gorm:"not null;index:idx_batch_job_caller_status"`
+	// CallerKey identifies the caller's key; a job is its caller's by
+	// Caller and CallerKey together. Empty on jobs stored before it
+	// existed, until AdoptJobs gives them to their caller.
+	CallerKey string `gorm:"not null;default:'';size:64"`
+	// Policy fingerprints the guard policy of the instance that accepted
+	// the job; only instances of the same policy run it.
+	Policy      string `gorm:"not null;default:'';size:64"`
 	CallerClass string `gorm:"not null"`
 	// IdemKey is the SHA-256 of the caller and the canonical target list:
 	// the list itself is never stored beside it.
@@ -625,4 +632,15 @@ func deleteJobs(tx *gorm.DB, ids []string) error {
 		total += f.N
 	}
 	return addUsage(tx, allScope, -total)
+}
+
+// AdoptJobs gives the jobs of caller stored without a caller key (before
+// jobs carried one) to key, and returns how many it took. The first
+// instance to start with such a caller takes them.
+func (s *Store) AdoptJobs(ctx context.Context, caller, key string) (int64, error) {
+	res := s.db.WithContext(ctx).Model(&BatchJob{}).Where("caller = ? AND caller_key = ?", caller, "").Update("caller_key", key)
+	if res.Error != nil {
+		return 0, fmt.Errorf("adopt batch jobs: %w", res.Error)
+	}
+	return res.RowsAffected, nil
 }

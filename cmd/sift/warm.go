@@ -158,15 +158,28 @@ func extractWarm(cmd *cobra.Command, f extractFlags, cfg *config.Config, req *sd
 	}
 	socket, err := warmSocket(cmd, self, f.config, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
+		return nil, warmRefused(cmd, err)
 	}
-	conn, err := net.Dial("unix", socket)
+	conn, err := warm.Dial(socket)
+	if errors.Is(err, warm.ErrUntrusted) {
+		return nil, warmRefused(cmd, err)
+	}
 	if err != nil {
 		if conn, err = startWarm(cmd, self, f, socket); err != nil {
 			return nil, fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
 		}
 	}
 	return warm.Call(cmd.Context(), conn, req)
+}
+
+// warmRefused turns err into an ErrUnreachable, warning first when it says a
+// directory or socket was not fit to trust: someone may be trying to
+// intercept the documents.
+func warmRefused(cmd *cobra.Command, err error) error {
+	if errors.Is(err, warm.ErrUntrusted) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: no warm extractor, extracting inline: %v\n", err)
+	}
+	return fmt.Errorf("%w: %w", warm.ErrUnreachable, err)
 }
 
 // warmSocket names the socket of the warm extractor that serves exactly
@@ -222,9 +235,12 @@ func startWarm(cmd *cobra.Command, self string, f extractFlags, socket string) (
 	go func() { exited <- srv.Wait() }()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		conn, err := net.Dial("unix", socket)
+		conn, err := warm.Dial(socket)
 		if err == nil {
 			return conn, nil
+		}
+		if errors.Is(err, warm.ErrUntrusted) {
+			return nil, err
 		}
 		select {
 		case err := <-exited:

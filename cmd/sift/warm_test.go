@@ -40,7 +40,9 @@ func runWarm(t *testing.T, runtimeDir, warm string, args ...string) (stdout, std
 	t.Helper()
 	cmd := exec.Command(siftBin, append([]string{"extract"}, args...)...)
 	cmd.Dir = runtimeDir // the same directory, so the same warm extractor
-	cmd.Env = append(os.Environ(), "SIFT_EXTRACT_WARM="+warm, "XDG_RUNTIME_DIR="+runtimeDir)
+	// The temporary directory is the runtime directory too, so that a test
+	// of an unfit one sees no fallback elsewhere.
+	cmd.Env = append(os.Environ(), "SIFT_EXTRACT_WARM="+warm, "XDG_RUNTIME_DIR="+runtimeDir, "TMPDIR="+runtimeDir)
 	return runCmd(t, cmd)
 }
 
@@ -94,26 +96,56 @@ func TestExtractWarm(t *testing.T) {
 	}
 }
 
-// TestExtractWarmFallsBackInline: when the socket directory is not private,
-// sift extract runs inline and starts nothing.
+// TestExtractWarmFallsBackInline: when the socket's directory, or one
+// above it, could be changed by another user, sift extract warns, runs
+// inline and starts nothing.
 func TestExtractWarmFallsBackInline(t *testing.T) {
-	dir := t.TempDir()
-	shared := filepath.Join(dir, "sift-"+strconv.Itoa(os.Getuid()))
-	if err := os.Mkdir(shared, 0o700); err != nil {
+	sift := "sift-" + strconv.Itoa(os.Geteuid())
+	for _, c := range []struct {
+		name string
+		// open returns the runtime directory, made unfit under dir.
+		open func(t *testing.T, dir string) string
+	}{
+		{"socket directory open", func(t *testing.T, dir string) string {
+			chmod(t, mkdirAll(t, filepath.Join(dir, sift)), 0o777)
+			return dir
+		}},
+		{"runtime directory's parent open", func(t *testing.T, dir string) string {
+			chmod(t, mkdirAll(t, filepath.Join(dir, "open")), 0o777)
+			return mkdirAll(t, filepath.Join(dir, "open", "rt"))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rt := c.open(t, t.TempDir())
+			note := filepath.Join(rt, "note.txt")
+			if err := os.WriteFile(note, []byte("hello from a note\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			stdout, stderr, code := runWarm(t, rt, "3s", note)
+			if code != 0 || !strings.Contains(stdout, "hello from a note") || warmProcs(t, filepath.Dir(rt)) != 0 {
+				t.Fatalf("exit %d (%s), %q, %d warm extractors", code, stderr, stdout, warmProcs(t, filepath.Dir(rt)))
+			}
+			if !strings.Contains(stderr, "warning: no warm extractor, extracting inline") {
+				t.Fatalf("no warning: %q", stderr)
+			}
+			if socks, _ := filepath.Glob(filepath.Join(rt, sift, "*")); len(socks) != 0 {
+				t.Fatalf("files put in a shared directory: %v", socks)
+			}
+		})
+	}
+}
+
+func mkdirAll(t *testing.T, dir string) string {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(shared, 0o777); err != nil {
+	return dir
+}
+
+func chmod(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
-	}
-	note := filepath.Join(dir, "note.txt")
-	if err := os.WriteFile(note, []byte("hello from a note\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	stdout, stderr, code := runWarm(t, dir, "3s", note)
-	if code != 0 || !strings.Contains(stdout, "hello from a note") || warmProcs(t, dir) != 0 {
-		t.Fatalf("exit %d (%s), %q, %d warm extractors", code, stderr, stdout, warmProcs(t, dir))
-	}
-	if socks, _ := filepath.Glob(filepath.Join(shared, "*")); len(socks) != 0 {
-		t.Fatalf("files put in a shared directory: %v", socks)
 	}
 }

@@ -6,6 +6,8 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +15,7 @@ import (
 	"maps"
 	"net"
 	"os"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 
@@ -324,4 +327,22 @@ func WriteDiagnostics(w io.Writer, cfg *config.Config, diags hcl.Diagnostics) er
 		return fmt.Errorf("write diagnostics: %w", err)
 	}
 	return nil
+}
+
+// PolicyFingerprint fingerprints a guard policy, whatever the order its
+// lists are written in: instances sharing a batch queue run only the jobs
+// accepted under the same one.
+func PolicyFingerprint(p *guard.Policy) string {
+	ports := slices.Clone(p.AllowPorts)
+	slices.Sort(ports)
+	hosts := slices.Clone(p.AllowHosts)
+	slices.Sort(hosts)
+	cidrs := make([]string, len(p.AllowCIDRs))
+	for i, c := range p.AllowCIDRs {
+		cidrs[i] = c.Masked().String()
+	}
+	slices.Sort(cidrs)
+	h := sha256.New()
+	fmt.Fprintf(h, "guard\x00%v\x00%q\x00%q", ports, hosts, cidrs)
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -82,7 +82,8 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	}
 	if !cfg.Batch.Disabled && d.store != nil {
 		d.runner = batch.New(d.store, d.batchFetch, batch.Options{Limits: cfg.Batch.BatchLimits,
-			ClaimLease: cfg.Batch.ClaimLease, Hooks: opts.Metrics.Batch, Logger: opts.Logger})
+			ClaimLease: cfg.Batch.ClaimLease, Hooks: opts.Metrics.Batch, Logger: opts.Logger,
+			Callers: server.BatchCallers(cfg.Callers), Policy: app.PolicyFingerprint(a.Policy)})
 	}
 	d.cur.Store(d.serve(a))
 	if d.runner != nil {

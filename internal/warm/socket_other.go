@@ -14,3 +14,6 @@ func Dir() (string, error) { return "", errUnsupported }
 
 // Listen reports that warm extractors are not available here.
 func Listen(string) (net.Listener, func(), error) { return nil, nil, errUnsupported }
+
+// Dial reports that warm extractors are not available here.
+func Dial(string) (net.Conn, error) { return nil, errUnsupported }

@@ -216,6 +216,10 @@ func readLine(r *bufio.Reader, limit int) ([]byte, error) {
 // ErrRunning means another warm server already holds the socket.
 var ErrRunning = errors.New("a warm extractor already serves this socket")
 
+// ErrUntrusted means no directory fit to hold a warm socket was found, or
+// what was found there is not this user's: the caller extracts inline.
+var ErrUntrusted = errors.New("no private directory for a warm extractor")
+
 // ErrUnreachable means the exchange failed before the server answered: the
 // caller may run the extraction itself.
 var ErrUnreachable = errors.New("warm extractor unreachable")

@@ -170,6 +170,7 @@ func TestOneServerPerSocket(t *testing.T) {
 func TestDirMustBePrivate(t *testing.T) {
 	base := t.TempDir()
 	t.Setenv("XDG_RUNTIME_DIR", base)
+	t.Setenv("TMPDIR", base) // no fallback elsewhere
 	dir, err := Dir()
 	if err != nil {
 		t.Fatal(err)

@@ -38,7 +38,8 @@ func TestPluginEnvironmentIsOnlyWhatSiftDecides(t *testing.T) {
 		}
 	}
 	allowed := []string{"PATH", "TMPDIR", "SIFT_TEST_LISTED", sdk.EnvMaxMessage, sdk.EnvMemoryLimit,
-		sdk.Handshake.MagicCookieKey, "PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT", "PLUGIN_PROTOCOL_VERSIONS", "PLUGIN_CLIENT_CERT"}
+		sdk.Handshake.MagicCookieKey, "PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT", "PLUGIN_PROTOCOL_VERSIONS", "PLUGIN_CLIENT_CERT",
+		"PLUGIN_UNIX_SOCKET_DIR"}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		if !slices.Contains(allowed, name) {

@@ -132,9 +132,14 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 		h.pools = append(h.pools, pool)
 		return pool, diags
 	}
-	l := &launcher{spec: s, self: opts.Self, config: cfg, log: outputLogger(opts.Logger, opts.Stderr)}
+	sockets, err := socketDir()
+	if err != nil {
+		return nil, append(diags, startError(s, err))
+	}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: sockets, log: outputLogger(opts.Logger, opts.Stderr)}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
+		_ = os.RemoveAll(sockets)
 		return nil, append(diags, startError(s, err))
 	}
 	pool.key = key

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -310,6 +311,9 @@ func (p *Pool) Close() {
 	}
 	wg.Wait()
 	p.wg.Wait()
+	if p.launch.sockets != "" {
+		_ = os.RemoveAll(p.launch.sockets)
+	}
 }
 
 // Name is the plugin's name.

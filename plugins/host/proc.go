@@ -2,11 +2,10 @@ package host
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
 	"os/exec"
 
 	"github.com/hashicorp/go-plugin"
@@ -28,21 +27,42 @@ type launcher struct {
 	spec   *Spec
 	self   string // the sift binary, re-executed for built-ins
 	config json.RawMessage
-	log    *slog.Logger // receives the plugin's stderr, each entry as a field
+	// sockets, when set, is the private directory the plugin makes its
+	// socket in (go-plugin's PLUGIN_UNIX_SOCKET_DIR); elsewhere it is the
+	// temporary directory, where the umask decides who may connect.
+	sockets string
+	log     *slog.Logger // receives the plugin's stderr, each entry as a field
 }
 
-func (l *launcher) command() *exec.Cmd {
-	if l.spec.External() {
-		return exec.Command(l.spec.Command[0], l.spec.Command[1:]...)
+// command returns the command that starts a process and, for an external
+// plugin, its binary, open and checked against the pin, for the caller to
+// close once the process has started.
+func (l *launcher) command() (*exec.Cmd, *os.File, error) {
+	if !l.spec.External() {
+		return exec.Command(l.self, "plugin", l.spec.Name), nil, nil
 	}
-	return exec.Command(l.self, "plugin", l.spec.Name)
+	bin, err := openPinned(l.spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start: %w", err)
+	}
+	return pinnedCmd(bin, l.spec.Command), bin, nil
 }
 
 // start launches one process, applies its memory limit and configures it.
 func (l *launcher) start(ctx context.Context) (*proc, error) {
-	cmd := l.command()
+	cmd, bin, err := l.command()
+	if err != nil {
+		return nil, err
+	}
+	if bin != nil {
+		// The process has its own descriptor once it has started.
+		defer bin.Close()
+	}
 	dieWithParent(cmd)
 	cmd.Env = pluginEnv(l.spec)
+	if l.sockets != "" {
+		cmd.Env = append(cmd.Env, plugin.EnvUnixSocketDir+"="+l.sockets)
+	}
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.PluginSets(nil, nil),
@@ -54,11 +74,8 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 		Logger: pluginLogger(l.spec.Name, l.log),
 	}
 	if l.spec.External() {
-		sum, err := hex.DecodeString(l.spec.SHA256)
-		if err != nil {
-			return nil, fmt.Errorf("sha256: %w", err)
-		}
-		cfg.SecureConfig = &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()}
+		// The pin was checked on the open binary above; go-plugin's own
+		// check (SecureConfig) hashes by path, which a swap defeats.
 		cfg.AutoMTLS = true
 	}
 	client := plugin.NewClient(cfg)

@@ -314,7 +314,8 @@ func companionPath(binary string) string {
 
 // checkBinary refuses an external plugin whose binary is missing or whose
 // SHA-256 differs from the configured one. A companion's hash is taken from
-// its binary here, and go-plugin checks it again at every start.
+// its binary here, and every start checks it again on the file it runs
+// (openPinned).
 func checkBinary(s *Spec) error {
 	f, err := os.Open(s.Command[0])
 	if err != nil {

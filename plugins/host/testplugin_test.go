@@ -25,10 +25,43 @@ const allocCeiling = 4 * testMemory
 
 func TestMain(m *testing.M) {
 	if os.Getenv(envTestPlugin) == "1" || os.Getenv(sdk.Handshake.MagicCookieKey) == sdk.Handshake.MagicCookieValue {
+		reportUnpinned()
 		sdk.Serve(sdk.ServeConfig{Extractor: faultyExtractor{}})
 		return
 	}
 	os.Exit(m.Run())
+}
+
+// envUnpinnedMarker names the file a plugin process appends a line to when
+// its own binary ends with unpinnedTrailer, before it exits: the swap test
+// counts the runs of its unpinned binary this way.
+const envUnpinnedMarker = "SIFT_HOST_TEST_UNPINNED_MARKER"
+
+const unpinnedTrailer = "\nnot the pinned plugin\n"
+
+func reportUnpinned() {
+	marker := os.Getenv(envUnpinnedMarker)
+	if marker == "" {
+		return
+	}
+	exe, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return
+	}
+	defer exe.Close()
+	tail := make([]byte, len(unpinnedTrailer))
+	fi, err := exe.Stat()
+	if err != nil || fi.Size() < int64(len(tail)) {
+		return
+	}
+	if _, err := exe.ReadAt(tail, fi.Size()-int64(len(tail))); err != nil || string(tail) != unpinnedTrailer {
+		return
+	}
+	if f, err := os.OpenFile(marker, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		_, _ = f.WriteString("ran\n")
+		f.Close()
+	}
+	os.Exit(1)
 }
 
 // faultyExtractor misbehaves on request: the "mode" option picks how.
