@@ -329,7 +329,14 @@ func (r *Runner) Cancel(ctx context.Context, caller Caller, id string) error {
 // database the job is also looked at every PollEvery, for changes made by
 // other instances. Nothing is kept for an id the caller does not own, and
 // the watch is given up when Await returns.
-func (r *Runner) Await(ctx context.Context, caller Caller, id string, d time.Duration) error {
+func (r *Runner) Await(ctx context.Context, caller Caller, id string, d time.Duration) (err error) {
+	defer func() {
+		// A wait its caller gave up on ends as cancelled, not as the
+		// read the cancellation interrupted ("interrupted" from SQLite).
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+	}()
 	if _, err := r.owned(ctx, caller, id); err != nil || d <= 0 {
 		return err
 	}
