@@ -26,6 +26,12 @@ func (b *bindings) Route(mediaType string) (string, stages.Extractor, bool) {
 	return b.host.Route(mediaType)
 }
 
+// CheckOptions checks a request's options against those the extractor
+// declares, in the host.
+func (b *bindings) CheckOptions(extractor string, opts map[string]string) error {
+	return b.host.CheckOptions(extractor, opts)
+}
+
 // Digester finds a digester in the host; while the chain is built, before
 // there is one, it answers whether a block declares name.
 func (b *bindings) Digester(name string) (stages.Digester, bool) {
@@ -69,6 +75,7 @@ func (s stageCache) At(stage int) stages.CacheStore { return s.b.At(stage) }
 
 var (
 	_ stages.ExtractorRouter = (*bindings)(nil)
+	_ stages.OptionChecker   = (*bindings)(nil)
 	_ stages.DigesterSet     = (*bindings)(nil)
 	_ stages.CacheStore      = stageCache{}
 )
