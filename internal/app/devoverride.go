@@ -1,18 +1,15 @@
 package app
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/plugins/host"
 )
 
 // EnvDevOverrides names local plugin binaries that replace configured
@@ -43,7 +40,7 @@ func devOverrides(value string, cfg *config.Config, log *slog.Logger) hcl.Diagno
 			bad(fmt.Sprintf("entry %q: no external extractor or digester block is named %q", entry, name))
 			continue
 		}
-		sum, err := hashFile(path)
+		sum, err := host.FileSHA256(path)
 		if err != nil {
 			bad(fmt.Sprintf("entry %q: %v", entry, err))
 			continue
@@ -65,17 +62,4 @@ func externalBlock(cfg *config.Config, name string) *config.Plugin {
 		}
 	}
 	return nil
-}
-
-func hashFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

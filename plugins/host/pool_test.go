@@ -56,7 +56,7 @@ func testSpec(t testing.TB, body string) Spec {
 
 func testFileSHA256(t testing.TB, path string) string {
 	t.Helper()
-	sum, err := fileSHA256(path)
+	sum, err := FileSHA256(path)
 	if err != nil {
 		t.Fatal(err)
 	}

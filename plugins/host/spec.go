@@ -325,7 +325,7 @@ func checkBinary(s *Spec) error {
 		return fmt.Errorf("extractor %q: %w", s.Name, err)
 	}
 	f.Close()
-	got, err := fileSHA256(s.Command[0])
+	got, err := FileSHA256(s.Command[0])
 	if err != nil {
 		return fmt.Errorf("extractor %q: %w", s.Name, err)
 	}
@@ -339,8 +339,8 @@ func checkBinary(s *Spec) error {
 	return nil
 }
 
-// fileSHA256 is the hex SHA-256 of the file at path.
-func fileSHA256(path string) (string, error) {
+// FileSHA256 is the hex SHA-256 of the file at path, as a pin names it.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

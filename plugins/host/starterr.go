@@ -19,7 +19,7 @@ var pluginVersion = regexp.MustCompile(`incompatible API version with plugin\. P
 func explainStart(s *Spec, err error) error {
 	if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 		got := "unreadable"
-		if sum, herr := fileSHA256(s.Command[0]); herr == nil {
+		if sum, herr := FileSHA256(s.Command[0]); herr == nil {
 			got = sum
 		}
 		return fmt.Errorf("binary %s has SHA-256 %s but the configuration says %s (it changed after sift checked it); refusing to run it: %w",
