@@ -166,3 +166,27 @@ func TestSharedInstanceTakesOnlyItsCallersJobs(t *testing.T) {
 		t.Fatalf("the other instance's alice read the job: %v", err)
 	}
 }
+
+// TestSetIdentityAppliesToNewJobs: after a reload replaces the runner's
+// callers and guard policy, a job accepted from then on records the new
+// policy, so instances sharing the database hold it to the new guard.
+func TestSetIdentityAppliesToNewJobs(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		r, st := newRunner(t, open, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil },
+			Options{Callers: []Caller{aliceA}, Policy: "strict"})
+		ctx := context.Background()
+		carol := Caller{Name: "carol", Key: KeyID([]byte("key C")), Class: "open"}
+		before := submit(t, r, aliceA, targets("a", 1))
+		r.SetIdentity([]Caller{carol}, "lax")
+		after := submit(t, r, carol, targets("b", 1))
+		for id, want := range map[string]string{before.ID: "strict", after.ID: "lax"} {
+			job, err := st.Job(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if job.Policy != want {
+				t.Errorf("job %s recorded policy %q, want %q", id, job.Policy, want)
+			}
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/siftd/sift/store"
@@ -93,6 +94,17 @@ type Runner struct {
 	stopped sync.Once
 	cancel  context.CancelFunc
 	done    sync.WaitGroup
+
+	// identity is whom this instance serves and under which guard policy:
+	// Options' Callers and Policy, replaced by SetIdentity on a reload.
+	identity atomic.Pointer[identity]
+}
+
+// identity is the callers an instance serves and its guard policy's
+// fingerprint.
+type identity struct {
+	callers []Caller
+	policy  string
 }
 
 // liveJob is what the runner keeps in memory about a live job.
@@ -115,8 +127,18 @@ type liveJob struct {
 func New(st *store.Store, fetch FetchFunc, opts Options) *Runner {
 	opts.defaults()
 	instance, _ := newJobID()
-	return &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger, instance: instance[:12],
+	r := &Runner{store: st, fetch: fetch, opts: opts, log: opts.Logger, instance: instance[:12],
 		watchers: map[string]*watcher{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	r.SetIdentity(opts.Callers, opts.Policy)
+	return r
+}
+
+// SetIdentity replaces the callers this instance serves and its guard
+// policy's fingerprint, as a configuration reload changes them: jobs
+// submitted from then on carry the new policy, and the workers take the
+// jobs of the new callers.
+func (r *Runner) SetIdentity(callers []Caller, policy string) {
+	r.identity.Store(&identity{callers: callers, policy: policy})
 }
 
 // Limits returns the runner's caps, defaults filled in.
@@ -146,7 +168,7 @@ func (r *Runner) Start(ctx context.Context) error {
 			r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
 		}
 	}
-	for _, c := range r.opts.Callers {
+	for _, c := range r.identity.Load().callers {
 		if _, err := r.store.AdoptJobs(ctx, c.Name, c.Key); err != nil {
 			return fmt.Errorf("batch start: %w", err)
 		}
@@ -210,7 +232,7 @@ func (r *Runner) Submit(ctx context.Context, caller Caller, targets []Target) (j
 		return nil, false, err
 	}
 	now := r.opts.Now().UTC()
-	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerKey: caller.Key, Policy: r.opts.Policy, CallerClass: caller.Class, IdemKey: key,
+	job = &store.BatchJob{ID: id, Caller: caller.Name, CallerKey: caller.Key, Policy: r.identity.Load().policy, CallerClass: caller.Class, IdemKey: key,
 		Status: store.JobQueued, CreatedAt: now, Lease: now}
 	rows := make([]store.BatchTarget, len(targets))
 	for i, t := range targets {

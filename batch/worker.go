@@ -254,10 +254,11 @@ func asTargetError(err error) *TargetError {
 // by name and key. With no callers configured (a runner not behind the
 // API) every job is served.
 func (r *Runner) serves(c Caller) bool {
-	if r.opts.Callers == nil {
+	callers := r.identity.Load().callers
+	if callers == nil {
 		return true
 	}
-	for _, mine := range r.opts.Callers {
+	for _, mine := range callers {
 		if mine.Name == c.Name && mine.Key == c.Key {
 			return true
 		}
@@ -268,7 +269,7 @@ func (r *Runner) serves(c Caller) bool {
 // samePolicy reports whether a job accepted under policy may run here. A
 // job stored before jobs recorded a policy runs anywhere.
 func (r *Runner) samePolicy(policy string) bool {
-	return policy == "" || policy == r.opts.Policy
+	return policy == "" || policy == r.identity.Load().policy
 }
 
 // warnOthers says, on a shared database, how many live jobs this instance

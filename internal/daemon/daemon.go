@@ -173,6 +173,11 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) hcl.Diagnostics
 	if diags.HasErrors() {
 		return diags
 	}
+	if d.runner != nil {
+		// Batch jobs accepted from now on are owned by the callers and
+		// recorded under the guard of the new configuration.
+		d.runner.SetIdentity(server.BatchCallers(cfg.Callers), app.PolicyFingerprint(a.Policy))
+	}
 	old := d.cur.Swap(d.serve(a))
 	d.old.Go(func() { d.retire(old) })
 	return diags
