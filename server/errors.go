@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )
@@ -35,6 +36,9 @@ func classError(c errclass.Class, msg string) *apiError {
 
 // fromRow is the answer of row r with message msg.
 func fromRow(r errclass.Row, msg string) *apiError {
+	// A plugin's or the origin's words may quote the document, which may
+	// hide text from the reader the way a page can.
+	msg, _ = invisible.Strip(msg)
 	ae := &apiError{Status: r.Status, Class: r.Class, Message: msg, RetryAfter: r.RetryAfter}
 	if r.RetryAfter > 0 {
 		ae.Hint = "retry_after"
@@ -102,7 +106,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError writes sift's error envelope.
 func writeError(w http.ResponseWriter, e *apiError) {
-	body := map[string]any{"success": false, "error": e.Message}
+	msg, _ := invisible.Strip(e.Message)
+	body := map[string]any{"success": false, "error": msg}
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
@@ -119,7 +124,8 @@ func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 	if e.Code != "" {
 		code = e.Code
 	}
-	body := map[string]any{"success": false, "error": e.Message}
+	msg, _ := invisible.Strip(e.Message)
+	body := map[string]any{"success": false, "error": msg}
 	if code != "" {
 		body["code"] = code
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/siftd/sift/stages"
 )
 
 // hiddenOrigin serves a page and a text file that hide text from a human
@@ -26,6 +28,10 @@ func hiddenOrigin(t *testing.T) *httptest.Server {
 	mux.HandleFunc("/notes.txt", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprint(w, "notes\x1b]0;owned\x07 and \u200Bmore\r\n")
+	})
+	mux.HandleFunc("/esc.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"a": "\u001b[2J\u202e evil \udb40\udc41"}`)
 	})
 	origin := httptest.NewServer(mux)
 	t.Cleanup(origin.Close)
@@ -105,4 +111,38 @@ func allText(v any) string {
 	}
 	walk(v)
 	return b.String()
+}
+
+// TestErrorsCarryNoInvisibleCharacters: an extractor's error may quote the
+// document (jq's error of a value); the answer's error is cleaned like
+// its content.
+func TestErrorsCarryNoInvisibleCharacters(t *testing.T) {
+	origin := hiddenOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	for _, path := range []string{"/v1/fetch", "/v2/scrape"} {
+		req := map[string]any{"url": origin.URL + "/esc.json", "jq": ".a|error"}
+		if path == "/v2/scrape" {
+			req = map[string]any{"url": origin.URL + "/esc.json", "siftOptions": map[string]any{"jq": ".a|error"}}
+		}
+		resp, body := post(t, srv.URL+path, testKey, req)
+		if resp.StatusCode == 200 {
+			t.Fatalf("%s: jq's error answered 200: %v", path, body)
+		}
+		msg, _ := body["error"].(string)
+		if !strings.Contains(msg, "evil") {
+			t.Fatalf("%s: the error lost the document's words: %q", path, msg)
+		}
+		if r, ok := hidden(msg); ok {
+			t.Errorf("%s: the error carries %U: %q", path, r, msg)
+		}
+	}
+}
+
+// TestWarningsAreCleaned: a plugin's warning may quote the document too.
+func TestWarningsAreCleaned(t *testing.T) {
+	doc := &stages.Doc{Warnings: []string{"row \x1b[2Jone\u202e cut"}}
+	stripInvisible(doc)
+	if len(doc.Warnings) != 2 || doc.Warnings[0] != "row [2Jone cut" {
+		t.Fatalf("warnings %q: want the first cleaned and a count of what was removed", doc.Warnings)
+	}
 }

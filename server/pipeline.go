@@ -107,7 +107,7 @@ func (s *Server) gate(callerName, host string) stages.Gate {
 }
 
 // stripInvisible cleans what the chain made for the agent (the clean
-// content, title, metadata, digest and context) of invisible and control
+// content, title, metadata, digest, context and warnings) of invisible and control
 // characters, and warns when it removed any. Every answer built from a
 // chain's run (fetch, scrape, batch targets, pages read for a search
 // digest) passes here. The parts are replaced, not changed in place: a
@@ -136,6 +136,14 @@ func stripInvisible(doc *stages.Doc) {
 			hits[i] = h
 		}
 		doc.Context = hits
+	}
+	if len(doc.Warnings) > 0 {
+		// A plugin's warnings may quote the document.
+		warnings := make([]string, len(doc.Warnings))
+		for i, w := range doc.Warnings {
+			warnings[i] = c.Strip(w)
+		}
+		doc.Warnings = warnings
 	}
 	if w := c.Warning(); w != "" {
 		doc.Warn(w)
