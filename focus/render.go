@@ -100,7 +100,11 @@ func (s *selection) render() string {
 		}
 		// A table row follows its header or the row before it directly.
 		tight := p.Kind == TableRow && (fresh || (i == next && i > 0 && s.sp.Parts[i-1].Kind == TableRow))
-		sep(tight)
+		if p.Cont && i == next && !fresh && b.Len() > 0 {
+			b.WriteString(" ") // the paragraph the part before began
+		} else {
+			sep(tight)
+		}
 		b.WriteString(p.Text)
 		next = i + 1
 	}

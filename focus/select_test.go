@@ -204,3 +204,29 @@ func TestSelectNoSentenceEnds(t *testing.T) {
 		t.Fatalf("%d tokens:\n%s", res.Tokens, res.Content)
 	}
 }
+
+// TestSentencesStayWhole: a sentence that fits the budget is never cut
+// between words, and pieces of one paragraph kept side by side read as
+// one paragraph.
+func TestSentencesStayWhole(t *testing.T) {
+	long := strings.TrimSpace(strings.Repeat("the granary by the river holds the grain of seven farms ", 6)) + "."
+	link := "See [other page](http://127.0.0.1:8081/other) and [external](https://example.org/x)."
+	var filler strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&filler, "Paragraph %d says nothing in particular about anything at all.\n\n", i)
+	}
+	md := "# Page\n\n" + link + "\n\n" + long + "\n\n" + filler.String()
+	for _, budget := range []int{60, 150} {
+		res := Select(context.Background(), md, "", budget, Options{})
+		if res.Tokens > budget {
+			t.Errorf("budget %d: %d tokens returned", budget, res.Tokens)
+		}
+		if !strings.Contains(res.Content, link) {
+			t.Errorf("budget %d: the sentence with links was cut:\n%s", budget, res.Content)
+		}
+	}
+	res := Select(context.Background(), md, "", 150, Options{})
+	if !strings.Contains(res.Content, long) {
+		t.Errorf("budget 150: a %d-token sentence was cut:\n%s", tokens.Count(long), res.Content)
+	}
+}

@@ -23,15 +23,20 @@ func splitLong(sp Split, budget int) Split {
 			parts = append(parts, p)
 			continue
 		}
-		parts = append(parts, pieces(p, limit)...)
+		cut := pieces(p, limit, budget)
+		for i := 1; i < len(cut); i++ {
+			cut[i].Cont = true
+		}
+		parts = append(parts, cut...)
 	}
 	sp.Parts = parts
 	return sp
 }
 
 // pieces cuts p after sentence ends into runs of at most about limit
-// tokens; a single sentence longer than that is a piece of its own.
-func pieces(p Part, limit int) []Part {
+// tokens; a single sentence longer than that is a piece of its own, and
+// only one longer than the whole budget is cut between words.
+func pieces(p Part, limit, budget int) []Part {
 	var out []Part
 	from := 0
 	cost := 0
@@ -41,12 +46,16 @@ func pieces(p Part, limit int) []Part {
 		c := tokens.Count(p.Text[prev:e])
 		if c > limit {
 			// A sentence over the limit (or text without sentence ends)
-			// is cut between words.
+			// stands alone, cut between words only past the budget.
 			if cost > 0 {
 				out = appendPiece(out, piece(p, from, prev))
 			}
-			for _, w := range wordRuns(p.Text, prev, e, limit) {
-				out = appendPiece(out, piece(p, w[0], w[1]))
+			if c <= budget {
+				out = appendPiece(out, piece(p, prev, e))
+			} else {
+				for _, w := range wordRuns(p.Text, prev, e, budget) {
+					out = appendPiece(out, piece(p, w[0], w[1]))
+				}
 			}
 			from, cost, prev = e, 0, e
 			continue

@@ -29,6 +29,9 @@ type Part struct {
 	// Path indexes the Context lines it sits under: its headings, outermost
 	// first, and for a table row the table's header.
 	Path []int
+	// Cont marks a piece of a long paragraph that continues the part
+	// before it: kept together, the two are written as one paragraph.
+	Cont bool
 }
 
 // Split is a page cut at its structure.
