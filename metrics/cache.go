@@ -33,13 +33,20 @@ var (
 		[]string{"stage", "reason"}, nil)
 )
 
-// WatchCache adds the cache's size and drop series, read from stats at
-// each scrape (one row per cache stage: no scan of the cache).
+// WatchCache has the cache's size and drop series read from stats at each
+// scrape (one row per cache stage: no scan of the cache). Each
+// configuration loaded calls it, a reload included; nil stats (a
+// configuration without a cache stage) drop the series.
 func (m *Metrics) WatchCache(stats CacheStats) {
-	m.registry.MustRegister(cacheCollector{stats: stats})
+	if stats == nil {
+		m.cacheStats.Store(nil)
+		return
+	}
+	m.cacheStats.Store(&stats)
 }
 
-type cacheCollector struct{ stats CacheStats }
+// cacheCollector exports the series of the stats WatchCache last set.
+type cacheCollector struct{ m *Metrics }
 
 func (cacheCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- cacheBytesDesc
@@ -50,7 +57,11 @@ func (cacheCollector) Describe(ch chan<- *prometheus.Desc) {
 func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
 	ctx, cancel := context.WithTimeout(context.Background(), cacheScrapeTimeout)
 	defer cancel()
-	stages, err := c.stats(ctx)
+	stats := c.m.cacheStats.Load()
+	if stats == nil {
+		return
+	}
+	stages, err := (*stats)(ctx)
 	if err != nil {
 		ch <- prometheus.NewInvalidMetric(cacheBytesDesc, err)
 		return

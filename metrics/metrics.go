@@ -7,6 +7,7 @@ package metrics
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -36,6 +37,9 @@ type Metrics struct {
 	contexts       *prometheus.CounterVec
 	fetchErrors    *prometheus.CounterVec
 	callers        callerSet
+	// cacheStats reads the cache stages' figures at a scrape; nil while
+	// the configuration has no cache stage. A reload replaces it.
+	cacheStats atomic.Pointer[CacheStats]
 	// Batch are the batch runner's series.
 	Batch *Batch
 }
@@ -96,7 +100,7 @@ func New() *Metrics {
 	m.registry.MustRegister(m.Batch.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
-		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors, m.gateWait,
+		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors, m.gateWait, cacheCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -187,6 +187,9 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			}
 		}
 	}
+	if w, ok := opts.Observer.(cacheWatcher); ok && !cached {
+		w.WatchCache(nil) // a reload may have dropped the cache stages
+	}
 	a.Search = search.New(cfg.Search, searchObserver(opts.Metrics))
 	if d, ok := h.Digester(digest.DefaultDigester); ok {
 		a.Digester = d

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 )
@@ -166,4 +167,56 @@ func TestReloadRefusesAndWarns(t *testing.T) {
 	if got := healthStatus(t, srv.URL, "key-2"); got != http.StatusOK {
 		t.Fatalf("the new caller: %d", got)
 	}
+}
+
+// TestReloadWithCacheStage: each configuration with a cache stage hands
+// its figures to the metrics; reloading one, again and again, swaps them
+// (it once registered a second collector and panicked), and a reload to a
+// chain without a cache drops the series.
+func TestReloadWithCacheStage(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	m := metrics.New()
+	opts := Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Extractors: host.Builtins{"html": html.New}, Metrics: m}
+	cached := `pipeline {
+  stage "guard" {}
+  stage "fetch" {}
+  stage "extract" {}
+  stage "cache" {}
+}`
+	d, diags := New(ctx, testConfig(t, dir, "key-0", cached), opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	defer d.Close(context.Background())
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	for i := 1; i <= 3; i++ {
+		if diags := d.Reload(ctx, testConfig(t, dir, fmt.Sprintf("key-%d", i), cached)); diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if page := scrape(t, srv.URL); !strings.Contains(page, `sift_cache_entries{stage="4"}`) {
+			t.Fatalf("reload %d: no cache series:\n%s", i, page)
+		}
+	}
+	if diags := d.Reload(ctx, testConfig(t, dir, "key-9", "")); diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if page := scrape(t, srv.URL); strings.Contains(page, "sift_cache_entries") {
+		t.Fatal("the cache series outlived the cache stage")
+	}
+}
+
+func scrape(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	page, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(page)
 }
