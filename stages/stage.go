@@ -100,6 +100,10 @@ type Deps struct {
 	// Before lists the kinds that stand before the stage being built, in
 	// order; the chain builder sets it for each stage.
 	Before []string
+	// Shape fingerprints the configuration the chain's output depends on
+	// (every stage block and plugin block as written): cache keys carry
+	// it, so an edited chain never restores a snapshot made by another.
+	Shape string
 }
 
 // CacheStore keeps snapshots by key.

@@ -137,6 +137,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		Cache:      late.At(0), // each cache stage takes its own view with At
 		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
+		Shape:      shape(cfg),
 	}
 	if cfg.Context != nil {
 		// The URL was checked by config; New cannot fail on it.

@@ -50,9 +50,10 @@ type Stage struct {
 	perWorkspace bool
 	// maxBytes is the block's byte budget, which the store applies.
 	maxBytes int64
-	// position names where the stage stands: its index and the kinds
-	// before it. It is part of every key, so a chain reordered on the same
-	// store never restores a snapshot of another shape.
+	// position names where the stage stands: its index, the kinds
+	// before it and the configuration's shape. It is part of every key,
+	// so a chain reordered or edited on the same store never restores a
+	// snapshot of another shape.
 	position string
 	// index is the stage's index in the chain, stored beside each entry
 	// so that one stage's entries can be counted and cleared.
@@ -93,7 +94,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 		perWorkspace: slices.Contains(deps.Before, "context"),
 		index:        len(deps.Before),
 		log:          deps.Logger,
-		position:     strconv.Itoa(len(deps.Before)) + ":" + strings.Join(deps.Before, ",")}, diags
+		position:     strconv.Itoa(len(deps.Before)) + ":" + strings.Join(deps.Before, ",") + ":" + deps.Shape}, diags
 }
 
 // MaxBytes is the block's byte budget: the store evicts the oldest
