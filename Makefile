@@ -32,7 +32,7 @@ run: build
 	./$(BIN) serve --config config.hcl
 
 # A hung test fails its package with a goroutine dump instead of stalling CI.
-TEST_TIMEOUT ?= 10m
+TEST_TIMEOUT ?= 20m
 
 # Every step runs even when an earlier one failed, so one failure does not
 # hide another; the end names the failed steps and their failing tests, and

@@ -139,7 +139,9 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // streamable HTTP at /mcp on that sift.
 func TestMCPGoClient(t *testing.T) {
 	origin := newMCPOrigin(t)
-	addr, _ := startSiftCmd(t, origin.Server, searxngBlock(t))
+	// A fetch of a host the caller's batch holds waits in line; a short
+	// wait keeps the test short.
+	addr, _ := startSiftCmd(t, origin.Server, searxngBlock(t)+"\ngates {\n  wait = \"1s\"\n}\n")
 	transports := []struct {
 		name string
 		make func() mcp.Transport
@@ -358,14 +360,15 @@ func (s *mcpSession) checkBatch(name string, origin *mcpOrigin) {
 		done <- res
 	}()
 	// While the first page is held, the batch holds this caller's slot
-	// for the host: a fetch of it is busy, and says when to retry.
+	// for the host: a fetch of it waits in line, is busy once the gates'
+	// wait runs out, and says when to retry.
 	select {
 	case <-origin.arrivalOf(strings.TrimPrefix(urls[0], origin.URL)):
 	case <-s.ctx.Done():
 		t.Fatal("the batch's first page was never fetched")
 	}
 	busy := s.callErr("fetch", map[string]any{"url": origin.URL + "/" + name + "/b.html"})
-	if want := "busy: a fetch of this host by this caller is already running; retry after 1 s"; busy != want {
+	if want := "busy: waited 1s for this caller's fetches of this host to finish; retry after 1 s"; busy != want {
 		t.Errorf("fetch while the batch holds the host: %q, want %q", busy, want)
 	}
 	origin.release(strings.TrimPrefix(urls[0], origin.URL))
