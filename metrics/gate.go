@@ -7,11 +7,15 @@ import (
 )
 
 func newGateWait() *prometheus.HistogramVec {
-	return prometheus.NewHistogramVec(prometheus.HistogramOpts{
+	v := prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name:    "sift_gate_wait_seconds",
 		Help:    "Time a request that goes to the origin waited for its gates, by outcome (admitted, refused).",
 		Buckets: []float64{.001, .01, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
 	}, []string{"outcome"})
+	for _, o := range []string{"admitted", "refused"} {
+		v.WithLabelValues(o) // present at zero from start
+	}
+	return v
 }
 
 // GateWait records how long one request waited for its gates and whether

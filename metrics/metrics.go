@@ -135,6 +135,14 @@ func (m *Metrics) CacheLookup(hit bool) {
 	m.cacheLookups.WithLabelValues(result).Inc()
 }
 
+// SetStages starts the duration series of each stage kind of the chain at
+// zero.
+func (m *Metrics) SetStages(kinds []string) {
+	for _, k := range kinds {
+		m.stageLatency.WithLabelValues(k)
+	}
+}
+
 // Stage records the time one stage took; stage is its kind's name.
 func (m *Metrics) Stage(stage string, took time.Duration) {
 	m.stageLatency.WithLabelValues(stage).Observe(took.Seconds())

@@ -116,6 +116,7 @@ func (d *Daemon) load(ctx context.Context, cfg *config.Config, reuse *host.Host)
 func (d *Daemon) serve(a *app.App) *generation {
 	cfg := a.Config
 	d.opts.Metrics.SetPlugins(poolNames(a))
+	d.opts.Metrics.SetStages(a.Chain.Names())
 	api := server.New(server.Options{
 		Chain: a.Chain, Callers: cfg.Callers, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
 		ArchiveURL: a.ArchiveURL, PublicURL: cfg.PublicURL, Search: a.Search, Digester: a.Digester,

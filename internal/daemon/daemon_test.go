@@ -220,3 +220,28 @@ func scrape(t *testing.T, url string) string {
 	}
 	return string(page)
 }
+
+// TestSeriesAtZeroFromStart: before any request, the gate-wait and
+// per-stage duration series are there at zero, so a rate over them works
+// from the first scrape.
+func TestSeriesAtZeroFromStart(t *testing.T) {
+	opts := Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Extractors: host.Builtins{"html": html.New}, Metrics: metrics.New()}
+	d, diags := New(context.Background(), testConfig(t, t.TempDir(), "key-0", ""), opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	defer d.Close(context.Background())
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	page := scrape(t, srv.URL)
+	for _, want := range []string{
+		`sift_gate_wait_seconds_count{outcome="admitted"} 0`,
+		`sift_gate_wait_seconds_count{outcome="refused"} 0`,
+		`sift_stage_duration_seconds_count{stage="guard"} 0`,
+		`sift_stage_duration_seconds_count{stage="extract"} 0`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+}
