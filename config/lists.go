@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -52,4 +53,22 @@ func elementRange(expr hcl.Expression, i int) *hcl.Range {
 		return elems[i].Range().Ptr()
 	}
 	return expr.Range().Ptr()
+}
+
+// mediaTypeList is stringList for content_types: every element is a
+// media type or a pattern of one ("text/html", "text/*"), never a bare
+// word such as "html", which would match nothing.
+func mediaTypeList(expr hcl.Expression) ([]string, hcl.Diagnostics) {
+	list, diags := stringList(expr, "content_types")
+	for i, mt := range list {
+		typ, sub, ok := strings.Cut(mt, "/")
+		if !ok || typ == "" || sub == "" || strings.ContainsAny(mt, " ;\t") || strings.Contains(sub, "/") {
+			diags = append(diags, attrError(elementRange(expr, i), "Invalid content_types",
+				fmt.Sprintf("element %d, %q, is not a media type: write type/subtype, like \"text/html\", or a pattern like \"text/*\".", i+1, mt)))
+		}
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return list, diags
 }

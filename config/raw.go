@@ -137,7 +137,7 @@ func (r *rawFile) stages(cfg *Config, diags hcl.Diagnostics) ([]Stage, hcl.Diagn
 	for _, rs := range r.Pipeline.Stages {
 		st := Stage{Kind: rs.Kind, Body: rs.Remain, DefRange: rs.DefRange}
 		var ds hcl.Diagnostics
-		st.ContentTypes, ds = stringList(rs.ContentTypes, "content_types")
+		st.ContentTypes, ds = mediaTypeList(rs.ContentTypes)
 		diags = append(diags, ds...)
 		if st.ContentTypes != nil {
 			st.ContentTypesRange = rs.ContentTypes.Range().Ptr()
@@ -180,7 +180,11 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 		name string
 	}{{&p.Command, rp.Command, "command"}, {&p.ContentTypes, rp.ContentTypes, "content_types"}, {&p.Env, rp.Env, "env"}} {
 		var ds hcl.Diagnostics
-		*l.into, ds = stringList(l.expr, l.name)
+		if l.name == "content_types" {
+			*l.into, ds = mediaTypeList(l.expr)
+		} else {
+			*l.into, ds = stringList(l.expr, l.name)
+		}
 		diags = append(diags, ds...)
 	}
 	for _, name := range p.Env {

@@ -70,7 +70,7 @@ func TestShippedConfigIsValid(t *testing.T) {
 // TestLoadRefusesChainsThatCannotServe holds serve to what validate says:
 // a chain validate refuses never starts.
 func TestLoadRefusesChainsThatCannotServe(t *testing.T) {
-	for _, name := range []string{"guard-alone", "guard-fetch", "empty-pipeline", "list-types", "context-before-digest", "chain"} {
+	for _, name := range []string{"guard-alone", "guard-fetch", "empty-pipeline", "list-types", "context-before-digest", "chain", "media-types"} {
 		t.Run(name, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata/validate", name+".hcltest"))
 			if err != nil {
