@@ -305,6 +305,8 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 		if w := c.Warning(); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
+	case doc.Extraction == nil && skipped(doc, "extract"):
+		return nil, classError(errclass.Unsupported, "no extractor for "+doc.MediaType()+": the extract stage's content_types leave it out")
 	case doc.Extraction == nil:
 		return nil, classError(errclass.NotImplemented, "the pipeline has no extract stage")
 	default:

@@ -245,3 +245,44 @@ func TestSeriesAtZeroFromStart(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractFilteredOut: a page whose type the extract stage's
+// content_types leave out is unsupported (415), named as such; it once
+// answered 501 "the pipeline has no extract stage".
+func TestExtractFilteredOut(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><p>hello</p></body></html>")
+	}))
+	defer origin.Close()
+	_, port, _ := strings.Cut(strings.TrimPrefix(origin.URL, "http://"), ":")
+	chain := fmt.Sprintf(`pipeline {
+  stage "guard" {
+    allow_cidrs = ["127.0.0.0/8"]
+    allow_ports = [%s]
+  }
+  stage "fetch" {}
+  stage "extract" {
+    content_types = ["application/json"]
+  }
+}`, port)
+	opts := Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Extractors: host.Builtins{"html": html.New}}
+	d, diags := New(context.Background(), testConfig(t, t.TempDir(), "key-0", chain), opts)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	defer d.Close(context.Background())
+	srv := httptest.NewServer(d)
+	defer srv.Close()
+	req, _ := http.NewRequest(http.MethodPost, srv.URL+"/v1/fetch", strings.NewReader(`{"url":"`+origin.URL+`/"}`))
+	req.Header.Set("Authorization", "Bearer key-0")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusUnsupportedMediaType || !strings.Contains(string(body), "content_types leave it out") {
+		t.Fatalf("%d %s; want 415 naming the extract stage's content_types", resp.StatusCode, body)
+	}
+}
