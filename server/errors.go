@@ -37,7 +37,8 @@ func classError(c errclass.Class, msg string) *apiError {
 // fromRow is the answer of row r with message msg.
 func fromRow(r errclass.Row, msg string) *apiError {
 	// A plugin's or the origin's words may quote the document, which may
-	// hide text from the reader the way a page can.
+	// hide text from the reader the way a page can. Every error message
+	// starts here, so it is cleaned once.
 	msg, _ = invisible.Strip(msg)
 	ae := &apiError{Status: r.Status, Class: r.Class, Message: msg, RetryAfter: r.RetryAfter}
 	if r.RetryAfter > 0 {
@@ -106,8 +107,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError writes sift's error envelope.
 func writeError(w http.ResponseWriter, e *apiError) {
-	msg, _ := invisible.Strip(e.Message)
-	body := map[string]any{"success": false, "error": msg}
+	body := map[string]any{"success": false, "error": e.Message}
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
@@ -124,8 +124,7 @@ func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 	if e.Code != "" {
 		code = e.Code
 	}
-	msg, _ := invisible.Strip(e.Message)
-	body := map[string]any{"success": false, "error": msg}
+	body := map[string]any{"success": false, "error": e.Message}
 	if code != "" {
 		body["code"] = code
 	}

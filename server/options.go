@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // maxPluginOptions bounds how many options one request may pass to its
@@ -76,6 +77,4 @@ func jsonShape(raw json.RawMessage) string {
 	return "that"
 }
 
-func badOption(msg string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Class: "bad_option", Message: "bad_option: " + msg}
-}
+func badOption(msg string) *apiError { return classError(errclass.BadOption, msg) }
