@@ -165,3 +165,68 @@ func TestFirecrawlMap(t *testing.T) {
 		t.Errorf("no url: %d %v", resp.StatusCode, out)
 	}
 }
+
+// TestScrapeHTMLFormat: the html format is the clean content as HTML (the
+// main content the markdown is made from, links absolute, what no reader
+// sees and the scripts gone), chosen by onlyMainContent and the tag
+// options as the markdown is; rawHtml stays the page as fetched.
+func TestScrapeHTMLFormat(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><title>Garden</title><script>var track = 1;</script></head><body>
+<nav><a href="/shop">Shop the seeds</a></nav>
+<article><h1>Watering</h1>`+strings.Repeat("<p>Water the beds early in the morning so the roots drink before the sun. </p>", 10)+`
+<p>See the <a href="/guide">drip guide</a>.</p><p class="tip">Tip: mulch keeps the soil damp.</p>
+<p style="display:none">Secret hidden words.</p></article>
+<footer>Copyright the garden club.</footer></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		name       string
+		fields     map[string]any
+		kept, gone []string
+	}{
+		{"main content", nil,
+			[]string{"<h1>Watering</h1>", `<a href="` + origin.URL + `/guide">drip guide</a>`, "mulch keeps"},
+			[]string{"Shop the seeds", "Copyright", "Secret hidden words", "var track", "<title>", "<html"}},
+		{"whole page", map[string]any{"onlyMainContent": false},
+			[]string{`<a href="` + origin.URL + `/shop">Shop the seeds</a>`, "Copyright", "Watering"},
+			[]string{"Secret hidden words", "var track", "<title>"}},
+		{"excludeTags", map[string]any{"excludeTags": []string{".tip"}},
+			[]string{"Watering"}, []string{"mulch keeps"}},
+		{"includeTags", map[string]any{"includeTags": []string{".tip"}},
+			[]string{"mulch keeps"}, []string{"Watering", "Water the beds"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := map[string]any{"url": origin.URL + "/page", "formats": []string{"html", "rawHtml", "markdown"}}
+			for k, v := range tc.fields {
+				body[k] = v
+			}
+			resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%d %v", resp.StatusCode, out)
+			}
+			data := out["data"].(map[string]any)
+			got, _ := data["html"].(string)
+			for _, want := range tc.kept {
+				if !strings.Contains(got, want) {
+					t.Errorf("html lacks %q:\n%s", want, got)
+				}
+			}
+			for _, gone := range tc.gone {
+				if strings.Contains(got, gone) {
+					t.Errorf("html holds %q:\n%s", gone, got)
+				}
+			}
+			raw, _ := data["rawHtml"].(string)
+			if !strings.Contains(raw, "<title>Garden</title>") || !strings.Contains(raw, "Secret hidden words") {
+				t.Errorf("rawHtml is not the page as fetched:\n%s", raw)
+			}
+			if w, _ := data["warning"].(string); strings.Contains(w, "html") {
+				t.Errorf("warning %q", w)
+			}
+		})
+	}
+}

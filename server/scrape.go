@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"slices"
 	"strconv"
@@ -95,6 +96,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 		}
 	}
 	o.pageOptions(opts)
+	if slices.Contains(o.Formats, "html") {
+		opts[sdk.OptionHTML] = "true"
+	}
 	if len(opts) == 0 {
 		return nil
 	}
@@ -342,6 +346,22 @@ func readAll(r *http.Request) ([]byte, *apiError) {
 	return buf.Bytes(), nil
 }
 
+// contentHTML is Firecrawl's html format: the clean content as HTML, which
+// the extractor renders for a page; a document of another type has its
+// clean text in a <pre>, with a note saying so.
+func contentHTML(doc *stages.Doc) (string, string) {
+	ex := doc.Extraction
+	switch {
+	case ex == nil:
+		return "", "html (no clean content)"
+	case ex.HTML != "" || strings.Contains(doc.MediaType(), "html"):
+		return ex.HTML, ""
+	case ex.Content == "":
+		return "", ""
+	}
+	return "<pre>" + html.EscapeString(ex.Content) + "</pre>", "html (this document is " + doc.MediaType() + ", not a page: its clean text in a <pre>)"
+}
+
 func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	doc := res.doc
 	resp := doc.Response
@@ -387,16 +407,17 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			}
 			out.Summary = &summary
 			returned += tokens.Count(summary)
-		case "html", "rawHtml":
-			// sift keeps no cleaned HTML: both are the page as fetched.
-			body, n := invisible.Strip(string(resp.Body))
-			rawStripped = max(rawStripped, n)
-			if f == "html" {
-				out.HTML = &body
-				unsupported = append(unsupported, "html (the page as fetched: sift keeps no cleaned HTML; markdown is the main content)")
-			} else {
-				out.RawHTML = &body
+		case "html":
+			body, note := contentHTML(doc)
+			out.HTML = &body
+			if note != "" {
+				unsupported = append(unsupported, note)
 			}
+			returned += tokens.Count(body)
+		case "rawHtml":
+			body, n := invisible.Strip(string(resp.Body))
+			rawStripped = n
+			out.RawHTML = &body
 			returned += rawTokens(resp)
 		default:
 			if !knownFormats[f] {

@@ -326,7 +326,7 @@ func TestScrape(t *testing.T) {
 	}
 	data := body["data"].(map[string]any)
 	meta := data["metadata"].(map[string]any)
-	if !strings.Contains(data["markdown"].(string), "trowel") || !strings.Contains(data["html"].(string), "<article>") {
+	if !strings.Contains(data["markdown"].(string), "trowel") || !strings.Contains(data["html"].(string), `<a href="`+origin.URL+`/guide">drip guide</a>`) {
 		t.Errorf("data %v", data)
 	}
 	if meta["title"] != "Irrigation" || meta["description"] != "Drip tips" || meta["language"] != "en" || meta["statusCode"] != 200.0 ||
