@@ -112,11 +112,11 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		fields map[string]any
 		want   string
 	}{
-		{map[string]any{"formats": "markdown"}, `Bad Request: field "formats": want an array, not string`},
+		{map[string]any{"formats": "markdown"}, `Bad Request: field "formats": want an array, not a string`},
 		{map[string]any{"formats": []any{7}}, `Bad Request: field "formats": `},
-		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not string`},
+		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not a string`},
 		{map[string]any{"timeout": 0}, `Bad Request: field "timeout": want milliseconds`},
-		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not bool`},
+		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not a bool`},
 		{map[string]any{"parsers": []any{map[string]any{"maxPages": 2}}}, `Bad Request: field "parsers": `},
 	}
 	for _, tc := range bad {

@@ -1,10 +1,8 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -309,7 +307,7 @@ func warningCount(warning string) int {
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
-	raw, err := readAll(r)
+	raw, err := readBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -332,18 +330,6 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		req.Formats = []scrapeFormat{"markdown"}
 	}
 	return &req, nil
-}
-
-func readAll(r *http.Request) ([]byte, *apiError) {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r.Body); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, firecrawlBadRequest("the request body is too large")
-		}
-		return nil, firecrawlBadRequest(err.Error())
-	}
-	return buf.Bytes(), nil
 }
 
 // contentHTML is Firecrawl's html format: the clean content as HTML, which

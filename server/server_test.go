@@ -295,10 +295,14 @@ func TestFetchErrors(t *testing.T) {
 		{"blocked", map[string]any{"url": "http://10.0.0.5/"}, 403, "blocked: private address 10.0.0.5"},
 		{"blocked port", map[string]any{"url": "http://127.0.0.1:1/"}, 403, "blocked: port 1 not allowed"},
 		{"no url", map[string]any{}, 400, "invalid: url is required"},
-		{"unknown field", map[string]any{"url": origin.URL, "depth": 2}, 400, "invalid: malformed JSON body"},
+		{"unknown field", map[string]any{"url": origin.URL, "depth": 2}, 400, `invalid: field "depth": no such field`},
+		{"wrong type", map[string]any{"url": origin.URL, "links": "no"}, 400, `invalid: field "links": want true or false, not a string`},
+		{"trailing data", `{"url":"` + origin.URL + `"} {"url":"x"}`, 400, "invalid: unexpected data after the JSON object"},
+		{"trailing garbage", `{"url":"` + origin.URL + `"}x`, 400, "invalid: unexpected data after the JSON object, at byte "},
+		{"an array", `[1]`, 400, "invalid: the body must be a JSON object, not an array"},
 		{"bad mode", map[string]any{"url": origin.URL, "mode": "summary"}, 400, "invalid: mode"},
-		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON body"},
-		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 400, "invalid: request body over"},
+		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON: the body ends"},
+		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 413, "too_large: the request body is 65546 bytes, over the 65536-byte limit"},
 		{"origin 404 is an answer, not an error", map[string]any{"url": origin.URL + "/missing", "mode": "raw"}, 200, ""},
 	}
 	for _, tc := range tests {
