@@ -108,6 +108,9 @@ func (o *scrapeOptions) check() *apiError {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
 	}
+	if ae := o.checkSelectors(); ae != nil {
+		return ae
+	}
 	if _, _, ae := pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
 		return ae
 	}
