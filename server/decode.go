@@ -75,10 +75,18 @@ func describeDecodeError(err error) *bodyError {
 	return &bodyError{Why: strings.TrimPrefix(msg, "json: ")}
 }
 
+// embeddedTypes are Go struct types embedded in the ones requests decode
+// into; encoding/json names them in a type error's path, but they are no
+// part of the JSON. schemaWithoutMethods is jsonschema-go's.
+var embeddedTypes = []string{"scrapeOptions.", "schemaWithoutMethods."}
+
 // jsonPath is a type error's field path without the names of embedded
-// structs, which are not part of the JSON.
+// structs.
 func jsonPath(field string) string {
-	return strings.TrimPrefix(field, "scrapeOptions.")
+	for _, e := range embeddedTypes {
+		field = strings.ReplaceAll(field, e, "")
+	}
+	return field
 }
 
 // article puts "a" or "an" before a JSON kind as encoding/json names it
