@@ -132,7 +132,7 @@ func TestScrapeFieldWarnings(t *testing.T) {
 }
 
 // TestScrapeTimeout: a timeout shorter than sift's own ends the scrape
-// with Firecrawl's 408 SCRAPE_TIMEOUT.
+// with Firecrawl's 408 SCRAPE_TIMEOUT, whose message names it.
 func TestScrapeTimeout(t *testing.T) {
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -148,6 +148,10 @@ func TestScrapeTimeout(t *testing.T) {
 	// is the request's timeout at work.
 	if resp.StatusCode != http.StatusRequestTimeout || out["code"] != "SCRAPE_TIMEOUT" || time.Since(start) > 3*time.Second {
 		t.Fatalf("%d %v after %s", resp.StatusCode, out, time.Since(start))
+	}
+	// The message names the timeout that fired, not sift's own.
+	if msg, _ := out["error"].(string); msg != "timeout: no complete answer within the request's timeout of 300ms (timeout 300 ms)" {
+		t.Errorf("error %q", msg)
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
@@ -274,6 +276,7 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 // target of a Firecrawl batch go through it.
 func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
 	mode := scrapeMode(req)
+	parent := ctx
 	if req.Timeout != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
@@ -281,6 +284,11 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	}
 	res, ae := s.run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
+		if req.Timeout != nil && ae.Class != errclass.Busy && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			// The caller's timeout fired, wherever the chain was.
+			ae = classError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
+				time.Duration(*req.Timeout)*time.Millisecond, *req.Timeout))
+		}
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
