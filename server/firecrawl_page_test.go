@@ -28,6 +28,17 @@ func TestReadPage(t *testing.T) {
 			map[string]string{"og:title": "OG", "twitter:card": "summary", "keywords": "a, b"}},
 		{"not html at all", "\x00\xff<<<a href=", "https://example.org/", []string{}, "", map[string]string{}},
 	}
+	titles := map[string]string{
+		`<head><title> Garden &amp;
+  notes </title><title>Second</title></head>`: "Garden & notes",
+		`<body><svg><title>A drawing</title></svg><title>Late</title></body>`: "Late",
+		`<meta property="og:title" content="OG">`:                           "",
+	}
+	for body, want := range titles {
+		if got := readPage([]byte(body), "https://example.org/").Title; got != want {
+			t.Errorf("title of %q: %q, want %q", body, got, want)
+		}
+	}
 	for _, tc := range tests {
 		got := readPage([]byte(tc.body), tc.base)
 		if !reflect.DeepEqual(got.Links, tc.links) || got.Favicon != tc.favicon || !reflect.DeepEqual(got.Meta, tc.meta) {
@@ -53,7 +64,7 @@ func FuzzReadPage(f *testing.F) {
 
 // TestScrapeLinks: the links format is every http(s) link of the page,
 // absolute, without repeats, in page order; a page that is not HTML has
-// none; html says it is the page as fetched.
+// none.
 func TestScrapeLinks(t *testing.T) {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/text" {
@@ -70,7 +81,7 @@ func TestScrapeLinks(t *testing.T) {
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page", "formats": []string{"links", "html"}})
 	data := out["data"].(map[string]any)
 	if fmt.Sprint(data["links"]) != fmt.Sprintf("[%s/home %s/docs/one https://example.org/two]", origin.URL, origin.URL) ||
-		data["markdown"] != nil || !strings.Contains(fmt.Sprint(data["warning"]), "html (the page as fetched") {
+		data["markdown"] != nil || data["warning"] != nil || !strings.Contains(fmt.Sprint(data["html"]), `<a href="`+origin.URL+`/docs/one">one</a>`) {
 		t.Fatalf("%v", data)
 	}
 	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/text", "formats": []any{map[string]any{"type": "links"}}})
@@ -79,7 +90,8 @@ func TestScrapeLinks(t *testing.T) {
 	}
 }
 
-// TestScrapeMetadata: the metadata Firecrawl returns: og and twitter tags
+// TestScrapeMetadata: the metadata Firecrawl returns: the title from
+// <title> (og:title only in ogTitle), og and twitter tags
 // (named and as written), keywords, robots, times, an absolute favicon,
 // scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
 // warning.
@@ -91,7 +103,7 @@ func TestScrapeMetadata(t *testing.T) {
 			fmt.Fprint(w, `<html><body><article><h1>Not here</h1><p>This page is gone, sorry about that.</p></article></body></html>`)
 			return
 		}
-		fmt.Fprint(w, `<html><head><title>Meta</title><link rel="icon" href="/favicon.png">`+
+		fmt.Fprint(w, `<html><head><title>Meta | Site</title><link rel="icon" href="/favicon.png">`+
 			`<meta property="og:title" content="OG Meta"><meta property="og:image" content="https://img.example/x.png">`+
 			`<meta property="og:site_name" content="Site"><meta name="twitter:card" content="summary_large_image">`+
 			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
@@ -104,7 +116,7 @@ func TestScrapeMetadata(t *testing.T) {
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
 	data := out["data"].(map[string]any)
 	meta := data["metadata"].(map[string]any)
-	want := map[string]any{"ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
+	want := map[string]any{"title": "Meta | Site", "ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
 		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
 		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
 		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}

@@ -219,6 +219,11 @@ func (m *scrapeMetadata) fromPage(page pageInfo) {
 	m.OGSiteName, m.OGLocale, m.Keywords, m.Robots = tag["og:site_name"], tag["og:locale"], tag["keywords"], tag["robots"]
 	m.PublishedTime, m.ModifiedTime = tag["article:published_time"], tag["article:modified_time"]
 	m.Favicon = page.Favicon
+	// Firecrawl's title is the document's <title>; og:title only stands in
+	// for a page without one.
+	if page.Title != "" {
+		m.Title, _ = invisible.Strip(page.Title)
+	}
 	if m.Title == "" {
 		m.Title = m.OGTitle
 	}
