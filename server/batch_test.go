@@ -207,7 +207,7 @@ func TestBatchBodyCap(t *testing.T) {
 		t.Fatalf("a 280 KiB batch: %d %v", resp.StatusCode, body)
 	}
 	resp, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL, "question": strings.Repeat("why ", 20000)})
-	if resp.StatusCode != http.StatusBadRequest {
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("/v1/fetch took an 80 KiB body: %d", resp.StatusCode)
 	}
 }

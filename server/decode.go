@@ -156,7 +156,10 @@ func bodyTooLarge(limit, size int64) *apiError {
 	if size >= 0 {
 		msg = fmt.Sprintf("the request body is %d bytes, over the %d-byte limit of this route", size, limit)
 	}
-	ae := classError(errclass.TooLarge, msg+"; send less (a batch of many URLs goes to the batch routes, whose limit is larger)")
+	if limit < MaxBatchBody {
+		msg += fmt.Sprintf("; many URLs go to the batch routes, whose limit is %d bytes", MaxBatchBody)
+	}
+	ae := classError(errclass.TooLarge, msg)
 	ae.FirecrawlStatus = http.StatusRequestEntityTooLarge
 	return ae
 }

@@ -313,6 +313,9 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}
+		if w := unappliedWarning(doc, nativeFieldNames); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 		if looksLikeShell(doc, out.Content) {
 			out.Hint = "browser"
 			out.Warnings = append(out.Warnings, "the page is nearly empty without JavaScript; a browser may render it")

@@ -32,7 +32,7 @@ func TestReadPage(t *testing.T) {
 		`<head><title> Garden &amp;
   notes </title><title>Second</title></head>`: "Garden & notes",
 		`<body><svg><title>A drawing</title></svg><title>Late</title></body>`: "Late",
-		`<meta property="og:title" content="OG">`:                           "",
+		`<meta property="og:title" content="OG">`:                             "",
 	}
 	for body, want := range titles {
 		if got := readPage([]byte(body), "https://example.org/").Title; got != want {

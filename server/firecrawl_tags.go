@@ -61,6 +61,10 @@ func selectorLines(sels []string) string {
 	return strings.Join(kept, "\n")
 }
 
+// firecrawlFieldNames name the Firecrawl fields that become extractor
+// options and that pageOptionsWarning does not already cover.
+var firecrawlFieldNames = map[string]string{"max_pages": "parsers maxPages"}
+
 // pageOptionsWarning names the page options a document that is no HTML
 // page did not use.
 func (o *scrapeOptions) pageOptionsWarning(mediaType string) string {

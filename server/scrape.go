@@ -439,6 +439,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
 		warnings = append(warnings, w)
 	}
+	if w := unappliedWarning(doc, firecrawlFieldNames); w != "" {
+		warnings = append(warnings, w)
+	}
 	if resp.Status >= 400 {
 		out.Metadata.Error = fmt.Sprintf("the origin answered %d %s", resp.Status, http.StatusText(resp.Status))
 		warnings = append(warnings, out.Metadata.Error+": the content is its error page")

@@ -665,3 +665,36 @@ func TestFetchPDF(t *testing.T) {
 		t.Fatalf("pages 30 of 23: %d %v", resp.StatusCode, body)
 	}
 }
+
+// TestFetchOptionNotForThisDocument: a field that becomes an option the
+// document's extractor does not take (jq or pages on a web page, links on
+// JSON) is named in a warning rather than ignored in silence; one it takes
+// is not.
+func TestFetchOptionNotForThisDocument(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	for _, tc := range []struct {
+		body map[string]any
+		want string // "" for no warning
+	}{
+		{map[string]any{"url": origin.URL + "/article", "jq": ".items"}, "not applied: jq (the html extractor, which read this text/html document, takes no such option)"},
+		{map[string]any{"url": origin.URL + "/article", "json_path": "items", "pages": "1-2"}, "not applied: json_path, pages (the html extractor"},
+		{map[string]any{"url": origin.URL + "/data.json", "links": false}, "not applied: links (the json extractor"},
+		{map[string]any{"url": origin.URL + "/data.json", "jq": ".items[0]"}, ""},
+		{map[string]any{"url": origin.URL + "/article", "links": false}, ""},
+	} {
+		resp, out := post(t, srv.URL+"/v1/fetch", testKey, tc.body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%v: %d %v", tc.body, resp.StatusCode, out)
+		}
+		warnings := fmt.Sprint(out["warnings"])
+		if tc.want == "" && strings.Contains(warnings, "not applied") || !strings.Contains(warnings, tc.want) {
+			t.Errorf("%v: warnings %s, want %q", tc.body, warnings, tc.want)
+		}
+	}
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
+		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 2}}})
+	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
+		t.Errorf("scrape with maxPages of a web page: warning %q", w)
+	}
+}

@@ -111,6 +111,9 @@ type Extraction struct {
 	// HTML is the content as HTML, when the request asked for it
 	// (sdk.OptionHTML) and the extractor renders HTML.
 	HTML string `json:",omitempty"`
+	// Unapplied names the request's own options (not the strict ones)
+	// that the extractor does not declare, and so did not apply.
+	Unapplied []string `json:",omitempty"`
 }
 
 // ContextHit is one thing the agent's team already knows.
