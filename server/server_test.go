@@ -357,6 +357,9 @@ func TestScrapeErrors(t *testing.T) {
 		prefix string
 	}{
 		{`{"url":`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request"},
+		{`{"url":"` + origin.URL + `/article"} {"url":"x"}`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request: unexpected data after the JSON object, at byte"},
+		{`[{"url":"x"}]`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request: the body must be a JSON object, not an array"},
+		{map[string]any{"url": origin.URL + "/article", "onlyMainContent": "no"}, 400, "BAD_REQUEST", `Bad Request: field "onlyMainContent": want true or false, not a string`},
 		{map[string]any{"formats": []string{"markdown"}}, 400, "BAD_REQUEST", "Bad Request: url is required"},
 		{map[string]any{"url": "http://127.0.0.1:1/"}, 403, "", "blocked: "},
 		{map[string]any{"url": origin.URL + "/image"}, 400, "UNSUPPORTED", "unsupported: "},
