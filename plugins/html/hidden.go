@@ -58,8 +58,14 @@ type hiding struct {
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
 // and not a panel that a visible control opens, or the hidden wrapper of
-// one (which it opens).
+// one (which it opens). A menu or dropdown that a control opens goes
+// whether it is hidden or not: a stylesheet keeps it shut until the click
+// (a book's "Chapters ▾" table of contents came ahead of the chapter), and
+// opened it lies over the page rather than in it.
 func (h hiding) hidden(c *html.Node) bool {
+	if h.isPanel(c) && isMenu(c) {
+		return true
+	}
 	if !isHidden(c) && !h.hasHiddenClass(c) && !h.invisible[c] || isCloak(c, h.pageWords) {
 		return false
 	}
@@ -131,7 +137,7 @@ func (h hiding) drop(n *html.Node) {
 
 // panels returns the ids of the elements that a visible control opens:
 // tabs, accordions and disclosure buttons name their panel in
-// aria-controls, data-target or data-bs-target. A reader opens such a
+// aria-controls, data-target, data-bs-target or data-panel-id. A reader opens such a
 // panel with a click, so its text is content, hidden or not.
 func panels(root *html.Node) map[string]bool {
 	ids := map[string]bool{}
@@ -141,7 +147,7 @@ func panels(root *html.Node) map[string]bool {
 			if isHidden(n) {
 				return // a control nobody sees opens nothing
 			}
-			for _, key := range []string{"aria-controls", "data-target", "data-bs-target"} {
+			for _, key := range []string{"aria-controls", "data-target", "data-bs-target", "data-panel-id"} {
 				for _, id := range strings.Fields(attr(n, key)) {
 					ids[strings.TrimPrefix(id, "#")] = true
 				}
@@ -158,6 +164,22 @@ func panels(root *html.Node) map[string]bool {
 // overlayWords name overlays: a control opens them over the page, not
 // into it, so they are not the page's content even when opened.
 var overlayWords = regexp.MustCompile(`(?i)modal|popup|popover|dropdown|menu|tooltip|drawer|offcanvas|dialog`)
+
+// menuWords name the menus a control drops down over the page.
+var menuWords = regexp.MustCompile(`(?i)dropdown|menu`)
+
+// isMenu reports whether a panel is a menu: by its role, or by its class
+// or id, unless its role says it is a region of the page (an accordion's
+// panel, which some name a drawer or a menu).
+func isMenu(n *html.Node) bool {
+	switch roleOf(n) {
+	case "menu", "listbox":
+		return true
+	case "region", "tabpanel":
+		return false
+	}
+	return menuWords.MatchString(attr(n, "class") + " " + attr(n, "id"))
+}
 
 // isOverlay reports whether a panel is a dialog, menu or other overlay.
 func isOverlay(n *html.Node) bool {
