@@ -120,7 +120,7 @@ func (o Options) withDefaults() Options {
 }
 
 func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Diagnostics) {
-	cfg, diags := Configure(ctx, s)
+	cfg, diags := configure(ctx, s, outputLogger(opts.Logger, opts.Stderr))
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -151,12 +151,18 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 // hash, the block against the plugin's schema, and the plugin's own
 // Configure diagnostics. It returns the configuration to send each process.
 func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
+	return configure(ctx, s, slog.Default())
+}
+
+// configure is Configure with the checking process's own output logged
+// to log, the plugins' log of the command that runs them.
+func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diagnostics) {
 	impl := s.Builtin
 	if s.External() {
 		if err := checkBinary(s); err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
-		l := &launcher{spec: s, log: slog.Default()}
+		l := &launcher{spec: s, log: log}
 		pr, err := l.start(ctx)
 		if err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
