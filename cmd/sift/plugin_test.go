@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -193,6 +195,8 @@ func TestExamplePluginAsDocumented(t *testing.T) {
 	}
 }
 
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
 // TestPluginsCommandListsBuiltinsAndExternals: `sift plugins` names every
 // built-in and the configured example with what each announces, and says
 // which of the text extractor's types the example takes.
@@ -239,6 +243,8 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		t.Errorf("pdf listed as %+v", byName["pdf"])
 	}
 
+	checkKeys(t, stdout, filepath.Join("testdata", "plugins-json-keys.golden"))
+
 	human, stderr, code := runSift(t, nil, "plugins", "--config", cfg)
 	if code != 0 {
 		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
@@ -247,6 +253,53 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)"} {
 		if !strings.Contains(human, want) {
 			t.Errorf("sift plugins does not print %q:\n%s", want, human)
+		}
+	}
+}
+
+// checkKeys compares every key path of a JSON document (`[].options[].max`)
+// with a golden list, so a key cannot change case or spelling unnoticed.
+func checkKeys(t *testing.T, doc, golden string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]bool{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(prefix+"[]", e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				if prefix == "[].shadowed" {
+					k = "*" // its keys are media types
+				}
+				paths[prefix+"."+k] = true
+				walk(prefix+"."+k, e)
+			}
+		}
+	}
+	walk("", v)
+	got := slices.Sorted(maps.Keys(paths))
+	if *update {
+		if err := os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := strings.Join(got, "\n") + "\n"; g != string(want) {
+		t.Errorf("JSON keys differ from %s (go test -update rewrites it):\n%s", golden, g)
+	}
+	for _, p := range got {
+		if strings.ToLower(p) != p {
+			t.Errorf("key %s is not snake_case", p)
 		}
 	}
 }

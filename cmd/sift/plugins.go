@@ -25,11 +25,49 @@ type pluginListing struct {
 	SHA256  string `json:"sha256,omitempty"`
 	// ContentTypes are the patterns the plugin claims; Shadowed those of
 	// them that another extractor takes by the routing precedence.
-	ContentTypes []string          `json:"content_types,omitempty"`
-	Shadowed     map[string]string `json:"shadowed,omitempty"`
-	Capabilities []string          `json:"capabilities,omitempty"`
-	Attributes   []sdk.Attribute   `json:"attributes"`
-	Options      []sdk.Option      `json:"options"`
+	ContentTypes []string           `json:"content_types,omitempty"`
+	Shadowed     map[string]string  `json:"shadowed,omitempty"`
+	Capabilities []string           `json:"capabilities,omitempty"`
+	Attributes   []attributeListing `json:"attributes"`
+	Options      []optionListing    `json:"options"`
+}
+
+// attributeListing is an sdk.Attribute with the snake_case keys of sift's
+// other JSON output.
+type attributeListing struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Required    bool   `json:"required"`
+	Description string `json:"description"`
+}
+
+// optionListing is an sdk.Option with the snake_case keys of sift's other
+// JSON output.
+type optionListing struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Min         *float64 `json:"min,omitempty"`
+	Max         *float64 `json:"max,omitempty"`
+	MaxLength   int64    `json:"max_length,omitempty"`
+	Values      []string `json:"values,omitempty"`
+}
+
+func attributeListings(as []sdk.Attribute) []attributeListing {
+	out := make([]attributeListing, 0, len(as))
+	for _, a := range as {
+		out = append(out, attributeListing{Name: a.Name, Type: string(a.Type), Required: a.Required, Description: a.Description})
+	}
+	return out
+}
+
+func optionListings(opts []sdk.Option) []optionListing {
+	out := make([]optionListing, 0, len(opts))
+	for _, o := range opts {
+		out = append(out, optionListing{Name: o.Name, Type: string(o.Type), Description: o.Description,
+			Min: o.Min, Max: o.Max, MaxLength: o.MaxLength, Values: o.Values})
+	}
+	return out
 }
 
 func pluginsCommand() *cobra.Command {
@@ -75,7 +113,7 @@ func pluginsCommand() *cobra.Command {
 func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	l := pluginListing{Name: s.Name, Kind: "extractor", Source: "built-in", Version: s.Info.Version,
 		SHA256: s.SHA256, ContentTypes: s.ContentTypes, Capabilities: s.Info.Capabilities,
-		Attributes: s.Schema.Attributes, Options: s.Schema.Options}
+		Attributes: attributeListings(s.Schema.Attributes), Options: optionListings(s.Schema.Options)}
 	if s.Digester {
 		l.Kind = "digester"
 	}
@@ -87,12 +125,6 @@ func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	default:
 		self, _ := os.Executable()
 		l.Path = self + " plugin " + s.Name
-	}
-	if l.Attributes == nil {
-		l.Attributes = []sdk.Attribute{}
-	}
-	if l.Options == nil {
-		l.Options = []sdk.Option{}
 	}
 	if s.Digester {
 		return l
@@ -145,7 +177,7 @@ func printListing(w io.Writer, l pluginListing) {
 }
 
 // limits describes an option's limits for the listing.
-func limits(o sdk.Option) string {
+func limits(o optionListing) string {
 	var parts []string
 	if o.Min != nil {
 		parts = append(parts, fmt.Sprintf("min %g", *o.Min))
