@@ -20,6 +20,7 @@ import (
 type Host struct {
 	specs     map[string]*Spec
 	routes    []route
+	sniffs    []sniffRoute
 	digesters map[string]stages.Digester
 	pools     []*Pool
 }
@@ -86,6 +87,9 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 			for _, ct := range s.ContentTypes {
 				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
+			for _, sn := range s.sniffers {
+				h.sniffs = append(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex})
+			}
 		}
 	}
 	if diags.HasErrors() {
@@ -103,7 +107,7 @@ func logStarted(log *slog.Logger, s *Spec) {
 		path = s.Command[0]
 	}
 	log.Info("plugin started", "plugin", s.Name, "kind", s.kind(), "version", s.Info.Version,
-		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "pool", s.Pool)
+		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "sniff_rules", len(s.Info.Sniff), "pool", s.Pool)
 }
 
 func (o Options) withDefaults() Options {
@@ -297,6 +301,7 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 
 var (
 	_ stages.ExtractorRouter = (*Host)(nil)
+	_ stages.DocumentRouter  = (*Host)(nil)
 	_ stages.DigesterSet     = (*Host)(nil)
 	_ stages.OptionChecker   = (*Host)(nil)
 )
