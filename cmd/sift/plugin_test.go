@@ -202,8 +202,10 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // which of the text extractor's types the example takes.
 func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	bin, sum := buildPlugin(t, filepath.Join("..", "..", "examples", "extractor"), "sift-csv")
+	feedBin, feedSum := buildPlugin(t, filepath.Join("testdata", "sift-feed"), "sift-feed")
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum)
+	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum) +
+		fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -236,6 +238,10 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	if len(csv.Options) != 1 || csv.Options[0].Name != "rows" || *csv.Options[0].Min != 1 {
 		t.Errorf("csv options %+v", csv.Options)
 	}
+	if sn := byName["feed"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
+		strings.Join(sn[0].RootElements, ",") != "rss,feed" {
+		t.Errorf("feed's sniff rules listed as %+v", sn)
+	}
 	if byName["text"].Shadowed["text/csv"] != "csv" {
 		t.Errorf("text's text/csv is not shown as taken by csv: %+v", byName["text"].Shadowed)
 	}
@@ -250,7 +256,8 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{"csv (extractor, external) version 0.1.0", "sha256:         " + sum,
-		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)"} {
+		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)",
+		"sniffs:         application/xml, text/xml with root element rss or feed"} {
 		if !strings.Contains(human, want) {
 			t.Errorf("sift plugins does not print %q:\n%s", want, human)
 		}

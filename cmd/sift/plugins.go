@@ -25,11 +25,14 @@ type pluginListing struct {
 	SHA256  string `json:"sha256,omitempty"`
 	// ContentTypes are the patterns the plugin claims; Shadowed those of
 	// them that another extractor takes by the routing precedence.
-	ContentTypes []string           `json:"content_types,omitempty"`
-	Shadowed     map[string]string  `json:"shadowed,omitempty"`
-	Capabilities []string           `json:"capabilities,omitempty"`
-	Attributes   []attributeListing `json:"attributes"`
-	Options      []optionListing    `json:"options"`
+	ContentTypes []string          `json:"content_types,omitempty"`
+	Shadowed     map[string]string `json:"shadowed,omitempty"`
+	Capabilities []string          `json:"capabilities,omitempty"`
+	// Sniff are the rules by which the plugin claims documents of generic
+	// media types by their content.
+	Sniff      []sniffListing     `json:"sniff,omitempty"`
+	Attributes []attributeListing `json:"attributes"`
+	Options    []optionListing    `json:"options"`
 }
 
 // attributeListing is an sdk.Attribute with the snake_case keys of sift's
@@ -39,6 +42,14 @@ type attributeListing struct {
 	Type        string `json:"type"`
 	Required    bool   `json:"required"`
 	Description string `json:"description"`
+}
+
+// sniffListing is an sdk.SniffRule with the snake_case keys of sift's
+// other JSON output.
+type sniffListing struct {
+	ContentTypes []string `json:"content_types"`
+	RootElements []string `json:"root_elements,omitempty"`
+	Pattern      string   `json:"pattern,omitempty"`
 }
 
 // optionListing is an sdk.Option with the snake_case keys of sift's other
@@ -117,6 +128,9 @@ func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	if s.Digester {
 		l.Kind = "digester"
 	}
+	for _, r := range s.Info.Sniff {
+		l.Sniff = append(l.Sniff, sniffListing{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
+	}
 	switch {
 	case s.Companion:
 		l.Source, l.Path = "companion", s.Command[0]
@@ -162,6 +176,9 @@ func printListing(w io.Writer, l pluginListing) {
 	if len(l.Capabilities) > 0 {
 		fmt.Fprintf(w, "  capabilities:   %s\n", strings.Join(l.Capabilities, ", "))
 	}
+	for _, r := range l.Sniff {
+		fmt.Fprintf(w, "  sniffs:         %s%s\n", strings.Join(r.ContentTypes, ", "), sniffTests(r))
+	}
 	fmt.Fprintf(w, "  attributes:%s\n", emptyMark(len(l.Attributes)))
 	for _, a := range l.Attributes {
 		req := ""
@@ -195,6 +212,18 @@ func limits(o optionListing) string {
 		return ""
 	}
 	return ", " + strings.Join(parts, ", ")
+}
+
+// sniffTests describes what a sniff rule looks for in a document.
+func sniffTests(r sniffListing) string {
+	var parts []string
+	if len(r.RootElements) > 0 {
+		parts = append(parts, "root element "+strings.Join(r.RootElements, " or "))
+	}
+	if r.Pattern != "" {
+		parts = append(parts, fmt.Sprintf("matching %q", r.Pattern))
+	}
+	return " with " + strings.Join(parts, " and ")
 }
 
 func emptyMark(n int) string {
