@@ -13,6 +13,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/plugins/sdk/hclconfig"
 	"github.com/siftd/sift/stages"
 )
 
@@ -177,7 +178,7 @@ func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diag
 	if err := describe(ctx, s, impl); err != nil {
 		return nil, hcl.Diagnostics{startError(s, err)}
 	}
-	cfg, diags := decodeBody(s.Body, s.Schema)
+	cfg, diags := hclconfig.Decode(s.Body, s.Schema)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -185,7 +186,7 @@ func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diag
 	if err != nil {
 		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("configure: %w", err))}
 	}
-	return cfg, append(diags, pluginDiags(s.Name, s.Body, s.DefRange, pds)...)
+	return cfg, append(diags, hclconfig.PluginDiagnostics(s.Name, s.Body, s.DefRange, pds)...)
 }
 
 func startError(s *Spec, err error) *hcl.Diagnostic {
