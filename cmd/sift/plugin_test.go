@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -121,44 +122,75 @@ func postJSON(t *testing.T, addr, path string, body any, out any) int {
 	return resp.StatusCode
 }
 
-// TestExamplePluginAsDocumented: examples/extractor, built and declared
-// exactly as its doc comment and the README say (content_types =
-// ["text/csv"], which the built-in text extractor claims too), answers a
-// CSV document through sift serve with a markdown table.
+// exampleBlock returns the first fenced block of examples/extractor's
+// README.md whose info string is lang.
+func exampleBlock(t *testing.T, lang string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "extractor", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?ms)^```" + regexp.QuoteMeta(lang) + "\n(.*?)^```\n").FindStringSubmatch(string(raw))
+	if m == nil {
+		t.Fatalf("the example's README.md has no ```%s block", lang)
+	}
+	return m[1]
+}
+
+// TestExamplePluginAsDocumented: examples/extractor, built, pinned and
+// declared with the block its README.md shows (no content_types: the
+// built-in text extractor claims text/csv too), is listed by sift plugins
+// as the README shows, and `sift fetch` of the README's CSV through sift
+// serve prints the README's markdown table.
 func TestExamplePluginAsDocumented(t *testing.T) {
+	const (
+		docPath = "/usr/local/lib/sift/sift-csv"
+		docHash = "<the hash sha256sum printed>"
+	)
 	bin, sum := buildPlugin(t, filepath.Join("..", "..", "examples", "extractor"), "sift-csv")
-	_, port := originServing(t, "text/csv", "name,qty\nbolt,3\nnut,5\nwasher,9\n")
-	addr := serveConfig(t, port, fmt.Sprintf(`extractor "csv" {
-  command       = [%q]
-  sha256        = %q
-  content_types = ["text/csv"]
-  max_rows      = 2
-}`, bin, sum))
+	pinned := strings.NewReplacer(docPath, bin, docHash, sum)
+	block := exampleBlock(t, "hcl")
+	if !strings.Contains(block, docPath) || !strings.Contains(block, docHash) {
+		t.Fatalf("the README's block names neither %s nor %s:\n%s", docPath, docHash, block)
+	}
+	block = pinned.Replace(block)
+
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	if err := os.WriteFile(cfg, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	listing, stderr, code := runSift(t, nil, "plugins", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
+	}
+	if want := pinned.Replace(exampleBlock(t, "text")); !strings.Contains(listing, want) {
+		t.Errorf("sift plugins lists\n%s\nnot the README's\n%s", listing, want)
+	}
+
+	_, port := originServing(t, "text/csv", exampleBlock(t, "csv"))
+	addr := serveConfig(t, port, block)
+	url := fmt.Sprintf("http://127.0.0.1:%d/parts.csv", port)
+	t.Setenv("SIFT_URL", "http://"+addr)
+	t.Setenv("SIFT_KEY", "test-key")
+	stdout, stderr, code := runSift(t, nil, "fetch", url)
+	if want := exampleBlock(t, "markdown"); code != 0 || stdout != want {
+		t.Fatalf("sift fetch: exit %d, printed %q, want the README's table %q\n%s", code, stdout, want, stderr)
+	}
 	var out struct {
 		Content  string
 		Warnings []string
 		Error    string
 	}
-	url := fmt.Sprintf("http://127.0.0.1:%d/parts.csv", port)
-	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url}, &out); code != http.StatusOK {
-		t.Fatalf("status %d: %s", code, out.Error)
-	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |\n| nut | 5 |"; out.Content != want {
-		t.Fatalf("content %q, want the example's markdown table %q", out.Content, want)
-	}
-	if len(out.Warnings) != 1 || out.Warnings[0] != "table cut at 2 of 3 rows" {
-		t.Errorf("warnings %q", out.Warnings)
-	}
-
-	// The plugin's declared per-request option, through /v1/fetch and
-	// through a Firecrawl scrape's siftOptions.
-	out.Content = ""
+	// The plugin's declared per-request option, through /v1/fetch.
 	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url, "options": map[string]any{"rows": 1}}, &out); code != http.StatusOK {
 		t.Fatalf("options: status %d: %s", code, out.Error)
 	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; out.Content != want {
-		t.Errorf("options.rows = 1: content %q, want %q", out.Content, want)
+	if want := "| name | qty | note |\n| --- | --- | --- |\n| bolt | 3 | M6 |"; out.Content != want ||
+		len(out.Warnings) != 1 || out.Warnings[0] != "table cut at 1 of 3 rows" {
+		t.Errorf("options.rows = 1: content %q, warnings %q; want %q and the README's warning", out.Content, out.Warnings, want)
 	}
+
+	// The same option through a Firecrawl scrape's siftOptions.
 	var scrape struct {
 		Success bool
 		Data    struct{ Markdown string }
@@ -167,7 +199,7 @@ func TestExamplePluginAsDocumented(t *testing.T) {
 	if code := postJSON(t, addr, "/v2/scrape", map[string]any{"url": url, "siftOptions": map[string]any{"rows": "1"}}, &scrape); code != http.StatusOK {
 		t.Fatalf("siftOptions: status %d: %s", code, scrape.Error)
 	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; scrape.Data.Markdown != want {
+	if want := "| name | qty | note |\n| --- | --- | --- |\n| bolt | 3 | M6 |"; scrape.Data.Markdown != want {
 		t.Errorf("siftOptions.rows = 1: markdown %q, want %q", scrape.Data.Markdown, want)
 	}
 
