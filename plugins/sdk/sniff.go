@@ -2,10 +2,8 @@ package sdk
 
 import (
 	"bytes"
-	"encoding/xml"
 	"errors"
 	"fmt"
-	"io"
 	"regexp"
 	"slices"
 )
@@ -82,25 +80,48 @@ func (s *Sniffer) MatchContent(body []byte) bool {
 }
 
 // xmlRoot returns the local name of the first element of an XML document,
-// skipping its prolog; ok is false when head holds no element start.
+// skipping its prolog (declaration, processing instructions, comments,
+// doctype); ok is false when head holds no element start before anything
+// else. It scans rather than parses: it runs on every document of a
+// sniffed type.
 func xmlRoot(head []byte) (string, bool) {
-	d := xml.NewDecoder(bytes.NewReader(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))))
-	d.Strict = false
-	// Only the element name is wanted, so any declared encoding is read
-	// as it is; names of feeds and their kin are ASCII.
-	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	rest := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	for {
-		tok, err := d.RawToken()
-		if err != nil {
+		rest = bytes.TrimLeft(rest, " \t\r\n")
+		var end []byte
+		switch {
+		case bytes.HasPrefix(rest, []byte("<?")):
+			end = []byte("?>")
+		case bytes.HasPrefix(rest, []byte("<!--")):
+			end = []byte("-->")
+		case bytes.HasPrefix(rest, []byte("<!")):
+			// A doctype, whose internal subset may hold '>'.
+			if open, gt := bytes.IndexByte(rest, '['), bytes.IndexByte(rest, '>'); open >= 0 && (gt < 0 || open < gt) {
+				i := bytes.IndexByte(rest, ']')
+				if i < 0 {
+					return "", false
+				}
+				rest = rest[i:]
+			}
+			end = []byte(">")
+		case bytes.HasPrefix(rest, []byte("<")):
+			name := rest[1:]
+			if i := bytes.IndexAny(name, " \t\r\n/>"); i >= 0 {
+				name = name[:i]
+			} else {
+				return "", false // cut inside the name
+			}
+			if i := bytes.LastIndexByte(name, ':'); i >= 0 {
+				name = name[i+1:]
+			}
+			return string(name), len(name) > 0
+		default:
 			return "", false
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			return t.Name.Local, true
-		case xml.CharData:
-			if len(bytes.TrimSpace(t)) > 0 {
-				return "", false // text before any element: not XML
-			}
+		i := bytes.Index(rest, end)
+		if i < 0 {
+			return "", false
 		}
+		rest = rest[i+len(end):]
 	}
 }

@@ -27,6 +27,12 @@ func TestSniffRuleMatchContent(t *testing.T) {
 		{"atom with namespace", feedRule, `<feed xmlns="http://www.w3.org/2005/Atom"><title>t</title></feed>`, true},
 		{"rdf with prefix", feedRule, `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>`, true},
 		{"byte order mark", feedRule, "\xef\xbb\xbf<rss/>", true},
+		{"stylesheet and a doctype with an internal subset", feedRule, `<?xml version="1.0"?>
+<?xml-stylesheet type="text/xsl" href="rss.xsl"?>
+<!DOCTYPE rss [<!ENTITY nbsp "&#160;"> <!ENTITY gt2 ">>">]>
+<rss>`, true},
+		{"root cut inside its name", feedRule, `<?xml version="1.0"?><rs`, false},
+		{"unclosed comment", feedRule, `<!-- <rss/>`, false},
 		{"another root", feedRule, `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`, false},
 		{"names compare exactly", feedRule, `<RSS/>`, false},
 		{"root in a child", feedRule, `<html><rss/></html>`, false},
@@ -102,4 +108,25 @@ func FuzzSniffRuleMatchContent(f *testing.F) {
 			t.Errorf("the answer depends on bytes past SniffBytes")
 		}
 	})
+}
+
+// BenchmarkSniff is the cost a sniff rule adds to routing one document of
+// a type it sniffs: a feed found after a long prolog, and a large XML
+// document of another kind.
+func BenchmarkSniff(b *testing.B) {
+	s, err := feedRule.Compile()
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := map[string][]byte{
+		"rss after a 4KiB comment": []byte(`<?xml version="1.0"?><!-- ` + strings.Repeat("x", 4<<10) + ` --><rss version="2.0"><channel/></rss>`),
+		"other xml, 1MiB":          []byte(`<?xml version="1.0"?><catalog>` + strings.Repeat("<book>Go</book>", 1<<16) + `</catalog>`),
+	}
+	for name, doc := range docs {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				s.MatchContent(doc)
+			}
+		})
+	}
 }
