@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-0zzK7EcbkMKyrMcF6Hxn37xJMLsQoVzJovdnkHhsZAU=";
+      vendorHash = "sha256-Rfr+IJ3QGxaY314MSgHF42EQORyqhl9zuZRIVQr3/Qg=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
