@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzNormal$$' -fuzztime $(FUZZTIME) ./mediatype/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
+	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzSniffRuleMatchContent$$' -fuzztime $(FUZZTIME) .
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }

@@ -140,6 +140,13 @@ type ExtractorRouter interface {
 	Route(mediaType string) (name string, ex Extractor, ok bool)
 }
 
+// DocumentRouter is what an ExtractorRouter may also do: route one
+// document by its start as well as its media type, for extractors that
+// claim documents of generic types (text/xml) by sniffing them.
+type DocumentRouter interface {
+	RouteDocument(mediaType string, body []byte) (name string, ex Extractor, ok bool)
+}
+
 // OptionChecker is what an ExtractorRouter may also do: check a request's
 // options against the ones an extractor declares. The error is a
 // *sdk.DocError of class bad_option naming every option that does not fit.

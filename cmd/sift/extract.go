@@ -128,7 +128,7 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 			return res, err
 		}
 	}
-	ex, closeFn, err := startExtractor(cmd, cfg, req.ContentType)
+	ex, closeFn, err := startExtractor(cmd, cfg, req.ContentType, req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -162,14 +162,15 @@ type envelope struct {
 	Content     string            `json:"content"`
 }
 
-// startExtractor starts only the plugin that handles mediaType.
-func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (stages.Extractor, func(), error) {
+// startExtractor starts only the plugin that handles mediaType, or the
+// document starting with body when it is given (see host.RouteDocument).
+func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string, body []byte) (stages.Extractor, func(), error) {
 	ctx := cmd.Context()
 	specs, diags := app.Plan(ctx, cfg)
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	name, err := routeName(specs, mediaType)
+	name, err := routeName(specs, mediaType, body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -179,13 +180,13 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string) (s
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	return routed(a, mediaType), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+	return routed(a, mediaType, body), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // routed returns a's extractor for mediaType, which refuses the -o options
 // it does not declare, or whose values do not fit, as a server would.
-func routed(a *app.App, mediaType string) stages.Extractor {
-	name, ex, _ := a.Host.Route(mediatype.Of(mediaType))
+func routed(a *app.App, mediaType string, body []byte) stages.Extractor {
+	name, ex, _ := a.Host.RouteDocument(mediatype.Of(mediaType), body)
 	return checkedOptions{ex: ex, check: func(opts map[string]string) error { return a.Host.CheckOptions(name, opts) }}
 }
 
@@ -210,9 +211,10 @@ func (c checkedOptions) ExtractFor(ctx context.Context, share string, req *sdk.E
 	return stages.ExtractFor(ctx, c.ex, share, req)
 }
 
-// routeName names the extractor that specs route mediaType to.
-func routeName(specs []host.Spec, mediaType string) (string, error) {
-	name, ok := host.RouteSpec(specs, mediatype.Of(mediaType))
+// routeName names the extractor that specs route mediaType to, or the
+// document starting with body.
+func routeName(specs []host.Spec, mediaType string, body []byte) (string, error) {
+	name, ok := host.RouteSpecDocument(specs, mediatype.Of(mediaType), body)
 	if !ok {
 		return "", fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
 	}

@@ -18,12 +18,9 @@ func main() {
 	// `sift plugin NAME` is how sift runs its own built-in plugins. It must
 	// reach Serve before anything writes to stdout, where go-plugin's
 	// handshake goes.
-	if len(os.Args) == 3 && os.Args[1] == "plugin" {
-		if builtin.Serve(os.Args[2]) {
-			return
-		}
-		fmt.Fprintf(os.Stderr, "sift plugin: no built-in plugin %q\n", os.Args[2])
-		os.Exit(2)
+	// Any other `sift plugin …` is the author's command group.
+	if len(os.Args) == 3 && os.Args[1] == "plugin" && builtin.Serve(os.Args[2]) {
+		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := rootCommand().ExecuteContext(ctx)

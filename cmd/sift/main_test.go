@@ -209,6 +209,21 @@ func TestPluginSubcommandRefusesUnknown(t *testing.T) {
 	}
 }
 
+// TestHelpListsPluginNew: a plugin author finds `sift plugin new` from
+// `sift --help`, and `sift plugin` without a name is that group's help.
+func TestHelpListsPluginNew(t *testing.T) {
+	stdout, stderr, code := runSift(t, nil, "--help")
+	if code != 0 || !regexp.MustCompile(`(?m)^  plugin +.*sift plugin new NAME`).MatchString(stdout) {
+		t.Errorf("sift --help: exit %d, does not list the plugin command:\n%s%s", code, stdout, stderr)
+	}
+	for _, args := range [][]string{{"plugin", "--help"}, {"plugin"}} {
+		stdout, stderr, code = runSift(t, nil, args...)
+		if code != 0 || !regexp.MustCompile(`(?m)^  new +Write a new extractor plugin module`).MatchString(stdout) {
+			t.Errorf("sift %s: exit %d, does not list new:\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}
+
 func TestKeyNew(t *testing.T) {
 	stdout, _, code := runSift(t, nil, "key", "new", "agent")
 	if code != 0 || !regexp.MustCompile(`caller "agent" \{\n  key_sha256 = "[0-9a-f]{64}"`).MatchString(stdout) {

@@ -5,13 +5,16 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -119,44 +122,75 @@ func postJSON(t *testing.T, addr, path string, body any, out any) int {
 	return resp.StatusCode
 }
 
-// TestExamplePluginAsDocumented: examples/extractor, built and declared
-// exactly as its doc comment and the README say (content_types =
-// ["text/csv"], which the built-in text extractor claims too), answers a
-// CSV document through sift serve with a markdown table.
+// exampleBlock returns the first fenced block of examples/extractor's
+// README.md whose info string is lang.
+func exampleBlock(t *testing.T, lang string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "examples", "extractor", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?ms)^```" + regexp.QuoteMeta(lang) + "\n(.*?)^```\n").FindStringSubmatch(string(raw))
+	if m == nil {
+		t.Fatalf("the example's README.md has no ```%s block", lang)
+	}
+	return m[1]
+}
+
+// TestExamplePluginAsDocumented: examples/extractor, built, pinned and
+// declared with the block its README.md shows (no content_types: the
+// built-in text extractor claims text/csv too), is listed by sift plugins
+// as the README shows, and `sift fetch` of the README's CSV through sift
+// serve prints the README's markdown table.
 func TestExamplePluginAsDocumented(t *testing.T) {
+	const (
+		docPath = "/usr/local/lib/sift/sift-csv"
+		docHash = "<the hash sha256sum printed>"
+	)
 	bin, sum := buildPlugin(t, filepath.Join("..", "..", "examples", "extractor"), "sift-csv")
-	_, port := originServing(t, "text/csv", "name,qty\nbolt,3\nnut,5\nwasher,9\n")
-	addr := serveConfig(t, port, fmt.Sprintf(`extractor "csv" {
-  command       = [%q]
-  sha256        = %q
-  content_types = ["text/csv"]
-  max_rows      = 2
-}`, bin, sum))
+	pinned := strings.NewReplacer(docPath, bin, docHash, sum)
+	block := exampleBlock(t, "hcl")
+	if !strings.Contains(block, docPath) || !strings.Contains(block, docHash) {
+		t.Fatalf("the README's block names neither %s nor %s:\n%s", docPath, docHash, block)
+	}
+	block = pinned.Replace(block)
+
+	cfg := filepath.Join(t.TempDir(), "config.hcl")
+	if err := os.WriteFile(cfg, []byte(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	listing, stderr, code := runSift(t, nil, "plugins", "--config", cfg)
+	if code != 0 {
+		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
+	}
+	if want := pinned.Replace(exampleBlock(t, "text")); !strings.Contains(listing, want) {
+		t.Errorf("sift plugins lists\n%s\nnot the README's\n%s", listing, want)
+	}
+
+	_, port := originServing(t, "text/csv", exampleBlock(t, "csv"))
+	addr := serveConfig(t, port, block)
+	url := fmt.Sprintf("http://127.0.0.1:%d/parts.csv", port)
+	t.Setenv("SIFT_URL", "http://"+addr)
+	t.Setenv("SIFT_KEY", "test-key")
+	stdout, stderr, code := runSift(t, nil, "fetch", url)
+	if want := exampleBlock(t, "markdown"); code != 0 || stdout != want {
+		t.Fatalf("sift fetch: exit %d, printed %q, want the README's table %q\n%s", code, stdout, want, stderr)
+	}
 	var out struct {
 		Content  string
 		Warnings []string
 		Error    string
 	}
-	url := fmt.Sprintf("http://127.0.0.1:%d/parts.csv", port)
-	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url}, &out); code != http.StatusOK {
-		t.Fatalf("status %d: %s", code, out.Error)
-	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |\n| nut | 5 |"; out.Content != want {
-		t.Fatalf("content %q, want the example's markdown table %q", out.Content, want)
-	}
-	if len(out.Warnings) != 1 || out.Warnings[0] != "table cut at 2 of 3 rows" {
-		t.Errorf("warnings %q", out.Warnings)
-	}
-
-	// The plugin's declared per-request option, through /v1/fetch and
-	// through a Firecrawl scrape's siftOptions.
-	out.Content = ""
+	// The plugin's declared per-request option, through /v1/fetch.
 	if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url, "options": map[string]any{"rows": 1}}, &out); code != http.StatusOK {
 		t.Fatalf("options: status %d: %s", code, out.Error)
 	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; out.Content != want {
-		t.Errorf("options.rows = 1: content %q, want %q", out.Content, want)
+	if want := "| name | qty | note |\n| --- | --- | --- |\n| bolt | 3 | M6 |"; out.Content != want ||
+		len(out.Warnings) != 1 || out.Warnings[0] != "table cut at 1 of 3 rows" {
+		t.Errorf("options.rows = 1: content %q, warnings %q; want %q and the README's warning", out.Content, out.Warnings, want)
 	}
+
+	// The same option through a Firecrawl scrape's siftOptions.
 	var scrape struct {
 		Success bool
 		Data    struct{ Markdown string }
@@ -165,7 +199,7 @@ func TestExamplePluginAsDocumented(t *testing.T) {
 	if code := postJSON(t, addr, "/v2/scrape", map[string]any{"url": url, "siftOptions": map[string]any{"rows": "1"}}, &scrape); code != http.StatusOK {
 		t.Fatalf("siftOptions: status %d: %s", code, scrape.Error)
 	}
-	if want := "| name | qty |\n| --- | --- |\n| bolt | 3 |"; scrape.Data.Markdown != want {
+	if want := "| name | qty | note |\n| --- | --- | --- |\n| bolt | 3 | M6 |"; scrape.Data.Markdown != want {
 		t.Errorf("siftOptions.rows = 1: markdown %q, want %q", scrape.Data.Markdown, want)
 	}
 
@@ -193,13 +227,17 @@ func TestExamplePluginAsDocumented(t *testing.T) {
 	}
 }
 
+var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+
 // TestPluginsCommandListsBuiltinsAndExternals: `sift plugins` names every
 // built-in and the configured example with what each announces, and says
 // which of the text extractor's types the example takes.
 func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	bin, sum := buildPlugin(t, filepath.Join("..", "..", "examples", "extractor"), "sift-csv")
+	feedBin, feedSum := buildPlugin(t, filepath.Join("testdata", "sift-feed"), "sift-feed")
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum)
+	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum) +
+		fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +270,10 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	if len(csv.Options) != 1 || csv.Options[0].Name != "rows" || *csv.Options[0].Min != 1 {
 		t.Errorf("csv options %+v", csv.Options)
 	}
+	if sn := byName["feed"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
+		strings.Join(sn[0].RootElements, ",") != "rss,feed" {
+		t.Errorf("feed's sniff rules listed as %+v", sn)
+	}
 	if byName["text"].Shadowed["text/csv"] != "csv" {
 		t.Errorf("text's text/csv is not shown as taken by csv: %+v", byName["text"].Shadowed)
 	}
@@ -239,14 +281,64 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		t.Errorf("pdf listed as %+v", byName["pdf"])
 	}
 
+	checkKeys(t, stdout, filepath.Join("testdata", "plugins-json-keys.golden"))
+
 	human, stderr, code := runSift(t, nil, "plugins", "--config", cfg)
 	if code != 0 {
 		t.Fatalf("sift plugins: exit %d\n%s", code, stderr)
 	}
 	for _, want := range []string{"csv (extractor, external) version 0.1.0", "sha256:         " + sum,
-		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)"} {
+		"max_rows (integer): Rows rendered", "rows (integer, min 1, max 100000)", "text/csv (taken by csv)",
+		"sniffs:         application/xml, text/xml with root element rss or feed"} {
 		if !strings.Contains(human, want) {
 			t.Errorf("sift plugins does not print %q:\n%s", want, human)
+		}
+	}
+}
+
+// checkKeys compares every key path of a JSON document (`[].options[].max`)
+// with a golden list, so a key cannot change case or spelling unnoticed.
+func checkKeys(t *testing.T, doc, golden string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(doc), &v); err != nil {
+		t.Fatal(err)
+	}
+	paths := map[string]bool{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, e := range v {
+				walk(prefix+"[]", e)
+			}
+		case map[string]any:
+			for k, e := range v {
+				if prefix == "[].shadowed" {
+					k = "*" // its keys are media types
+				}
+				paths[prefix+"."+k] = true
+				walk(prefix+"."+k, e)
+			}
+		}
+	}
+	walk("", v)
+	got := slices.Sorted(maps.Keys(paths))
+	if *update {
+		if err := os.WriteFile(golden, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := strings.Join(got, "\n") + "\n"; g != string(want) {
+		t.Errorf("JSON keys differ from %s (go test -update rewrites it):\n%s", golden, g)
+	}
+	for _, p := range got {
+		if strings.ToLower(p) != p {
+			t.Errorf("key %s is not snake_case", p)
 		}
 	}
 }

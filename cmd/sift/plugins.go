@@ -28,8 +28,57 @@ type pluginListing struct {
 	ContentTypes []string          `json:"content_types,omitempty"`
 	Shadowed     map[string]string `json:"shadowed,omitempty"`
 	Capabilities []string          `json:"capabilities,omitempty"`
-	Attributes   []sdk.Attribute   `json:"attributes"`
-	Options      []sdk.Option      `json:"options"`
+	// Sniff are the rules by which the plugin claims documents of generic
+	// media types by their content.
+	Sniff      []sniffListing     `json:"sniff,omitempty"`
+	Attributes []attributeListing `json:"attributes"`
+	Options    []optionListing    `json:"options"`
+}
+
+// attributeListing is an sdk.Attribute with the snake_case keys of sift's
+// other JSON output.
+type attributeListing struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Required    bool   `json:"required"`
+	Description string `json:"description"`
+}
+
+// sniffListing is an sdk.SniffRule with the snake_case keys of sift's
+// other JSON output.
+type sniffListing struct {
+	ContentTypes []string `json:"content_types"`
+	RootElements []string `json:"root_elements,omitempty"`
+	Pattern      string   `json:"pattern,omitempty"`
+}
+
+// optionListing is an sdk.Option with the snake_case keys of sift's other
+// JSON output.
+type optionListing struct {
+	Name        string   `json:"name"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Min         *float64 `json:"min,omitempty"`
+	Max         *float64 `json:"max,omitempty"`
+	MaxLength   int64    `json:"max_length,omitempty"`
+	Values      []string `json:"values,omitempty"`
+}
+
+func attributeListings(as []sdk.Attribute) []attributeListing {
+	out := make([]attributeListing, 0, len(as))
+	for _, a := range as {
+		out = append(out, attributeListing{Name: a.Name, Type: string(a.Type), Required: a.Required, Description: a.Description})
+	}
+	return out
+}
+
+func optionListings(opts []sdk.Option) []optionListing {
+	out := make([]optionListing, 0, len(opts))
+	for _, o := range opts {
+		out = append(out, optionListing{Name: o.Name, Type: string(o.Type), Description: o.Description,
+			Min: o.Min, Max: o.Max, MaxLength: o.MaxLength, Values: o.Values})
+	}
+	return out
 }
 
 func pluginsCommand() *cobra.Command {
@@ -75,9 +124,12 @@ func pluginsCommand() *cobra.Command {
 func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	l := pluginListing{Name: s.Name, Kind: "extractor", Source: "built-in", Version: s.Info.Version,
 		SHA256: s.SHA256, ContentTypes: s.ContentTypes, Capabilities: s.Info.Capabilities,
-		Attributes: s.Schema.Attributes, Options: s.Schema.Options}
+		Attributes: attributeListings(s.Schema.Attributes), Options: optionListings(s.Schema.Options)}
 	if s.Digester {
 		l.Kind = "digester"
+	}
+	for _, r := range s.Info.Sniff {
+		l.Sniff = append(l.Sniff, sniffListing{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
 	}
 	switch {
 	case s.Companion:
@@ -87,12 +139,6 @@ func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	default:
 		self, _ := os.Executable()
 		l.Path = self + " plugin " + s.Name
-	}
-	if l.Attributes == nil {
-		l.Attributes = []sdk.Attribute{}
-	}
-	if l.Options == nil {
-		l.Options = []sdk.Option{}
 	}
 	if s.Digester {
 		return l
@@ -130,6 +176,9 @@ func printListing(w io.Writer, l pluginListing) {
 	if len(l.Capabilities) > 0 {
 		fmt.Fprintf(w, "  capabilities:   %s\n", strings.Join(l.Capabilities, ", "))
 	}
+	for _, r := range l.Sniff {
+		fmt.Fprintf(w, "  sniffs:         %s%s\n", strings.Join(r.ContentTypes, ", "), sniffTests(r))
+	}
 	fmt.Fprintf(w, "  attributes:%s\n", emptyMark(len(l.Attributes)))
 	for _, a := range l.Attributes {
 		req := ""
@@ -145,7 +194,7 @@ func printListing(w io.Writer, l pluginListing) {
 }
 
 // limits describes an option's limits for the listing.
-func limits(o sdk.Option) string {
+func limits(o optionListing) string {
 	var parts []string
 	if o.Min != nil {
 		parts = append(parts, fmt.Sprintf("min %g", *o.Min))
@@ -163,6 +212,18 @@ func limits(o sdk.Option) string {
 		return ""
 	}
 	return ", " + strings.Join(parts, ", ")
+}
+
+// sniffTests describes what a sniff rule looks for in a document.
+func sniffTests(r sniffListing) string {
+	var parts []string
+	if len(r.RootElements) > 0 {
+		parts = append(parts, "root element "+strings.Join(r.RootElements, " or "))
+	}
+	if r.Pattern != "" {
+		parts = append(parts, fmt.Sprintf("matching %q", r.Pattern))
+	}
+	return " with " + strings.Join(parts, " and ")
 }
 
 func emptyMark(n int) string {

@@ -168,20 +168,20 @@ func (e *extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
 
+// block is the plugin's block as an operator writes it in sift's config.hcl.
+const block = "extractor \"{{.Name}}\" {\n  command = [\"/usr/lib/sift/sift-{{.Name}}\"]\n  sha256  = \"<the hash>\"\n  prefix  = \"> \"\n}\n"
+
 func TestExtract(t *testing.T) {
 	ctx := context.Background()
-	ex := sdktest.Extractor(t, &extractor{})
-	if _, err := ex.Configure(ctx, json.RawMessage(` + "`{\"prefix\": \"> \"}`" + `)); err != nil {
-		t.Fatal(err)
-	}
+	ex := sdktest.ConfiguredExtractor(t, &extractor{}, block)
 	res, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte("hello"), Options: map[string]string{"upper": "true"}})
 	if err != nil || res.Content != "> HELLO" {
 		t.Fatalf("got %+v, %v", res, err)
@@ -194,6 +194,14 @@ func TestExtract(t *testing.T) {
 	schema, _ := (&extractor{}).Schema(ctx)
 	if err := schema.CheckOptions(map[string]string{"upper": "maybe"}); err == nil {
 		t.Error("upper=maybe was accepted")
+	}
+}
+
+// TestConfigure: sift refuses a misspelt attribute on its line.
+func TestConfigure(t *testing.T) {
+	diags := sdktest.Configure(t, &extractor{}, strings.Replace(block, "prefix ", "prefx  ", 1))
+	if !strings.Contains(diags.Error(), "config.hcl:4") || !strings.Contains(diags.Error(), "Unsupported argument") {
+		t.Errorf("diagnostics %v, want prefx refused on line 4", diags)
 	}
 }
 `,

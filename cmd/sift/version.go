@@ -34,14 +34,18 @@ func versionCommand() *cobra.Command {
 	}
 }
 
+// pluginCommand groups the plugin author's commands (`sift plugin new`).
+// `sift plugin NAME`, how sift runs a built-in, is handled by main before
+// cobra runs; a NAME that reaches here names no built-in.
 func pluginCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:    "plugin NAME",
-		Short:  "Run a built-in plugin (started by sift itself)",
-		Hidden: true,
-		Args:   cobra.ExactArgs(1),
-		RunE: func(_ *cobra.Command, args []string) error {
-			// main handles a well-formed `sift plugin NAME` before cobra runs.
+		Use:   "plugin",
+		Short: "Write plugins: `sift plugin new NAME` scaffolds a plugin module with a test",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
 			return fmt.Errorf("no built-in plugin %q", args[0])
 		},
 	}

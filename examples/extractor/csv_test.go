@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -48,5 +51,42 @@ func TestConfigure(t *testing.T) {
 	diags, err := ex.Configure(context.Background(), json.RawMessage(`{"max_rows": 0}`))
 	if err != nil || len(diags) != 1 || diags[0].Attribute != "max_rows" {
 		t.Fatalf("diags %v, err %v", diags, err)
+	}
+}
+
+// readmeBlock returns the first fenced block of README.md whose info string
+// is lang.
+func readmeBlock(t *testing.T, lang string) string {
+	t.Helper()
+	raw, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("(?ms)^```" + regexp.QuoteMeta(lang) + "\n(.*?)^```\n").FindStringSubmatch(string(raw))
+	if m == nil {
+		t.Fatalf("README.md has no ```%s block", lang)
+	}
+	return m[1]
+}
+
+// TestREADME: the block README.md tells an operator to write configures
+// the plugin (sift's own attributes aside), and the CSV it shows converts
+// into the table it shows.
+func TestREADME(t *testing.T) {
+	ex := sdktest.ConfiguredExtractor(t, &csvExtractor{maxRows: defaultMaxRows}, readmeBlock(t, "hcl"))
+	res, err := ex.Extract(t.Context(), &sdk.ExtractRequest{Body: []byte(readmeBlock(t, "csv")), ContentType: "text/csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSuffix(readmeBlock(t, "markdown"), "\n"); res.Content != want || len(res.Warnings) != 0 {
+		t.Errorf("README's CSV gives %q %q, want README's table %q", res.Content, res.Warnings, want)
+	}
+	res, err = ex.Extract(t.Context(), &sdk.ExtractRequest{Body: []byte(readmeBlock(t, "csv")), ContentType: "text/csv",
+		Options: map[string]string{"rows": "1"}})
+	if err != nil || len(res.Warnings) != 1 || res.Warnings[0] != "table cut at 1 of 3 rows" {
+		t.Errorf("rows = 1: %v %+v, want the warning README names", err, res)
+	}
+	if diags := sdktest.Configure(t, ex, strings.Replace(readmeBlock(t, "hcl"), "max_rows = 200", "max_rows = 2.5", 1)); !strings.Contains(diags.Error(), "config.hcl:4") || !strings.Contains(diags.Error(), "whole number") {
+		t.Errorf("max_rows = 2.5: %v, want a diagnostic on line 4", diags)
 	}
 }

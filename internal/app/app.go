@@ -96,7 +96,7 @@ func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	diags = append(diags, CheckChain(cfg)...)
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
-	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody)
+	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody, slog.Default())
 	diags = append(diags, ds...)
 	for i := range specs {
 		_, ds := host.Configure(ctx, &specs[i])
@@ -146,7 +146,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	}
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(), deps)
 	fetchCfg := fetchConfig(chain)
-	specs, diags := plan(ctx, cfg, opts.Extractors, fetchCfg.MaxBody)
+	specs, diags := plan(ctx, cfg, opts.Extractors, fetchCfg.MaxBody, opts.Logger)
 	diags = append(diags, CheckChain(cfg)...)
 	if diags = append(diags, chainDiags...); diags.HasErrors() {
 		closeChain(ctx, chain)
@@ -275,11 +275,13 @@ func (a *App) Close(ctx context.Context) error {
 // routing a document before Load starts its extractor; their messages are
 // sized for the default body cap.
 func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics) {
-	return plan(ctx, cfg, nil, fetch.DefaultMaxBody)
+	return plan(ctx, cfg, nil, fetch.DefaultMaxBody, slog.Default())
 }
 
-func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64) ([]host.Spec, hcl.Diagnostics) {
-	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, slog.Default()); diags.HasErrors() {
+// plan warns of development overrides on log, the log of the command that
+// runs the plugins, so the warning is a record of its own in a JSON log.
+func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64, log *slog.Logger) ([]host.Spec, hcl.Diagnostics) {
+	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, log); diags.HasErrors() {
 		return nil, diags
 	}
 	builtins := builtin.Extractors()

@@ -26,6 +26,12 @@ func (b *bindings) Route(mediaType string) (string, stages.Extractor, bool) {
 	return b.host.Route(mediaType)
 }
 
+// RouteDocument finds the extractor for one document in the host, sniff
+// rules first.
+func (b *bindings) RouteDocument(mediaType string, body []byte) (string, stages.Extractor, bool) {
+	return b.host.RouteDocument(mediaType, body)
+}
+
 // CheckOptions checks a request's options against those the extractor
 // declares, in the host.
 func (b *bindings) CheckOptions(extractor string, opts map[string]string) error {
@@ -81,6 +87,7 @@ func (s stageCache) At(stage int) stages.CacheStore { return s.b.At(stage) }
 
 var (
 	_ stages.ExtractorRouter = (*bindings)(nil)
+	_ stages.DocumentRouter  = (*bindings)(nil)
 	_ stages.OptionChecker   = (*bindings)(nil)
 	_ stages.DigesterSet     = (*bindings)(nil)
 	_ stages.CacheStore      = stageCache{}

@@ -14,6 +14,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/plugins/sdk/hclconfig"
 	"github.com/siftd/sift/stages"
 )
 
@@ -21,6 +22,7 @@ import (
 type Host struct {
 	specs     map[string]*Spec
 	routes    []route
+	sniffs    []sniffRoute
 	digesters map[string]stages.Digester
 	pools     []*Pool
 }
@@ -87,6 +89,9 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 			for _, ct := range s.ContentTypes {
 				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
+			for _, sn := range s.sniffers {
+				h.sniffs = append(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex})
+			}
 		}
 	}
 	if diags.HasErrors() {
@@ -104,7 +109,7 @@ func logStarted(log *slog.Logger, s *Spec) {
 		path = s.Command[0]
 	}
 	log.Info("plugin started", "plugin", s.Name, "kind", s.kind(), "version", s.Info.Version,
-		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "pool", s.Pool)
+		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "sniff_rules", len(s.Info.Sniff), "pool", s.Pool)
 }
 
 func (o Options) withDefaults() Options {
@@ -121,7 +126,7 @@ func (o Options) withDefaults() Options {
 }
 
 func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Diagnostics) {
-	cfg, diags := Configure(ctx, s)
+	cfg, diags := configure(ctx, s, outputLogger(opts.Logger, opts.Stderr))
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -152,12 +157,18 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 // hash, the block against the plugin's schema, and the plugin's own
 // Configure diagnostics. It returns the configuration to send each process.
 func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
+	return configure(ctx, s, slog.Default())
+}
+
+// configure is Configure with the checking process's own output logged
+// to log, the plugins' log of the command that runs them.
+func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diagnostics) {
 	impl := s.Builtin
 	if s.External() {
 		if err := checkBinary(s); err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
 		}
-		l := &launcher{spec: s, log: slog.Default()}
+		l := &launcher{spec: s, log: log}
 		pr, err := l.start(ctx)
 		if err != nil {
 			return nil, hcl.Diagnostics{startError(s, err)}
@@ -168,7 +179,7 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 	if err := describe(ctx, s, impl); err != nil {
 		return nil, hcl.Diagnostics{startError(s, err)}
 	}
-	cfg, diags := decodeBody(s.Body, s.Schema)
+	cfg, diags := hclconfig.Decode(s.Body, s.Schema)
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -176,7 +187,7 @@ func Configure(ctx context.Context, s *Spec) ([]byte, hcl.Diagnostics) {
 	if err != nil {
 		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("configure: %w", err))}
 	}
-	return cfg, append(diags, pluginDiags(s.Name, s.Body, s.DefRange, pds)...)
+	return cfg, append(diags, hclconfig.PluginDiagnostics(s.Name, s.Body, s.DefRange, pds)...)
 }
 
 func startError(s *Spec, err error) *hcl.Diagnostic {
@@ -302,6 +313,7 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 var (
 	_ stages.ExtractorRouter = (*Host)(nil)
 	_ stages.OptionDeclarer  = (*Host)(nil)
+	_ stages.DocumentRouter  = (*Host)(nil)
 	_ stages.DigesterSet     = (*Host)(nil)
 	_ stages.OptionChecker   = (*Host)(nil)
 )

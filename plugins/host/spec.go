@@ -82,6 +82,8 @@ type Spec struct {
 	// Configure fill them in.
 	Info   sdk.Info
 	Schema sdk.Schema
+	// sniffers are Info.Sniff compiled; Plan fills them in.
+	sniffers []*sdk.Sniffer
 }
 
 // described is what extractors and digesters share.
@@ -172,6 +174,10 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 		if len(b.ContentTypes) > 0 {
 			s.ContentTypes = b.ContentTypes
 		}
+		if err := compileSniff(&s); err != nil {
+			diags = append(diags, startError(&s, err))
+			continue
+		}
 		specs = append(specs, s)
 	}
 	for _, b := range blocks {
@@ -200,6 +206,10 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 			continue
 		}
 		s.PerCaller = perCaller(s)
+		if err := compileSniff(&s); err != nil {
+			diags = append(diags, startError(&s, err))
+			continue
+		}
 		specs = append(specs, s)
 	}
 	return specs, append(diags, contestedClaims(specs)...)

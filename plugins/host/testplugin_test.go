@@ -70,10 +70,17 @@ type faultyExtractor struct{}
 // envTestCostly makes faultyExtractor announce the costly capability.
 const envTestCostly = "SIFT_HOST_TEST_COSTLY"
 
+// envTestSniff makes faultyExtractor announce a sniff rule claiming RSS
+// served as XML, with the variable's value as its pattern.
+const envTestSniff = "SIFT_HOST_TEST_SNIFF"
+
 func (faultyExtractor) Info(context.Context) (sdk.Info, error) {
 	info := sdk.Info{Name: "faulty", Version: "0.0.1", ContentTypes: []string{"text/x-test"}}
 	if os.Getenv(envTestCostly) == "1" {
 		info.Capabilities = []string{sdk.CapabilityCostly}
+	}
+	if p, ok := os.LookupEnv(envTestSniff); ok {
+		info.Sniff = []sdk.SniffRule{{ContentTypes: []string{"text/xml", "application/xml"}, RootElements: []string{"rss"}, Pattern: p}}
 	}
 	return info, nil
 }

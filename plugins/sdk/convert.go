@@ -15,11 +15,19 @@ type describer interface {
 }
 
 func infoToProto(in Info) *pb.Info {
-	return &pb.Info{Name: in.Name, Version: in.Version, ContentTypes: in.ContentTypes, Capabilities: in.Capabilities}
+	out := &pb.Info{Name: in.Name, Version: in.Version, ContentTypes: in.ContentTypes, Capabilities: in.Capabilities}
+	for _, r := range in.Sniff {
+		out.Sniff = append(out.Sniff, &pb.SniffRule{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
+	}
+	return out
 }
 
 func infoFromProto(in *pb.Info) Info {
-	return Info{Name: in.GetName(), Version: in.GetVersion(), ContentTypes: in.GetContentTypes(), Capabilities: in.GetCapabilities()}
+	out := Info{Name: in.GetName(), Version: in.GetVersion(), ContentTypes: in.GetContentTypes(), Capabilities: in.GetCapabilities()}
+	for _, r := range in.GetSniff() {
+		out.Sniff = append(out.Sniff, SniffRule{ContentTypes: r.GetContentTypes(), RootElements: r.GetRootElements(), Pattern: r.GetPattern()})
+	}
+	return out
 }
 
 func schemaToProto(s Schema) *pb.Schema {

@@ -41,6 +41,9 @@ type Info struct {
 	// Capabilities announces optional protocol features and traits, such
 	// as CapabilityCostly.
 	Capabilities []string
+	// Sniff claims documents of generic media types by their content,
+	// such as feeds served as text/xml (see SniffRule).
+	Sniff []SniffRule
 }
 
 // CapabilityCostly announces documents that are costly and may be hostile

@@ -51,7 +51,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		return fmt.Errorf("no fetched body to extract")
 	}
 	mt := doc.MediaType()
-	name, ex, ok := s.router.Route(mt)
+	name, ex, ok := s.route(mt, doc.Response.Body)
 	if !ok {
 		return fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mt)
 	}
@@ -77,6 +77,15 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		doc.Warn(w)
 	}
 	return nil
+}
+
+// route finds the document's extractor, by its start too when the router
+// knows extractors that sniff.
+func (s *Stage) route(mediaType string, body []byte) (string, stages.Extractor, bool) {
+	if dr, ok := s.router.(stages.DocumentRouter); ok {
+		return dr.RouteDocument(mediaType, body)
+	}
+	return s.router.Route(mediaType)
 }
 
 // checkOptions holds the request's strict options to what the extractor

@@ -73,7 +73,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8, 0}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9, 0}
 }
 
 type GetInfoRequest struct {
@@ -117,8 +117,10 @@ type Info struct {
 	Name    string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Version string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
 	// Media types handled, e.g. "text/html", "application/*+json", "text/*".
-	ContentTypes  []string `protobuf:"bytes,3,rep,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
-	Capabilities  []string `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
+	ContentTypes []string `protobuf:"bytes,3,rep,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
+	Capabilities []string `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
+	// Documents of generic media types the plugin claims by their content.
+	Sniff         []*SniffRule `protobuf:"bytes,5,rep,name=sniff,proto3" json:"sniff,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -181,6 +183,81 @@ func (x *Info) GetCapabilities() []string {
 	return nil
 }
 
+func (x *Info) GetSniff() []*SniffRule {
+	if x != nil {
+		return x.Sniff
+	}
+	return nil
+}
+
+// SniffRule claims documents served with a generic media type (text/xml,
+// application/xml) whose first 8 KiB show they are the plugin's. The host
+// evaluates it without calling the plugin: a document matches when its
+// media type matches one of content_types and every test set holds.
+type SniffRule struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Media types sniffed: exact ("application/xml") or patterns ("text/*").
+	ContentTypes []string `protobuf:"bytes,1,rep,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
+	// Local names of the XML root elements claimed ("rss", "feed"); the
+	// prolog (declaration, comments, doctype) is skipped.
+	RootElements []string `protobuf:"bytes,2,rep,name=root_elements,json=rootElements,proto3" json:"root_elements,omitempty"`
+	// A regular expression in RE2 syntax matched against the first 8 KiB.
+	Pattern       string `protobuf:"bytes,3,opt,name=pattern,proto3" json:"pattern,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SniffRule) Reset() {
+	*x = SniffRule{}
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SniffRule) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SniffRule) ProtoMessage() {}
+
+func (x *SniffRule) ProtoReflect() protoreflect.Message {
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SniffRule.ProtoReflect.Descriptor instead.
+func (*SniffRule) Descriptor() ([]byte, []int) {
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *SniffRule) GetContentTypes() []string {
+	if x != nil {
+		return x.ContentTypes
+	}
+	return nil
+}
+
+func (x *SniffRule) GetRootElements() []string {
+	if x != nil {
+		return x.RootElements
+	}
+	return nil
+}
+
+func (x *SniffRule) GetPattern() string {
+	if x != nil {
+		return x.Pattern
+	}
+	return ""
+}
+
 type GetSchemaRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -189,7 +266,7 @@ type GetSchemaRequest struct {
 
 func (x *GetSchemaRequest) Reset() {
 	*x = GetSchemaRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -201,7 +278,7 @@ func (x *GetSchemaRequest) String() string {
 func (*GetSchemaRequest) ProtoMessage() {}
 
 func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -214,7 +291,7 @@ func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaRequest.ProtoReflect.Descriptor instead.
 func (*GetSchemaRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{2}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
 }
 
 // Schema lists the attributes a plugin accepts in its HCL block and the
@@ -232,7 +309,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -244,7 +321,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -257,7 +334,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Schema) GetAttributes() []*Attribute {
@@ -287,7 +364,7 @@ type Attribute struct {
 
 func (x *Attribute) Reset() {
 	*x = Attribute{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -299,7 +376,7 @@ func (x *Attribute) String() string {
 func (*Attribute) ProtoMessage() {}
 
 func (x *Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -312,7 +389,7 @@ func (x *Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attribute.ProtoReflect.Descriptor instead.
 func (*Attribute) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Attribute) GetName() string {
@@ -364,7 +441,7 @@ type Option struct {
 
 func (x *Option) Reset() {
 	*x = Option{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -376,7 +453,7 @@ func (x *Option) String() string {
 func (*Option) ProtoMessage() {}
 
 func (x *Option) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -389,7 +466,7 @@ func (x *Option) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Option.ProtoReflect.Descriptor instead.
 func (*Option) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Option) GetName() string {
@@ -451,7 +528,7 @@ type ConfigureRequest struct {
 
 func (x *ConfigureRequest) Reset() {
 	*x = ConfigureRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -463,7 +540,7 @@ func (x *ConfigureRequest) String() string {
 func (*ConfigureRequest) ProtoMessage() {}
 
 func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -476,7 +553,7 @@ func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ConfigureRequest) GetConfigJson() []byte {
@@ -495,7 +572,7 @@ type ConfigureResponse struct {
 
 func (x *ConfigureResponse) Reset() {
 	*x = ConfigureResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -507,7 +584,7 @@ func (x *ConfigureResponse) String() string {
 func (*ConfigureResponse) ProtoMessage() {}
 
 func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -520,7 +597,7 @@ func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureResponse.ProtoReflect.Descriptor instead.
 func (*ConfigureResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ConfigureResponse) GetDiagnostics() []*Diagnostic {
@@ -543,7 +620,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -555,7 +632,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -568,7 +645,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -615,7 +692,7 @@ type ExtractRequest struct {
 
 func (x *ExtractRequest) Reset() {
 	*x = ExtractRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -627,7 +704,7 @@ func (x *ExtractRequest) String() string {
 func (*ExtractRequest) ProtoMessage() {}
 
 func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -640,7 +717,7 @@ func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractRequest.ProtoReflect.Descriptor instead.
 func (*ExtractRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ExtractRequest) GetBody() []byte {
@@ -699,7 +776,7 @@ type ExtractResponse struct {
 
 func (x *ExtractResponse) Reset() {
 	*x = ExtractResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -711,7 +788,7 @@ func (x *ExtractResponse) String() string {
 func (*ExtractResponse) ProtoMessage() {}
 
 func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -724,7 +801,7 @@ func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractResponse.ProtoReflect.Descriptor instead.
 func (*ExtractResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExtractResponse) GetContent() string {
@@ -787,7 +864,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -799,7 +876,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -812,7 +889,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Error) GetClass() string {
@@ -846,7 +923,7 @@ type DigestRequest struct {
 
 func (x *DigestRequest) Reset() {
 	*x = DigestRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -858,7 +935,7 @@ func (x *DigestRequest) String() string {
 func (*DigestRequest) ProtoMessage() {}
 
 func (x *DigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -871,7 +948,7 @@ func (x *DigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequest.ProtoReflect.Descriptor instead.
 func (*DigestRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DigestRequest) GetContent() string {
@@ -927,7 +1004,7 @@ type DigestResponse struct {
 
 func (x *DigestResponse) Reset() {
 	*x = DigestResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -939,7 +1016,7 @@ func (x *DigestResponse) String() string {
 func (*DigestResponse) ProtoMessage() {}
 
 func (x *DigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -952,7 +1029,7 @@ func (x *DigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestResponse.ProtoReflect.Descriptor instead.
 func (*DigestResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DigestResponse) GetDigest() string {
@@ -981,12 +1058,17 @@ var File_sift_plugin_v1_plugin_proto protoreflect.FileDescriptor
 const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1bsift/plugin/v1/plugin.proto\x12\x0esift.plugin.v1\"\x10\n" +
-	"\x0eGetInfoRequest\"}\n" +
+	"\x0eGetInfoRequest\"\xae\x01\n" +
 	"\x04Info\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12#\n" +
 	"\rcontent_types\x18\x03 \x03(\tR\fcontentTypes\x12\"\n" +
-	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\"\x12\n" +
+	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12/\n" +
+	"\x05sniff\x18\x05 \x03(\v2\x19.sift.plugin.v1.SniffRuleR\x05sniff\"o\n" +
+	"\tSniffRule\x12#\n" +
+	"\rcontent_types\x18\x01 \x03(\tR\fcontentTypes\x12#\n" +
+	"\rroot_elements\x18\x02 \x03(\tR\frootElements\x12\x18\n" +
+	"\apattern\x18\x03 \x01(\tR\apattern\"\x12\n" +
 	"\x10GetSchemaRequest\"u\n" +
 	"\x06Schema\x129\n" +
 	"\n" +
@@ -1085,56 +1167,58 @@ func file_sift_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_sift_plugin_v1_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_sift_plugin_v1_plugin_proto_goTypes = []any{
 	(Diagnostic_Severity)(0),  // 0: sift.plugin.v1.Diagnostic.Severity
 	(*GetInfoRequest)(nil),    // 1: sift.plugin.v1.GetInfoRequest
 	(*Info)(nil),              // 2: sift.plugin.v1.Info
-	(*GetSchemaRequest)(nil),  // 3: sift.plugin.v1.GetSchemaRequest
-	(*Schema)(nil),            // 4: sift.plugin.v1.Schema
-	(*Attribute)(nil),         // 5: sift.plugin.v1.Attribute
-	(*Option)(nil),            // 6: sift.plugin.v1.Option
-	(*ConfigureRequest)(nil),  // 7: sift.plugin.v1.ConfigureRequest
-	(*ConfigureResponse)(nil), // 8: sift.plugin.v1.ConfigureResponse
-	(*Diagnostic)(nil),        // 9: sift.plugin.v1.Diagnostic
-	(*ExtractRequest)(nil),    // 10: sift.plugin.v1.ExtractRequest
-	(*ExtractResponse)(nil),   // 11: sift.plugin.v1.ExtractResponse
-	(*Error)(nil),             // 12: sift.plugin.v1.Error
-	(*DigestRequest)(nil),     // 13: sift.plugin.v1.DigestRequest
-	(*DigestResponse)(nil),    // 14: sift.plugin.v1.DigestResponse
-	nil,                       // 15: sift.plugin.v1.ExtractRequest.OptionsEntry
-	nil,                       // 16: sift.plugin.v1.ExtractResponse.MetadataEntry
+	(*SniffRule)(nil),         // 3: sift.plugin.v1.SniffRule
+	(*GetSchemaRequest)(nil),  // 4: sift.plugin.v1.GetSchemaRequest
+	(*Schema)(nil),            // 5: sift.plugin.v1.Schema
+	(*Attribute)(nil),         // 6: sift.plugin.v1.Attribute
+	(*Option)(nil),            // 7: sift.plugin.v1.Option
+	(*ConfigureRequest)(nil),  // 8: sift.plugin.v1.ConfigureRequest
+	(*ConfigureResponse)(nil), // 9: sift.plugin.v1.ConfigureResponse
+	(*Diagnostic)(nil),        // 10: sift.plugin.v1.Diagnostic
+	(*ExtractRequest)(nil),    // 11: sift.plugin.v1.ExtractRequest
+	(*ExtractResponse)(nil),   // 12: sift.plugin.v1.ExtractResponse
+	(*Error)(nil),             // 13: sift.plugin.v1.Error
+	(*DigestRequest)(nil),     // 14: sift.plugin.v1.DigestRequest
+	(*DigestResponse)(nil),    // 15: sift.plugin.v1.DigestResponse
+	nil,                       // 16: sift.plugin.v1.ExtractRequest.OptionsEntry
+	nil,                       // 17: sift.plugin.v1.ExtractResponse.MetadataEntry
 }
 var file_sift_plugin_v1_plugin_proto_depIdxs = []int32{
-	5,  // 0: sift.plugin.v1.Schema.attributes:type_name -> sift.plugin.v1.Attribute
-	6,  // 1: sift.plugin.v1.Schema.options:type_name -> sift.plugin.v1.Option
-	9,  // 2: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
-	0,  // 3: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
-	15, // 4: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
-	16, // 5: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
-	12, // 6: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
-	12, // 7: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
-	1,  // 8: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	3,  // 9: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	7,  // 10: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	10, // 11: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
-	1,  // 12: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	3,  // 13: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	7,  // 14: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	13, // 15: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
-	2,  // 16: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
-	4,  // 17: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
-	8,  // 18: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	11, // 19: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
-	2,  // 20: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
-	4,  // 21: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
-	8,  // 22: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	14, // 23: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
-	16, // [16:24] is the sub-list for method output_type
-	8,  // [8:16] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	3,  // 0: sift.plugin.v1.Info.sniff:type_name -> sift.plugin.v1.SniffRule
+	6,  // 1: sift.plugin.v1.Schema.attributes:type_name -> sift.plugin.v1.Attribute
+	7,  // 2: sift.plugin.v1.Schema.options:type_name -> sift.plugin.v1.Option
+	10, // 3: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
+	0,  // 4: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
+	16, // 5: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
+	17, // 6: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
+	13, // 7: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
+	13, // 8: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
+	1,  // 9: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	4,  // 10: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	8,  // 11: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	11, // 12: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
+	1,  // 13: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	4,  // 14: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	8,  // 15: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	14, // 16: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
+	2,  // 17: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
+	5,  // 18: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
+	9,  // 19: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	12, // 20: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
+	2,  // 21: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
+	5,  // 22: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
+	9,  // 23: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	15, // 24: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
+	17, // [17:25] is the sub-list for method output_type
+	9,  // [9:17] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_sift_plugin_v1_plugin_proto_init() }
@@ -1142,14 +1226,14 @@ func file_sift_plugin_v1_plugin_proto_init() {
 	if File_sift_plugin_v1_plugin_proto != nil {
 		return
 	}
-	file_sift_plugin_v1_plugin_proto_msgTypes[5].OneofWrappers = []any{}
+	file_sift_plugin_v1_plugin_proto_msgTypes[6].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sift_plugin_v1_plugin_proto_rawDesc), len(file_sift_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   16,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

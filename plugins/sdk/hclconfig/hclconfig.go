@@ -1,4 +1,7 @@
-package host
+// Package hclconfig decodes a plugin's HCL block against the plugin's
+// schema, as sift does: sift's plugin host and the sdktest helpers share
+// it, so a plugin author's test sees the diagnostics an operator would.
+package hclconfig
 
 import (
 	"encoding/json"
@@ -12,10 +15,15 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// decodeBody decodes the plugin-specific part of an extractor block against
-// the plugin's schema, so diagnostics keep the operator's file and line.
-// It returns the attributes as a JSON object for Configure.
-func decodeBody(body hcl.Body, schema sdk.Schema) (json.RawMessage, hcl.Diagnostics) {
+// SiftAttributes are the attributes of an extractor or digester block that
+// sift itself reads (how to run the plugin); the rest of the block is the
+// plugin's, decoded by Decode.
+var SiftAttributes = []string{"command", "sha256", "content_types", "env", "pool", "timeout", "memory", "isolation", "per_caller"}
+
+// Decode decodes the plugin's part of a block against its schema, so
+// diagnostics keep the file and line they are about, and returns the
+// attributes set as the JSON object the plugin's Configure receives.
+func Decode(body hcl.Body, schema sdk.Schema) (json.RawMessage, hcl.Diagnostics) {
 	spec := hcldec.ObjectSpec{}
 	for _, a := range schema.Attributes {
 		typ, err := ctyType(a.Type)
@@ -88,9 +96,10 @@ func dropNulls(v cty.Value) cty.Value {
 	return cty.ObjectVal(attrs)
 }
 
-// pluginDiags turns a plugin's Configure diagnostics into HCL diagnostics
-// pointing at the attribute they name, or at the block.
-func pluginDiags(name string, body hcl.Body, def hcl.Range, ds sdk.Diagnostics) hcl.Diagnostics {
+// PluginDiagnostics turns a plugin's Configure diagnostics into HCL
+// diagnostics pointing at the attribute they name, or else at the block
+// (def); name is the block's label.
+func PluginDiagnostics(name string, body hcl.Body, def hcl.Range, ds sdk.Diagnostics) hcl.Diagnostics {
 	attrs, _ := body.JustAttributes()
 	var out hcl.Diagnostics
 	for _, d := range ds {
