@@ -13,9 +13,9 @@ import (
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/fetch"
 	"github.com/siftd/sift/tokens"
 )
 
@@ -76,13 +76,7 @@ type source struct {
 	CachedAt    *time.Time `json:"cached_at,omitempty"`
 	// Recovered is set when the content is an archived snapshot because the
 	// origin failed.
-	Recovered *recovered `json:"recovered,omitempty"`
-}
-
-type recovered struct {
-	From        string `json:"from"`
-	SnapshotURL string `json:"snapshot_url"`
-	Reason      string `json:"reason"`
+	Recovered *service.Recovered `json:"recovered,omitempty"`
 }
 
 type parts struct {
@@ -133,29 +127,10 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if req.Fresh {
 		request.MaxAge = new(time.Duration) // no cached copy is young enough
 	}
-	res, release, ae := s.runHeld(ctx, c, request, req.Grep != "")
+	res, release, rec, ae := s.svc.RunRecovering(ctx, c, request, req.Grep != "", req.Recover)
 	// The answer, its grep included, is made while the slot of the
 	// fetch it comes from is held.
 	defer func() { release() }()
-	var rec *recovered
-	var recoverFailed string
-	if req.Recover && s.archive != "" {
-		if why := recoverReason(res, ae); why != "" {
-			snapshot := fetch.ArchiveSnapshotURL(s.archive, req.URL)
-			request.URL = snapshot
-			release()
-			archived, releaseArchived, archiveErr := s.runHeld(ctx, c, request, req.Grep != "")
-			release = releaseArchived
-			switch {
-			case archiveErr == nil:
-				res, ae, rec = archived, nil, &recovered{From: "wayback", SnapshotURL: snapshot, Reason: why}
-			case ae != nil:
-				ae.Message += " (recover from the archive failed too: " + archiveErr.Message + ")"
-			default:
-				recoverFailed = "recover from the archive failed: " + archiveErr.Message
-			}
-		}
-	}
 	if ae != nil {
 		return nil, ae
 	}
@@ -166,35 +141,18 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if req.MaxTokens != nil && req.Mode != modeRaw {
 		s.focusAnswer(ctx, req, out)
 	}
-	if req.Context && !s.contextStage {
+	if req.Context && !s.svc.HasContextStage() {
 		out.Warnings = append(out.Warnings, "context not configured: the pipeline has no context stage")
 	}
-	s.metrics.Tokens(c.name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
-	if rec != nil {
-		out.Source.URL, out.Source.Recovered = req.URL, rec
-		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Reason+"); this is the newest Wayback Machine snapshot")
+	s.metrics.Tokens(c.Name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
+	if rec.Recovered != nil {
+		out.Source.URL, out.Source.Recovered = req.URL, rec.Recovered
+		out.Warnings = append(out.Warnings, "the origin failed ("+rec.Recovered.Reason+"); this is the newest Wayback Machine snapshot")
 	}
-	if recoverFailed != "" {
-		out.Warnings = append(out.Warnings, recoverFailed)
+	if rec.Failed != "" {
+		out.Warnings = append(out.Warnings, rec.Failed)
 	}
 	return out, nil
-}
-
-// recoverReason says why the origin's answer is worth replacing with an
-// archived one, or "" when it is not: an upstream failure or timeout, an
-// error status, or no content. A refusal is never recovered.
-func recoverReason(res *fetchResult, ae *apiError) string {
-	switch {
-	case ae != nil && ae.Status >= 500 && ae.Status != http.StatusNotImplemented:
-		return ae.Message
-	case ae != nil:
-		return ""
-	case res.doc.Response.Status >= 400:
-		return fmt.Sprintf("status %d", res.doc.Response.Status)
-	case res.doc.Extraction != nil && strings.TrimSpace(res.doc.Extraction.Content) == "":
-		return "no content"
-	}
-	return ""
 }
 
 func decodeFetch(r *http.Request) (*fetchRequest, *apiError) {
@@ -280,13 +238,13 @@ func (f *fetchRequest) options() map[string]string {
 	return opts
 }
 
-func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepTimeout time.Duration) (*fetchResponse, *apiError) {
-	doc := res.doc
+func fetchAnswer(ctx context.Context, req *fetchRequest, res *service.Result, grepTimeout time.Duration) (*fetchResponse, *apiError) {
+	doc := res.Doc
 	resp := doc.Response
 	out := &fetchResponse{
 		Mode: req.Mode, Untrusted: true, Warnings: append([]string{}, doc.Warnings...),
 		Source: source{URL: req.URL, FinalURL: resp.FinalURL, Status: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-			FetchedAt: res.fetchedAt, Hash: bodyHash(resp), Bytes: len(resp.Body), Cached: doc.Cached()},
+			FetchedAt: res.FetchedAt, Hash: service.BodyHash(resp), Bytes: len(resp.Body), Cached: doc.Cached()},
 	}
 	if doc.Cached() {
 		at := doc.CachedAt.UTC()
@@ -305,18 +263,18 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 		if w := c.Warning(); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
-	case doc.Extraction == nil && skipped(doc, "extract"):
+	case doc.Extraction == nil && service.Skipped(doc, "extract"):
 		return nil, classError(errclass.Unsupported, "no extractor for "+doc.MediaType()+": the extract stage's content_types leave it out")
 	case doc.Extraction == nil:
 		return nil, classError(errclass.NotImplemented, "the pipeline has no extract stage")
 	default:
 		out.Content, out.Title, out.Metadata = doc.Extraction.Content, doc.Extraction.Title, doc.Extraction.Metadata
-		out.Sizes.CleanTokens = cleanTokens(doc.Extraction)
+		out.Sizes.CleanTokens = service.CleanTokens(doc.Extraction)
 		switch {
 		case req.Mode == modeDigest && doc.Digest != "":
 			out.Content = doc.Digest
-		case req.Mode == modeDigest && skipped(doc, "digest"):
-			out.Warnings = append(out.Warnings, digestSkippedWarning(doc.MediaType()))
+		case req.Mode == modeDigest && service.Skipped(doc, "digest"):
+			out.Warnings = append(out.Warnings, service.DigestSkippedWarning(doc.MediaType()))
 		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}
@@ -376,13 +334,4 @@ func rawTokens(resp *stages.Response) int {
 		resp.Tokens = tokens.Count(string(resp.Body))
 	}
 	return resp.Tokens
-}
-
-// cleanTokens is the clean content's token count, counted by the extract
-// stage, or here for an older snapshot.
-func cleanTokens(ex *stages.Extraction) int {
-	if ex.Tokens == 0 && ex.Content != "" {
-		ex.Tokens = tokens.Count(ex.Content)
-	}
-	return ex.Tokens
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/internal/testwait"
 )
 
@@ -72,7 +73,7 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 // with 429 and Retry-After, while those in line are still served.
 func TestGateQueueBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateQueue: 1})
+	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: config.DefaultGateWait, Queue: 1}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	first := make(chan int, 1)
@@ -86,8 +87,8 @@ func TestGateQueueBound(t *testing.T) {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/b"})
 		second <- resp.StatusCode
 	}()
-	host := hostOf(origin.URL)
-	testwait.Until(testwait.Deadline, func() bool { return api.gates.lineLen("agent", host) == 1 })
+	host := service.HostOf(origin.URL)
+	testwait.Until(testwait.Deadline, func() bool { return api.svc.Gates().Waiting("agent", host) == 1 })
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
 		t.Fatalf("a request past the line's bound: %d %v", resp.StatusCode, body)
@@ -105,7 +106,7 @@ func TestGateQueueBound(t *testing.T) {
 // wait is answered 429 with Retry-After, and its wait is measured.
 func TestGateWaitBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateWait: 200 * time.Millisecond})
+	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: 200 * time.Millisecond, Queue: config.DefaultGateQueue}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	defer close(origin.release)
@@ -130,64 +131,4 @@ func TestGateWaitBound(t *testing.T) {
 	if !strings.Contains(string(text), `sift_gate_wait_seconds_count{outcome="refused"} 1`) {
 		t.Errorf("no refused wait in the metrics:\n%s", grepLines(string(text), "sift_gate_wait"))
 	}
-}
-
-// TestGatesFIFO: waiters are admitted in the order they arrived, a waiter
-// whose context ends leaves the line, and a released slot goes to the
-// head of the line, never to a newcomer.
-func TestGatesFIFO(t *testing.T) {
-	g := newGates(8, 1, time.Minute, 8, nil)
-	ctx := context.Background()
-	release, busy := g.acquire(ctx, "a", "h", true)
-	if busy != nil {
-		t.Fatal(busy)
-	}
-	var mu sync.Mutex
-	var order []int
-	var wg sync.WaitGroup
-	gone, cancel := context.WithCancel(ctx)
-	for i := range 4 {
-		c := ctx
-		if i == 1 {
-			c = gone
-		}
-		wg.Go(func() {
-			rel, busy := g.acquire(c, "a", "h", true)
-			if busy != nil {
-				if i != 1 {
-					t.Errorf("waiter %d refused: %v", i, busy.Message)
-				}
-				return
-			}
-			mu.Lock()
-			order = append(order, i)
-			mu.Unlock()
-			rel()
-		})
-		// Each waiter is in line before the next arrives.
-		testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == i+1 })
-	}
-	cancel()
-	testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == 3 })
-	if _, busy := g.acquire(ctx, "b", "h", false); busy != nil {
-		t.Errorf("another caller's gate is not this one: %v", busy.Message)
-	}
-	release()
-	wg.Wait()
-	if fmt.Sprint(order) != "[0 2 3]" {
-		t.Errorf("admitted in order %v, want [0 2 3]", order)
-	}
-	if _, busy := g.acquire(ctx, "a", "h", false); busy != nil {
-		t.Errorf("the gate is not free after the line drained: %v", busy.Message)
-	}
-}
-
-// lineLen is how many wait for caller's gate on host.
-func (g *gates) lineLen(caller, host string) int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if h := g.hosts[caller+"\x00"+host]; h != nil {
-		return len(h.waiting)
-	}
-	return 0
 }

@@ -63,7 +63,7 @@ func compileGrep(pattern string) (*regexp.Regexp, *apiError) {
 // grepTimeout is the error for a grep that ran past its deadline: the
 // pattern's cost on this page, which retrying will not change.
 func grepTimeout(timeout time.Duration) *apiError {
-	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).withStatus(http.StatusUnprocessableEntity)
+	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).WithStatus(http.StatusUnprocessableEntity)
 }
 
 // grep keeps the lines of content matching re with grepContext lines

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -274,7 +275,7 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
 		defer cancel()
 	}
-	res, ae := s.run(ctx, c, req.request(req.URL, mode))
+	res, ae := s.svc.Run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
 		return nil, ae
 	}
@@ -282,7 +283,7 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	if slices.Contains(req.Formats, "json") {
 		s.addJSON(ctx, req, res, &data)
 	}
-	s.metrics.Tokens(c.name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	s.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
 }
 
@@ -342,12 +343,12 @@ func readAll(r *http.Request) ([]byte, *apiError) {
 	return buf.Bytes(), nil
 }
 
-func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
-	doc := res.doc
+func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
+	doc := res.Doc
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-		Sift: siftFields{Hash: bodyHash(resp), FetchedAt: res.fetchedAt.Format(time.RFC3339),
+		Sift: siftFields{Hash: service.BodyHash(resp), FetchedAt: res.FetchedAt.Format(time.RFC3339),
 			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"
@@ -377,7 +378,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			}
 			out.Markdown = &md
 			if doc.Extraction != nil {
-				returned += cleanTokens(doc.Extraction)
+				returned += service.CleanTokens(doc.Extraction)
 			}
 		case "summary":
 			summary := doc.Digest

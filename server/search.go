@@ -241,15 +241,15 @@ func (s *Server) digestResults(ctx context.Context, req searchRequest, joined st
 func (s *Server) readTop(r *http.Request, c *caller, results []search.Result, n int) (string, []string) {
 	var parts, warnings []string
 	for _, res := range results[:min(n, len(results))] {
-		got, ae := s.run(r.Context(), c, stages.Request{URL: res.URL, Mode: modeClean})
+		got, ae := s.svc.Run(r.Context(), c, stages.Request{URL: res.URL, Mode: modeClean})
 		if ae != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", res.URL, ae.Message))
 			continue
 		}
-		if got.doc.Extraction == nil {
+		if got.Doc.Extraction == nil {
 			continue
 		}
-		text, _ := sdk.Truncate(got.doc.Extraction.Content, digestPageCap)
+		text, _ := sdk.Truncate(got.Doc.Extraction.Content, digestPageCap)
 		parts = append(parts, fmt.Sprintf("## %s\n%s\n\n%s", res.Title, res.URL, text))
 	}
 	return strings.Join(parts, "\n\n"), warnings

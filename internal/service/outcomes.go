@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"slices"
@@ -11,10 +11,10 @@ import (
 
 // observeOutcomes counts how the digest and the context lookup a request
 // asked for ended, from what the stages told the agent.
-func (s *Server) observeOutcomes(doc *stages.Doc) {
-	if doc.Request.Mode == modeDigest && doc.Extraction != nil {
+func (s *Service) observeOutcomes(doc *stages.Doc) {
+	if doc.Request.Mode == "digest" && doc.Extraction != nil {
 		switch {
-		case skipped(doc, "digest"):
+		case Skipped(doc, "digest"):
 			s.metrics.DigestFallback("skipped")
 		default:
 			for _, w := range doc.Warnings {
@@ -24,7 +24,7 @@ func (s *Server) observeOutcomes(doc *stages.Doc) {
 			}
 		}
 	}
-	if doc.Request.Context && doc.Extraction != nil && s.contextStage && !skipped(doc, "context") {
+	if doc.Request.Context && doc.Extraction != nil && s.contextStage && !Skipped(doc, "context") {
 		s.metrics.ContextLookup(contextOutcome(doc.Warnings))
 	}
 }
@@ -52,15 +52,15 @@ func contextOutcome(warnings []string) string {
 	return "ok"
 }
 
-// skipped reports whether the chain left stage out for the document's
+// Skipped reports whether the chain left stage out for the document's
 // content type (its content_types filter).
-func skipped(doc *stages.Doc, stage string) bool {
+func Skipped(doc *stages.Doc, stage string) bool {
 	return slices.ContainsFunc(doc.Timings, func(t stages.Timing) bool { return t.Stage == stage && t.Skipped })
 }
 
-// digestSkippedWarning says a digest was not made because the digest
+// DigestSkippedWarning says a digest was not made because the digest
 // stage's content_types leave the page's type out: a different thing from
 // no digester at all.
-func digestSkippedWarning(mediaType string) string {
+func DigestSkippedWarning(mediaType string) string {
 	return "digest skipped: the digest stage's content_types do not include " + mediaType + "; returning clean content"
 }
