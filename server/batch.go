@@ -44,8 +44,8 @@ const MaxPageBytes = 8 << 20
 // batchOptions is what a stored target carries: the request of the API
 // it came through.
 type batchOptions struct {
-	Fetch  *fetchRequest  `json:"fetch,omitempty"`
-	Scrape *scrapeRequest `json:"scrape,omitempty"`
+	Fetch  *service.FetchRequest `json:"fetch,omitempty"`
+	Scrape *scrapeRequest        `json:"scrape,omitempty"`
 }
 
 // BatchFetch is the batch runner's FetchFunc: one target through the same
@@ -66,7 +66,7 @@ func (s *Server) answerTarget(ctx context.Context, c *caller, raw json.RawMessag
 	case opts.Scrape != nil:
 		answer, ae = s.scrapeTarget(ctx, c, opts.Scrape)
 	case opts.Fetch != nil:
-		answer, ae = s.fetchTarget(ctx, c, opts.Fetch)
+		answer, ae = s.svc.Fetch(ctx, c, opts.Fetch)
 	default:
 		return nil, &batch.TargetError{Message: "internal: target without a request", Outcome: "other"}
 	}
@@ -88,7 +88,7 @@ func (s *Server) batchRoute(h authedHandler) http.HandlerFunc {
 }
 
 type batchSubmit struct {
-	Targets []fetchRequest `json:"targets"`
+	Targets []service.FetchRequest `json:"targets"`
 }
 
 func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *caller) {
@@ -124,7 +124,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 
 // batchTargets checks every target as /v1/fetch would and runs the guard's
 // pre-check (no resolution) on its URL, naming the first that fails.
-func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
+func (s *Server) batchTargets(reqs []service.FetchRequest) ([]batch.Target, *apiError) {
 	limit := s.batch.Limits().TargetsPerJob
 	switch {
 	case len(reqs) == 0:
@@ -135,7 +135,7 @@ func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
 	out := make([]batch.Target, len(reqs))
 	for i := range reqs {
 		req := &reqs[i]
-		if ae := req.validate(); ae != nil {
+		if ae := req.Validate(); ae != nil {
 			ae.Message = fmt.Sprintf("invalid: targets[%d]: %s", i, trimClass(ae.Message, "invalid"))
 			return nil, ae
 		}

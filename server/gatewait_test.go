@@ -88,7 +88,7 @@ func TestGateQueueBound(t *testing.T) {
 		second <- resp.StatusCode
 	}()
 	host := service.HostOf(origin.URL)
-	testwait.Until(testwait.Deadline, func() bool { return api.svc.Gates().Waiting("agent", host) == 1 })
+	testwait.Until(testwait.Deadline, func() bool { return api.svc.(*service.Service).Gates().Waiting("agent", host) == 1 })
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
 		t.Fatalf("a request past the line's bound: %d %v", resp.StatusCode, body)

@@ -82,7 +82,7 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 		req.MaxAge = &age
 	}
 	// check refused any siftOptions this could fail on.
-	req.Options, req.StrictOptions, _ = pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
+	req.Options, req.StrictOptions, _ = service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
 	return req
 }
 
@@ -107,7 +107,7 @@ func (o *scrapeOptions) check() *apiError {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
 	}
-	if _, _, ae := pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
+	if _, _, ae := service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
 		return ae
 	}
 	if o.Parsers != nil && !slices.ContainsFunc(o.Parsers, func(p scrapeParser) bool { return p.Type == "pdf" }) {
@@ -291,9 +291,9 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 // digest.
 func scrapeMode(req *scrapeRequest) string {
 	if slices.Contains(req.Formats, "summary") {
-		return modeDigest
+		return service.ModeDigest
 	}
-	return modeClean
+	return service.ModeClean
 }
 
 // warningCount counts the parts of a Firecrawl warning, which joins them
@@ -349,7 +349,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
 		Sift: siftFields{Hash: service.BodyHash(resp), FetchedAt: res.FetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
+			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -398,7 +398,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			} else {
 				out.RawHTML = &body
 			}
-			returned += rawTokens(resp)
+			returned += service.RawTokens(resp)
 		default:
 			if !knownFormats[f] {
 				unsupported = append(unsupported, string(f)+formatWhy[f])

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -241,7 +242,7 @@ func (s *Server) digestResults(ctx context.Context, req searchRequest, joined st
 func (s *Server) readTop(r *http.Request, c *caller, results []search.Result, n int) (string, []string) {
 	var parts, warnings []string
 	for _, res := range results[:min(n, len(results))] {
-		got, ae := s.svc.Run(r.Context(), c, stages.Request{URL: res.URL, Mode: modeClean})
+		got, ae := s.svc.Run(r.Context(), c, stages.Request{URL: res.URL, Mode: service.ModeClean})
 		if ae != nil {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", res.URL, ae.Message))
 			continue

@@ -4,6 +4,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -30,11 +31,26 @@ const MaxRequestBody = 64 << 10
 // Health reports the state of sift's dependencies for /healthz.
 type Health func() (ok bool, detail any)
 
+// App is the application the API adapts to HTTP (internal/service's
+// Service): the handlers decode a request, make these calls and encode
+// what they return.
+type App interface {
+	// Callers are the configured callers, whose keys authenticate.
+	Callers() []service.Caller
+	// Fetch answers a /v1/fetch request (and a native batch target).
+	Fetch(ctx context.Context, c *service.Caller, req *service.FetchRequest) (*service.FetchAnswer, *service.Error)
+	// Run passes one request through the chain under the caller's gates:
+	// a scrape, a page read for a search digest.
+	Run(ctx context.Context, c *service.Caller, req stages.Request) (*service.Result, *service.Error)
+	// BatchFetch runs a stored batch target, answered as its API would.
+	BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer service.TargetFunc) ([]byte, error)
+}
+
 // Options configure a Server.
 type Options struct {
 	// Service runs the requests; when nil, one is made over Chain, Gates
-	// (or GateConfig, Global and PerHost) and ArchiveURL.
-	Service *service.Service
+	// (or GateConfig, Global and PerHost), ArchiveURL and Search.
+	Service App
 	Chain   *stages.Chain
 	Callers []config.Caller
 	Logger  *slog.Logger
@@ -76,25 +92,24 @@ type Options struct {
 	testBatch   *testBatch    // tests: a runner to build over this server
 	extraConfig string        // tests: top-level HCL added to the test config
 	resolver    *net.Resolver // tests: the guard's resolver
-	grepTimeout time.Duration // tests: the grep deadline, GrepTimeout when 0
+	grepTimeout time.Duration // tests: the grep deadline, service.GrepTimeout when 0
 }
 
 // Server serves the API.
 type Server struct {
-	svc         *service.Service
-	chain       *stages.Chain
-	callers     []caller
-	log         *slog.Logger
-	health      Health
-	metrics     *metrics.Metrics
-	digester    stages.Digester
-	search      *search.Service
-	batch       *batch.Runner // nil when batch is disabled; not owned
-	pageBytes   int           // the most stored results one batch read returns
-	precheck    func(string) error
-	publicURL   string
-	grepTimeout time.Duration
-	now         func() time.Time
+	svc       App
+	chain     *stages.Chain
+	callers   []caller
+	log       *slog.Logger
+	health    Health
+	metrics   *metrics.Metrics
+	digester  stages.Digester
+	search    *search.Service
+	batch     *batch.Runner // nil when batch is disabled; not owned
+	pageBytes int           // the most stored results one batch read returns
+	precheck  func(string) error
+	publicURL string
+	now       func() time.Time
 }
 
 // New returns a server for the given chain and callers.
@@ -121,10 +136,6 @@ func New(opts Options) *Server {
 		health: opts.Health, metrics: opts.Metrics, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
-	s.grepTimeout = opts.grepTimeout
-	if s.grepTimeout <= 0 {
-		s.grepTimeout = GrepTimeout
-	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
 	if s.pageBytes <= 0 {
 		s.pageBytes = MaxPageBytes
@@ -134,7 +145,7 @@ func New(opts Options) *Server {
 
 // newService is the service of a server given none: over opts' chain, its
 // gates or gates of its own.
-func newService(opts Options) *service.Service {
+func newService(opts Options) App {
 	gates := opts.Gates
 	if gates == nil {
 		block := config.Gates{Wait: config.DefaultGateWait, Queue: config.DefaultGateQueue}
@@ -144,7 +155,7 @@ func newService(opts Options) *service.Service {
 		gates = service.NewGates(block, service.GateSizes{Global: opts.Global, PerHost: opts.PerHost}, opts.Metrics)
 	}
 	return service.New(service.Options{Chain: opts.Chain, Callers: opts.Callers, Gates: gates, Metrics: opts.Metrics,
-		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL})
+		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL, Search: opts.Search, GrepTimeout: opts.grepTimeout})
 }
 
 // Handler returns the routes.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 )
 
@@ -50,6 +51,12 @@ type Options struct {
 	// ArchiveURL is the Wayback Machine prefix for recovery; "" recovers
 	// nothing.
 	ArchiveURL string
+	// Search's embedder, when it has one, reranks the parts max_tokens
+	// keeps; nil keeps them by BM25 alone.
+	Search *search.Service
+	// GrepTimeout bounds the matching of one answer's grep; GrepTimeout
+	// when 0.
+	GrepTimeout time.Duration
 }
 
 // Service runs requests of one configuration through its chain.
@@ -64,6 +71,8 @@ type Service struct {
 	// `context: true`.
 	contextStage bool
 	archive      string
+	search       *search.Service
+	grepTimeout  time.Duration
 	now          func() time.Time
 }
 
@@ -75,10 +84,13 @@ func New(opts Options) *Service {
 	if opts.Metrics == nil {
 		opts.Metrics = metrics.New()
 	}
+	if opts.GrepTimeout <= 0 {
+		opts.GrepTimeout = GrepTimeout
+	}
 	names := opts.Chain.Names()
 	return &Service{chain: opts.Chain, callers: Callers(opts.Callers), gates: opts.Gates, metrics: opts.Metrics, log: opts.Logger,
 		cached: slices.Contains(names, "cache"), contextStage: slices.Contains(names, "context"),
-		archive: opts.ArchiveURL, now: time.Now}
+		archive: opts.ArchiveURL, search: opts.Search, grepTimeout: opts.GrepTimeout, now: time.Now}
 }
 
 // Callers are the configured callers, for finding a request's by its key.
