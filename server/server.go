@@ -42,6 +42,8 @@ type App interface {
 	// Run passes one request through the chain under the caller's gates:
 	// a scrape, a page read for a search digest.
 	Run(ctx context.Context, c *service.Caller, req stages.Request) (*service.Result, *service.Error)
+	// Search answers a /v1/search request.
+	Search(ctx context.Context, c *service.Caller, req *service.SearchRequest) (*service.SearchAnswer, *service.Error)
 	// BatchFetch runs a stored batch target, answered as its API would.
 	BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer service.TargetFunc) ([]byte, error)
 }
@@ -49,7 +51,7 @@ type App interface {
 // Options configure a Server.
 type Options struct {
 	// Service runs the requests; when nil, one is made over Chain, Gates
-	// (or GateConfig, Global and PerHost), ArchiveURL and Search.
+	// (or GateConfig, Global and PerHost), ArchiveURL, Search and Digester.
 	Service App
 	Chain   *stages.Chain
 	Callers []config.Caller
@@ -155,7 +157,7 @@ func newService(opts Options) App {
 		gates = service.NewGates(block, service.GateSizes{Global: opts.Global, PerHost: opts.PerHost}, opts.Metrics)
 	}
 	return service.New(service.Options{Chain: opts.Chain, Callers: opts.Callers, Gates: gates, Metrics: opts.Metrics,
-		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL, Search: opts.Search, GrepTimeout: opts.grepTimeout})
+		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL, Search: opts.Search, Digester: opts.Digester, GrepTimeout: opts.grepTimeout})
 }
 
 // Handler returns the routes.

@@ -54,6 +54,9 @@ type Options struct {
 	// Search's embedder, when it has one, reranks the parts max_tokens
 	// keeps; nil keeps them by BM25 alone.
 	Search *search.Service
+	// Digester condenses the top results of a `/v1/search` with `digest:
+	// true`; nil joins their clean text instead.
+	Digester stages.Digester
 	// GrepTimeout bounds the matching of one answer's grep; GrepTimeout
 	// when 0.
 	GrepTimeout time.Duration
@@ -72,6 +75,7 @@ type Service struct {
 	contextStage bool
 	archive      string
 	search       *search.Service
+	digester     stages.Digester
 	grepTimeout  time.Duration
 	now          func() time.Time
 }
@@ -90,7 +94,7 @@ func New(opts Options) *Service {
 	names := opts.Chain.Names()
 	return &Service{chain: opts.Chain, callers: Callers(opts.Callers), gates: opts.Gates, metrics: opts.Metrics, log: opts.Logger,
 		cached: slices.Contains(names, "cache"), contextStage: slices.Contains(names, "context"),
-		archive: opts.ArchiveURL, search: opts.Search, grepTimeout: opts.GrepTimeout, now: time.Now}
+		archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, grepTimeout: opts.GrepTimeout, now: time.Now}
 }
 
 // Callers are the configured callers, for finding a request's by its key.
