@@ -1,8 +1,9 @@
 // Package service is sift's application layer over one configuration,
 // beneath every front end: the gates that bound concurrent fetches, the
-// run of a request through the chain under them, archive recovery and the
-// errors as agents see them. The HTTP API (server) decodes requests,
-// calls it and encodes its answers.
+// run of a request through the chain under them, archive recovery, the
+// native fetch and search with their answers, the batch runner's fetch
+// function, and the errors as agents see them. The HTTP API (server)
+// decodes requests, calls it and encodes its answers.
 package service
 
 import (
