@@ -22,8 +22,8 @@ type TargetFunc func(ctx context.Context, c *Caller, options json.RawMessage) (a
 // that caller is still configured with the same key. A busy or
 // unavailable answer is retried later; any other failure is the target's.
 func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer TargetFunc) ([]byte, error) {
-	ctx = AsBatchTarget(ctx)
-	c := s.CallerNamed(bc.Name)
+	ctx = asBatchTarget(ctx)
+	c := s.callerNamed(bc.Name)
 	if c == nil || batch.KeyID(c.Hash) != bc.Key {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
 	}
@@ -45,8 +45,8 @@ func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Targe
 // TargetOutcome is the metrics label of a failed target.
 func TargetOutcome(ae *Error) string { return RowOf(ae.Class).Outcome }
 
-// CallerNamed is the configured caller called name, or nil.
-func (s *Service) CallerNamed(name string) *Caller {
+// callerNamed is the configured caller called name, or nil.
+func (s *Service) callerNamed(name string) *Caller {
 	for i := range s.callers {
 		if s.callers[i].Name == name {
 			return &s.callers[i]

@@ -143,17 +143,17 @@ func (s *Service) Fetch(ctx context.Context, c *Caller, req *FetchRequest) (*Fet
 // Validate checks the fields and fills in the default mode.
 func (req *FetchRequest) Validate() *Error {
 	if req.URL == "" {
-		return BadRequest("url is required")
+		return badRequest("url is required")
 	}
 	switch req.Mode {
 	case "":
 		req.Mode = ModeClean
 	case ModeClean, ModeRaw, ModeDigest:
 	default:
-		return BadRequest(fmt.Sprintf("mode %q: want clean, raw or digest", req.Mode))
+		return badRequest(fmt.Sprintf("mode %q: want clean, raw or digest", req.Mode))
 	}
 	if req.JSONPath != "" && req.JQ != "" {
-		return BadRequest("give json_path or jq, not both")
+		return badRequest("give json_path or jq, not both")
 	}
 	if _, _, ae := PluginOptions("options", req.Options, req.options()); ae != nil {
 		return ae
@@ -166,9 +166,9 @@ func (req *FetchRequest) Validate() *Error {
 	if n := req.MaxTokens; n != nil {
 		switch {
 		case *n < 1 || *n > MaxTokensLimit:
-			return BadRequest(fmt.Sprintf("max_tokens %d: want 1 to %d", *n, MaxTokensLimit))
+			return badRequest(fmt.Sprintf("max_tokens %d: want 1 to %d", *n, MaxTokensLimit))
 		case req.Mode == ModeRaw:
-			return BadRequest("max_tokens does not apply to raw mode, which returns the body as it is")
+			return badRequest("max_tokens does not apply to raw mode, which returns the body as it is")
 		}
 	}
 	return nil
@@ -231,7 +231,7 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		if w := c.Warning(); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
-	case doc.Extraction == nil && Skipped(doc, "extract"):
+	case doc.Extraction == nil && skipped(doc, "extract"):
 		return nil, ClassError(errclass.Unsupported, "no extractor for "+doc.MediaType()+": the extract stage's content_types leave it out")
 	case doc.Extraction == nil:
 		return nil, ClassError(errclass.NotImplemented, "the pipeline has no extract stage")
@@ -241,8 +241,8 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		switch {
 		case req.Mode == ModeDigest && doc.Digest != "":
 			out.Content = doc.Digest
-		case req.Mode == ModeDigest && Skipped(doc, "digest"):
-			out.Warnings = append(out.Warnings, DigestSkippedWarning(doc.MediaType()))
+		case req.Mode == ModeDigest && skipped(doc, "digest"):
+			out.Warnings = append(out.Warnings, digestSkippedWarning(doc.MediaType()))
 		case req.Mode == ModeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}
@@ -304,5 +304,5 @@ func RawTokens(resp *stages.Response) int {
 	return resp.Tokens
 }
 
-// BadRequest is an invalid request's error.
-func BadRequest(msg string) *Error { return ClassError(errclass.Invalid, msg) }
+// badRequest is an invalid request's error.
+func badRequest(msg string) *Error { return ClassError(errclass.Invalid, msg) }

@@ -39,23 +39,23 @@ const (
 // compileGrep checks a grep pattern against the caps and compiles it.
 func compileGrep(pattern string) (*regexp.Regexp, *Error) {
 	if len(pattern) > MaxGrepPattern {
-		return nil, BadRequest(fmt.Sprintf("grep: the pattern is %d bytes, over the limit of %d", len(pattern), MaxGrepPattern))
+		return nil, badRequest(fmt.Sprintf("grep: the pattern is %d bytes, over the limit of %d", len(pattern), MaxGrepPattern))
 	}
 	parsed, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil, BadRequest("grep: " + err.Error())
+		return nil, badRequest("grep: " + err.Error())
 	}
 	prog, err := syntax.Compile(parsed.Simplify())
 	if err != nil {
-		return nil, BadRequest("grep: " + err.Error())
+		return nil, badRequest("grep: " + err.Error())
 	}
 	if n := len(prog.Inst); n > MaxGrepProgram {
-		return nil, BadRequest(fmt.Sprintf("grep: the pattern compiles to %d instructions, over the limit of %d; "+
+		return nil, badRequest(fmt.Sprintf("grep: the pattern compiles to %d instructions, over the limit of %d; "+
 			"simplify it (fewer nested or counted repeats)", n, MaxGrepProgram))
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
-		return nil, BadRequest("grep: " + err.Error())
+		return nil, badRequest("grep: " + err.Error())
 	}
 	return re, nil
 }
@@ -63,7 +63,7 @@ func compileGrep(pattern string) (*regexp.Regexp, *Error) {
 // grepTimeout is the error for a grep that ran past its deadline: the
 // pattern's cost on this page, which retrying will not change.
 func grepTimeout(timeout time.Duration) *Error {
-	return BadRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).WithStatus(http.StatusUnprocessableEntity)
+	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).WithStatus(http.StatusUnprocessableEntity)
 }
 
 // grep keeps the lines of content matching re with grepContext lines

@@ -14,7 +14,7 @@ import (
 func (s *Service) observeOutcomes(doc *stages.Doc) {
 	if doc.Request.Mode == "digest" && doc.Extraction != nil {
 		switch {
-		case Skipped(doc, "digest"):
+		case skipped(doc, "digest"):
 			s.metrics.DigestFallback("skipped")
 		default:
 			for _, w := range doc.Warnings {
@@ -24,7 +24,7 @@ func (s *Service) observeOutcomes(doc *stages.Doc) {
 			}
 		}
 	}
-	if doc.Request.Context && doc.Extraction != nil && s.contextStage && !Skipped(doc, "context") {
+	if doc.Request.Context && doc.Extraction != nil && s.contextStage && !skipped(doc, "context") {
 		s.metrics.ContextLookup(contextOutcome(doc.Warnings))
 	}
 }
@@ -52,15 +52,15 @@ func contextOutcome(warnings []string) string {
 	return "ok"
 }
 
-// Skipped reports whether the chain left stage out for the document's
+// skipped reports whether the chain left stage out for the document's
 // content type (its content_types filter).
-func Skipped(doc *stages.Doc, stage string) bool {
+func skipped(doc *stages.Doc, stage string) bool {
 	return slices.ContainsFunc(doc.Timings, func(t stages.Timing) bool { return t.Stage == stage && t.Skipped })
 }
 
-// DigestSkippedWarning says a digest was not made because the digest
+// digestSkippedWarning says a digest was not made because the digest
 // stage's content_types leave the page's type out: a different thing from
 // no digester at all.
-func DigestSkippedWarning(mediaType string) string {
+func digestSkippedWarning(mediaType string) string {
 	return "digest skipped: the digest stage's content_types do not include " + mediaType + "; returning clean content"
 }

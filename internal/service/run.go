@@ -60,7 +60,7 @@ func (s *Service) RunHeld(ctx context.Context, c *Caller, req stages.Request, ho
 func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate stages.Gate) (*Result, *Error) {
 	start := s.now()
 	poolCaller := c.Name
-	if FromBatch(ctx) {
+	if fromBatch(ctx) {
 		// Pools share their slots out by caller; batch work has a share
 		// of its own, so a batch never takes the caller's interactive slot.
 		poolCaller = c.Name + "/batch"
@@ -90,7 +90,7 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 // carry a target's host, for any caller: a batch is an agent's whole
 // worklist, and its log would list it.
 func (s *Service) logHost(ctx context.Context, req stages.Request) string {
-	if FromBatch(ctx) {
+	if fromBatch(ctx) {
 		return ""
 	}
 	return HostOf(req.URL)
@@ -212,7 +212,7 @@ func (s *Service) logRequest(ctx context.Context, c *Caller, host string, status
 	if doc != nil && doc.Response != nil {
 		size = len(doc.Response.Body)
 	}
-	if rec := recordOf(ctx); rec != nil && !FromBatch(ctx) {
+	if rec := recordOf(ctx); rec != nil && !fromBatch(ctx) {
 		rec.Fetched(host, verdict, size, errText)
 		return
 	}
@@ -266,14 +266,14 @@ func recordOf(ctx context.Context) Record {
 // batchTargetKey marks a context as a batch target's.
 type batchTargetKey struct{}
 
-// AsBatchTarget marks ctx as a batch target's: its pool share and its log
+// asBatchTarget marks ctx as a batch target's: its pool share and its log
 // line are a batch's.
-func AsBatchTarget(ctx context.Context) context.Context {
+func asBatchTarget(ctx context.Context) context.Context {
 	return context.WithValue(ctx, batchTargetKey{}, true)
 }
 
-// FromBatch reports whether ctx is a batch target's.
-func FromBatch(ctx context.Context) bool {
+// fromBatch reports whether ctx is a batch target's.
+func fromBatch(ctx context.Context) bool {
 	v, _ := ctx.Value(batchTargetKey{}).(bool)
 	return v
 }

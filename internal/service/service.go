@@ -103,6 +103,3 @@ func (s *Service) Callers() []Caller { return s.callers }
 
 // Gates are the gates the service's runs take.
 func (s *Service) Gates() *Gates { return s.gates }
-
-// HasContextStage reports whether the chain has a context stage.
-func (s *Service) HasContextStage() bool { return s.contextStage }
