@@ -164,6 +164,14 @@ pipeline {
   stage "fetch" {}
   stage "extract" {}
 }
+# These tests check behaviour, not plugin deadlines: on a loaded machine a
+# PDF can take longer than the default call timeout.
+extractor "html" {
+  timeout = "5m"
+}
+extractor "pdf" {
+  timeout = "5m"
+}
 %s`, addr, filepath.Dir(cfg), port, extra)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func checkText(t *testing.T, text string, kept, gone []string) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"article", "latin1", "short"} {
+	for _, name := range []string{"article", "latin1", "short", "blogpost", "reference", "glossary"} {
 		t.Run(name, func(t *testing.T) {
 			res := extractFile(t, name)
 			got := res.Content + "\n"
