@@ -64,7 +64,11 @@ func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 		body["hint"] = e.Hint
 	}
 	setRetryAfter(w, e)
-	writeJSON(w, r.FirecrawlStatus, body)
+	status := r.FirecrawlStatus
+	if e.FirecrawlStatus != 0 {
+		status = e.FirecrawlStatus
+	}
+	writeJSON(w, status, body)
 }
 
 func setRetryAfter(w http.ResponseWriter, e *apiError) {

@@ -1,9 +1,6 @@
 package server
 
 import (
-	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/siftd/sift/internal/service"
@@ -28,14 +25,8 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 
 func decodeFetch(r *http.Request) (*service.FetchRequest, *apiError) {
 	var req service.FetchRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, badRequest(fmt.Sprintf("request body over %d bytes", MaxRequestBody))
-		}
-		return nil, badRequest("malformed JSON body: " + err.Error())
+	if ae := readJSON(r, &req); ae != nil {
+		return nil, ae
 	}
 	if ae := req.Validate(); ae != nil {
 		return nil, ae

@@ -22,6 +22,9 @@ type Error struct {
 	Code string
 	// RetryAfter is the Retry-After header's seconds; 0 sends none.
 	RetryAfter int
+	// FirecrawlStatus, when set, replaces the table's Firecrawl status
+	// where HTTP says more: 413 for a request body over its cap.
+	FirecrawlStatus int
 }
 
 func (e *Error) Error() string { return e.Message }

@@ -246,6 +246,9 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		case req.Mode == ModeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
 		}
+		if w := UnappliedWarning(doc, nativeFieldNames); w != "" {
+			out.Warnings = append(out.Warnings, w)
+		}
 		if looksLikeShell(doc, out.Content) {
 			out.Hint = "browser"
 			out.Warnings = append(out.Warnings, "the page is nearly empty without JavaScript; a browser may render it")

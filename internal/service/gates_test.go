@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -58,5 +59,36 @@ func TestGatesFIFO(t *testing.T) {
 	}
 	if _, busy := g.Acquire(ctx, "a", "h", false); busy != nil {
 		t.Errorf("the gate is not free after the line drained: %v", busy.Message)
+	}
+}
+
+// TestGateSendsAwayPastTheRequestsDeadline: once a hold has been
+// measured, a request whose own deadline ends before its predicted turn is
+// refused at once, not when its deadline passes.
+func TestGateSendsAwayPastTheRequestsDeadline(t *testing.T) {
+	g := NewGates(config.Gates{Wait: time.Minute, Queue: 8}, GateSizes{}, nil)
+	ctx := context.Background()
+	first, busy := g.Acquire(ctx, "a", "h", true)
+	if busy != nil {
+		t.Fatal(busy)
+	}
+	second := make(chan func(), 1)
+	go func() {
+		rel, busy := g.Acquire(ctx, "a", "h", true)
+		if busy != nil {
+			t.Error(busy)
+		}
+		second <- rel
+	}()
+	testwait.Until(testwait.Deadline, func() bool { return g.Waiting("a", "h") == 1 })
+	time.Sleep(300 * time.Millisecond) // the hold the gate learns
+	first()
+	release := <-second
+	defer release()
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_, busy = g.Acquire(short, "a", "h", true)
+	if busy == nil || short.Err() != nil || busy.RetryAfter < 1 || !strings.Contains(busy.Message, "would take about") {
+		t.Fatalf("refused %v, deadline passed: %v", busy, short.Err())
 	}
 }
