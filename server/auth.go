@@ -6,28 +6,12 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/service"
 )
 
 // caller is an authenticated agent or team.
-type caller struct {
-	name       string
-	hash       []byte
-	workspace  string
-	restricted bool
-}
-
-func callersFrom(cfg []config.Caller) []caller {
-	out := make([]caller, 0, len(cfg))
-	for _, c := range cfg {
-		if len(c.KeyHash) != sha256.Size {
-			continue // config validation refuses these
-		}
-		out = append(out, caller{name: c.Name, hash: c.KeyHash, workspace: c.Workspace, restricted: c.Restricted})
-	}
-	return out
-}
+type caller = service.Caller
 
 // authenticate finds the caller whose key hash matches the bearer key. It
 // compares against every caller in constant time, so timing tells nothing
@@ -41,7 +25,7 @@ func (s *Server) authenticate(r *http.Request) (*caller, *apiError) {
 	sum := sha256.Sum256([]byte(strings.TrimSpace(key)))
 	var found *caller
 	for i := range s.callers {
-		if subtle.ConstantTimeCompare(sum[:], s.callers[i].hash) == 1 {
+		if subtle.ConstantTimeCompare(sum[:], s.callers[i].Hash) == 1 {
 			found = &s.callers[i]
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
-	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/store"
 )
 
@@ -43,20 +43,20 @@ const MaxPageBytes = 8 << 20
 // batchOptions is what a stored target carries: the request of the API
 // it came through.
 type batchOptions struct {
-	Fetch  *fetchRequest  `json:"fetch,omitempty"`
-	Scrape *scrapeRequest `json:"scrape,omitempty"`
+	Fetch  *service.FetchRequest `json:"fetch,omitempty"`
+	Scrape *scrapeRequest        `json:"scrape,omitempty"`
 }
 
 // BatchFetch is the batch runner's FetchFunc: one target through the same
 // pipeline as /v1/fetch or /v2/scrape, as the caller who submitted it.
 func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target) ([]byte, error) {
-	ctx = context.WithValue(ctx, batchTargetKey{}, true)
-	c := s.callerNamed(bc.Name)
-	if c == nil || batch.KeyID(c.hash) != bc.Key {
-		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
-	}
+	return s.svc.BatchFetch(ctx, bc, t, s.answerTarget)
+}
+
+// answerTarget answers a stored target's request as its API would.
+func (s *Server) answerTarget(ctx context.Context, c *caller, raw json.RawMessage) (any, error) {
 	var opts batchOptions
-	if err := json.Unmarshal(t.Options, &opts); err != nil {
+	if err := json.Unmarshal(raw, &opts); err != nil {
 		return nil, &batch.TargetError{Message: "internal: unreadable target options", Outcome: "other"}
 	}
 	var answer any
@@ -65,56 +65,14 @@ func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target
 	case opts.Scrape != nil:
 		answer, ae = s.scrapeTarget(ctx, c, opts.Scrape)
 	case opts.Fetch != nil:
-		answer, ae = s.fetchTarget(ctx, c, opts.Fetch)
+		answer, ae = s.svc.Fetch(ctx, c, opts.Fetch)
 	default:
 		return nil, &batch.TargetError{Message: "internal: target without a request", Outcome: "other"}
 	}
 	if ae != nil {
-		if ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusServiceUnavailable {
-			return nil, fmt.Errorf("%s: %w", ae.Message, batch.ErrRetryLater)
-		}
-		return nil, &batch.TargetError{Message: ae.Message, Hint: ae.Hint, Outcome: targetOutcome(ae)}
+		return nil, ae
 	}
-	return json.Marshal(answer)
-}
-
-// batchTargetKey marks a context as a batch target's.
-type batchTargetKey struct{}
-
-func fromBatch(ctx context.Context) bool {
-	v, _ := ctx.Value(batchTargetKey{}).(bool)
-	return v
-}
-
-// targetOutcome is the metrics label of a failed target.
-func targetOutcome(ae *apiError) string { return rowOf(ae.Class).Outcome }
-
-func (s *Server) callerNamed(name string) *caller {
-	for i := range s.callers {
-		if s.callers[i].name == name {
-			return &s.callers[i]
-		}
-	}
-	return nil
-}
-
-// BatchCallers are the configured callers as the batch runner knows them
-// (Options.Callers): name, key identity and class.
-func BatchCallers(cfg []config.Caller) []batch.Caller {
-	cs := callersFrom(cfg)
-	out := make([]batch.Caller, len(cs))
-	for i := range cs {
-		out[i] = batchCaller(&cs[i])
-	}
-	return out
-}
-
-func batchCaller(c *caller) batch.Caller {
-	class := "open"
-	if c.restricted {
-		class = "restricted"
-	}
-	return batch.Caller{Name: c.name, Key: batch.KeyID(c.hash), Class: class}
+	return answer, nil
 }
 
 // batchRoute wraps a batch handler: 503 while batch is disabled.
@@ -129,7 +87,7 @@ func (s *Server) batchRoute(h authedHandler) http.HandlerFunc {
 }
 
 type batchSubmit struct {
-	Targets []fetchRequest `json:"targets"`
+	Targets []service.FetchRequest `json:"targets"`
 }
 
 func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *caller) {
@@ -143,7 +101,7 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 		writeError(w, ae)
 		return
 	}
-	job, reused, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
+	job, reused, err := s.batch.Submit(r.Context(), service.BatchCaller(c), targets)
 	if err != nil {
 		writeError(w, toAPIError(batchErr(err)))
 		return
@@ -158,18 +116,18 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 
 // batchTargets checks every target as /v1/fetch would and runs the guard's
 // pre-check (no resolution) on its URL, naming the first that fails.
-func (s *Server) batchTargets(reqs []fetchRequest) ([]batch.Target, *apiError) {
+func (s *Server) batchTargets(reqs []service.FetchRequest) ([]batch.Target, *apiError) {
 	limit := s.batch.Limits().TargetsPerJob
 	switch {
 	case len(reqs) == 0:
 		return nil, badRequest("targets: " + batch.ErrNoTargets.Error())
 	case len(reqs) > limit:
-		return nil, badRequest(fmt.Sprintf("%d targets, at most %d per job", len(reqs), limit)).withStatus(http.StatusUnprocessableEntity)
+		return nil, badRequest(fmt.Sprintf("%d targets, at most %d per job", len(reqs), limit)).WithStatus(http.StatusUnprocessableEntity)
 	}
 	out := make([]batch.Target, len(reqs))
 	for i := range reqs {
 		req := &reqs[i]
-		if ae := req.validate(); ae != nil {
+		if ae := req.Validate(); ae != nil {
 			ae.Message = fmt.Sprintf("invalid: targets[%d]: %s", i, trimClass(ae.Message, "invalid"))
 			return nil, ae
 		}
@@ -194,7 +152,7 @@ func (s *Server) preCheck(rawURL string) *apiError {
 	}
 	if err := s.precheck(rawURL); err != nil {
 		// The job is refused whole, with the target named: 422.
-		return toAPIError(err).withStatus(http.StatusUnprocessableEntity)
+		return toAPIError(err).WithStatus(http.StatusUnprocessableEntity)
 	}
 	return nil
 }
@@ -257,7 +215,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 		return
 	}
 	if !withResults {
-		job, targets, err := s.batch.Summary(r.Context(), batchCaller(c), id, "")
+		job, targets, err := s.batch.Summary(r.Context(), service.BatchCaller(c), id, "")
 		if err != nil {
 			writeError(w, toAPIError(batchErr(err)))
 			return
@@ -265,7 +223,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 		writeJSON(w, http.StatusOK, s.jobView(job, targets))
 		return
 	}
-	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
+	job, page, more, err := s.batch.Results(r.Context(), service.BatchCaller(c), id,
 		store.PageQuery{From: from, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
 		writeError(w, toAPIError(batchErr(err)))
@@ -280,7 +238,7 @@ func (s *Server) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *ca
 
 // awaitJob holds a status read until the job changes or wait passes.
 func (s *Server) awaitJob(ctx context.Context, c *caller, id string, wait time.Duration) *apiError {
-	if err := s.batch.Await(ctx, batchCaller(c), id, wait); err != nil {
+	if err := s.batch.Await(ctx, service.BatchCaller(c), id, wait); err != nil {
 		return toAPIError(batchErr(err))
 	}
 	return nil
@@ -341,7 +299,7 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 		writeError(w, toAPIError(batchErr(batch.ErrNotFound)))
 		return
 	}
-	t, err := s.batch.Target(r.Context(), batchCaller(c), vars["id"], idx)
+	t, err := s.batch.Target(r.Context(), service.BatchCaller(c), vars["id"], idx)
 	if err != nil {
 		writeError(w, toAPIError(batchErr(err)))
 		return
@@ -353,7 +311,7 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 }
 
 func (s *Server) handleBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
-	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
+	if err := s.batch.Cancel(r.Context(), service.BatchCaller(c), mux.Vars(r)["id"]); err != nil {
 		writeError(w, toAPIError(batchErr(err)))
 		return
 	}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/config"
 )
 
 // boundsOrigin serves a page of lines of "a" (size bytes), and a JSON
@@ -110,7 +112,7 @@ func TestGrepDeadlineAndGate(t *testing.T) {
 	// A deadline far above it: the slot is held while the grep runs (it
 	// takes seconds on this page), and only the client leaving stops it.
 	// With no line allowed, a second request shows the slot held.
-	srv := newTestServer(t, origin, Options{grepTimeout: time.Minute, GateQueue: -1})
+	srv := newTestServer(t, origin, Options{grepTimeout: time.Minute, GateConfig: &config.Gates{Wait: config.DefaultGateWait}})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/siftd/sift/internal/service"
 )
 
 // FuzzDecodeBody: no body, however malformed, panics the decoders of
@@ -19,7 +21,7 @@ func FuzzDecodeBody(f *testing.F) {
 	leaks := []string{"Go struct field", "Go value of type", "json: ", "server.", "scrapeOptions", "schemaWithoutMethods"}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var messages []string
-		var fr fetchRequest
+		var fr service.FetchRequest
 		if be := decodeBody(body, &fr, true); be != nil {
 			messages = append(messages, be.Error())
 		}

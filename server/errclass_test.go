@@ -10,6 +10,7 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/guard"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -61,7 +62,7 @@ func TestTargetOutcome(t *testing.T) {
 		{stageErr(&sdk.DocError{Class: sdk.ClassUnsupported, Message: "scan"}), "unsupported"},
 	}
 	for _, tc := range tests {
-		if got := targetOutcome(toAPIError(tc.err)); got != tc.want {
+		if got := service.TargetOutcome(toAPIError(tc.err)); got != tc.want {
 			t.Errorf("%v: outcome %q, want %q", tc.err, got, tc.want)
 		}
 	}

@@ -2,100 +2,29 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/siftd/sift/errclass"
-	"github.com/siftd/sift/internal/invisible"
-	"github.com/siftd/sift/plugins/sdk"
-	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/internal/service"
 )
 
-// apiError is an error as agents see it: a status, a class that starts the
-// message, and a hint of what to do instead. Its status, Firecrawl status
-// and code and Retry-After come from errclass's table; build one with
-// classError (or firecrawlBadRequest), never by hand.
-type apiError struct {
-	Status  int
-	Class   errclass.Class
-	Message string
-	Hint    string
-	// Code refines the class's Firecrawl code (BAD_REQUEST_INVALID_JSON).
-	Code string
-	// RetryAfter is the Retry-After header's seconds; 0 sends none.
-	RetryAfter int
-	// FirecrawlStatus, when set, replaces the table's Firecrawl status
-	// where HTTP says more: 413 for a request body over its cap.
-	FirecrawlStatus int
-}
-
-func (e *apiError) Error() string { return e.Message }
+// apiError is an error as agents see it (service.Error): the handlers
+// write it in the envelope of their API.
+type apiError = service.Error
 
 // classError is a failure of class c, its message prefixed with the class.
-func classError(c errclass.Class, msg string) *apiError {
-	return fromRow(errclass.Get(c), errclass.Prefix(c, msg))
-}
+func classError(c errclass.Class, msg string) *apiError { return service.ClassError(c, msg) }
 
 // fromRow is the answer of row r with message msg.
-func fromRow(r errclass.Row, msg string) *apiError {
-	// A plugin's or the origin's words may quote the document, which may
-	// hide text from the reader the way a page can. Every error message
-	// starts here, so it is cleaned once.
-	msg, _ = invisible.Strip(msg)
-	ae := &apiError{Status: r.Status, Class: r.Class, Message: msg, RetryAfter: r.RetryAfter}
-	if r.RetryAfter > 0 {
-		ae.Hint = "retry_after"
-	}
-	return ae
-}
-
-// withStatus answers with status instead of the class's, if the table
-// allows it for the class.
-func (e *apiError) withStatus(status int) *apiError {
-	if rowOf(e.Class).Allows(status) {
-		e.Status = status
-	}
-	return e
-}
+func fromRow(r errclass.Row, msg string) *apiError { return service.FromRow(r, msg) }
 
 // rowOf is the row of a class, including a class a plugin reported for a
 // document that the table does not know.
-func rowOf(c errclass.Class) errclass.Row {
-	if r, ok := errclass.Lookup(c); ok {
-		return r
-	}
-	return errclass.Document(c)
-}
+func rowOf(c errclass.Class) errclass.Row { return service.RowOf(c) }
 
-// toAPIError classifies any failure through errclass's table. The message
-// keeps the failing stage's words and starts with the class ("blocked:
-// private address …").
-func toAPIError(err error) *apiError {
-	var ae *apiError
-	if errors.As(err, &ae) {
-		return ae
-	}
-	var de *sdk.DocError
-	if errors.As(err, &de) {
-		ae := fromRow(errclass.Document(errclass.Class(de.Class)), de.Error())
-		if ae.Class == errclass.NoText {
-			ae.Hint = "ocr" // a scan: only OCR reads it
-		}
-		return ae
-	}
-	r, _ := errclass.Resolve(err)
-	return fromRow(r, errclass.Prefix(r.Class, innermost(err)))
-}
-
-// innermost drops the "stage NAME (plugin): " prefix the runner adds.
-func innermost(err error) string {
-	var se *stages.Error
-	if errors.As(err, &se) {
-		return se.Err.Error()
-	}
-	return err.Error()
-}
+// toAPIError classifies any failure through errclass's table.
+func toAPIError(err error) *apiError { return service.ErrorOf(err) }
 
 func badRequest(msg string) *apiError { return classError(errclass.Invalid, msg) }
 

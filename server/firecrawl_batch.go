@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/store"
 )
 
@@ -76,7 +77,7 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		writeFirecrawlError(w, firecrawlBadRequest("no valid URL to scrape"))
 		return
 	}
-	job, _, err := s.batch.Submit(r.Context(), batchCaller(c), targets)
+	job, _, err := s.batch.Submit(r.Context(), service.BatchCaller(c), targets)
 	if err != nil {
 		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
@@ -118,7 +119,7 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	id := mux.Vars(r)["id"]
-	job, page, more, err := s.batch.Results(r.Context(), batchCaller(c), id,
+	job, page, more, err := s.batch.Results(r.Context(), service.BatchCaller(c), id,
 		store.PageQuery{Status: store.TargetDone, Skip: skip, Limit: limit, MaxBytes: int64(s.pageBytes)})
 	if err != nil {
 		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
@@ -168,7 +169,7 @@ func pageParams(q url.Values) (skip, limit int, ae *apiError) {
 }
 
 func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
-	if err := s.batch.Cancel(r.Context(), batchCaller(c), mux.Vars(r)["id"]); err != nil {
+	if err := s.batch.Cancel(r.Context(), service.BatchCaller(c), mux.Vars(r)["id"]); err != nil {
 		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return
 	}
@@ -184,7 +185,7 @@ func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	id := mux.Vars(r)["id"]
-	job, failed, err := s.batch.Summary(r.Context(), batchCaller(c), id, store.TargetFailed)
+	job, failed, err := s.batch.Summary(r.Context(), service.BatchCaller(c), id, store.TargetFailed)
 	if err != nil {
 		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
 		return

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -213,9 +215,9 @@ func truncateReason(s string) string {
 
 // addJSON fills data's json from the page's clean content, or warns why
 // it cannot.
-func (s *Server) addJSON(ctx context.Context, req *scrapeRequest, res *fetchResult, data *scrapeDoc) {
+func (s *Server) addJSON(ctx context.Context, req *scrapeRequest, res *service.Result, data *scrapeDoc) {
 	content := ""
-	if ex := res.doc.Extraction; ex != nil {
+	if ex := res.Doc.Extraction; ex != nil {
 		content = ex.Content
 	}
 	out, warning := s.structuredJSON(ctx, req.JSONOptions, data, content)

@@ -8,7 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/service"
 )
 
 // Spellings of one host share one gate key: the guard's canonical host.
@@ -22,11 +24,11 @@ func TestHostOfCanonical(t *testing.T) {
 		{"http://[0:0::1]/", "http://[::1]/"},
 		{"http://[2001:DB8::1]/", "http://[2001:db8:0:0::1]/"},
 	} {
-		if ka, kb := hostOf(tc.a), hostOf(tc.b); ka != kb {
-			t.Errorf("hostOf(%s) = %q, hostOf(%s) = %q: want one key", tc.a, ka, tc.b, kb)
+		if ka, kb := service.HostOf(tc.a), service.HostOf(tc.b); ka != kb {
+			t.Errorf("HostOf(%s) = %q, HostOf(%s) = %q: want one key", tc.a, ka, tc.b, kb)
 		}
 	}
-	if hostOf("http://pub.example/") == hostOf("http://pub.example.net/") {
+	if service.HostOf("http://pub.example/") == service.HostOf("http://pub.example.net/") {
 		t.Error("two hosts share a key")
 	}
 }
@@ -44,7 +46,7 @@ func TestGatesCanonicalHost(t *testing.T) {
 	}))
 	defer slow.Close()
 	port := netip.MustParseAddrPort(slow.Listener.Addr().String()).Port()
-	srv := newTestServer(t, slow, Options{GateWait: -1, resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
+	srv := newTestServer(t, slow, Options{GateConfig: &config.Gates{Queue: config.DefaultGateQueue}, resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
 	defer close(release)
 	go func() {
 		_, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": fmt.Sprintf("http://pub.sift.test:%d/a", port), "mode": "raw"})

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/internal/testwait"
 )
 
@@ -73,7 +74,7 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 // with 429 and Retry-After, while those in line are still served.
 func TestGateQueueBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateQueue: 1})
+	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: config.DefaultGateWait, Queue: 1}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	first := make(chan int, 1)
@@ -87,8 +88,8 @@ func TestGateQueueBound(t *testing.T) {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/b"})
 		second <- resp.StatusCode
 	}()
-	host := hostOf(origin.URL)
-	testwait.Until(testwait.Deadline, func() bool { return api.gates.lineLen("agent", host) == 1 })
+	host := service.HostOf(origin.URL)
+	testwait.Until(testwait.Deadline, func() bool { return api.svc.(*service.Service).Gates().Waiting("agent", host) == 1 })
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/c"})
 	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || body["hint"] != "retry_after" {
 		t.Fatalf("a request past the line's bound: %d %v", resp.StatusCode, body)
@@ -106,7 +107,7 @@ func TestGateQueueBound(t *testing.T) {
 // wait is answered 429 with Retry-After, and its wait is measured.
 func TestGateWaitBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateWait: 200 * time.Millisecond})
+	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: 200 * time.Millisecond, Queue: config.DefaultGateQueue}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	defer close(origin.release)
@@ -133,66 +134,6 @@ func TestGateWaitBound(t *testing.T) {
 	}
 }
 
-// TestGatesFIFO: waiters are admitted in the order they arrived, a waiter
-// whose context ends leaves the line, and a released slot goes to the
-// head of the line, never to a newcomer.
-func TestGatesFIFO(t *testing.T) {
-	g := newGates(8, 1, time.Minute, 8, nil)
-	ctx := context.Background()
-	release, busy := g.acquire(ctx, "a", "h", true)
-	if busy != nil {
-		t.Fatal(busy)
-	}
-	var mu sync.Mutex
-	var order []int
-	var wg sync.WaitGroup
-	gone, cancel := context.WithCancel(ctx)
-	for i := range 4 {
-		c := ctx
-		if i == 1 {
-			c = gone
-		}
-		wg.Go(func() {
-			rel, busy := g.acquire(c, "a", "h", true)
-			if busy != nil {
-				if i != 1 {
-					t.Errorf("waiter %d refused: %v", i, busy.Message)
-				}
-				return
-			}
-			mu.Lock()
-			order = append(order, i)
-			mu.Unlock()
-			rel()
-		})
-		// Each waiter is in line before the next arrives.
-		testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == i+1 })
-	}
-	cancel()
-	testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == 3 })
-	if _, busy := g.acquire(ctx, "b", "h", false); busy != nil {
-		t.Errorf("another caller's gate is not this one: %v", busy.Message)
-	}
-	release()
-	wg.Wait()
-	if fmt.Sprint(order) != "[0 2 3]" {
-		t.Errorf("admitted in order %v, want [0 2 3]", order)
-	}
-	if _, busy := g.acquire(ctx, "a", "h", false); busy != nil {
-		t.Errorf("the gate is not free after the line drained: %v", busy.Message)
-	}
-}
-
-// lineLen is how many wait for caller's gate on host.
-func (g *gates) lineLen(caller, host string) int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if h := g.hosts[caller+"\x00"+host]; h != nil {
-		return len(h.waiting)
-	}
-	return 0
-}
-
 // TestGateSendsHopelessAwayAtOnce: eight parallel scrapes of one host by
 // one caller, each page taking a second, under a wait of 3.3 s: once the
 // first fetch has shown how long the host holds a slot, the requests whose
@@ -202,7 +143,7 @@ func (g *gates) lineLen(caller, host string) int {
 func TestGateSendsHopelessAwayAtOnce(t *testing.T) {
 	const pause, wait = time.Second, 3300 * time.Millisecond
 	origin := newOverlapOrigin(t, pause)
-	srv := newTestServer(t, origin.Server, Options{GateWait: wait})
+	srv := newTestServer(t, origin.Server, Options{GateConfig: &config.Gates{Wait: wait, Queue: config.DefaultGateQueue}})
 	const n = 8
 	type answer struct {
 		status     int
@@ -246,36 +187,5 @@ func TestGateSendsHopelessAwayAtOnce(t *testing.T) {
 	}
 	if most := origin.most.Load(); most != 1 {
 		t.Errorf("the origin saw %d of one caller's fetches at once, want 1", most)
-	}
-}
-
-// TestGateSendsAwayPastTheRequestsDeadline: once a hold has been
-// measured, a request whose own deadline ends before its predicted turn is
-// refused at once, not when its deadline passes.
-func TestGateSendsAwayPastTheRequestsDeadline(t *testing.T) {
-	g := newGates(8, 1, time.Minute, 8, nil)
-	ctx := context.Background()
-	first, busy := g.acquire(ctx, "a", "h", true)
-	if busy != nil {
-		t.Fatal(busy)
-	}
-	second := make(chan func(), 1)
-	go func() {
-		rel, busy := g.acquire(ctx, "a", "h", true)
-		if busy != nil {
-			t.Error(busy)
-		}
-		second <- rel
-	}()
-	testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == 1 })
-	time.Sleep(300 * time.Millisecond) // the hold the gate learns
-	first()
-	release := <-second
-	defer release()
-	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	defer cancel()
-	_, busy = g.acquire(short, "a", "h", true)
-	if busy == nil || short.Err() != nil || busy.RetryAfter < 1 || !strings.Contains(busy.Message, "would take about") {
-		t.Fatalf("refused %v, deadline passed: %v", busy, short.Err())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/stages"
 )
 
@@ -141,7 +142,7 @@ func TestErrorsCarryNoInvisibleCharacters(t *testing.T) {
 // TestWarningsAreCleaned: a plugin's warning may quote the document too.
 func TestWarningsAreCleaned(t *testing.T) {
 	doc := &stages.Doc{Warnings: []string{"row \x1b[2Jone\u202e cut"}}
-	stripInvisible(doc)
+	service.StripInvisible(doc)
 	if len(doc.Warnings) != 2 || doc.Warnings[0] != "row [2Jone cut" {
 		t.Fatalf("warnings %q: want the first cleaned and a count of what was removed", doc.Warnings)
 	}

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sync"
 	"time"
+
+	"github.com/siftd/sift/internal/service"
 )
 
 // RequestIDHeader carries a request's id in both directions: a client may
@@ -71,7 +73,7 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		rl := &requestLog{id: requestID(r)}
 		w.Header().Set(RequestIDHeader, rl.id)
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), requestLogKey{}, rl)))
+		next.ServeHTTP(sw, r.WithContext(service.WithRecord(context.WithValue(r.Context(), requestLogKey{}, rl), rl)))
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", rl.attrs(sw.status, time.Since(start))...)
 	})
 }
@@ -131,7 +133,7 @@ func (rl *requestLog) setCaller(c *caller) {
 	}
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
-	rl.caller, rl.restricted = c.name, c.restricted
+	rl.caller, rl.restricted = c.Name, c.Restricted
 }
 
 func (rl *requestLog) setMode(mode string) {
@@ -154,9 +156,9 @@ func (rl *requestLog) answer(cached bool, tokens, warnings int) {
 	rl.answered, rl.cached, rl.tokens, rl.warnings = true, cached, rl.tokens+tokens, rl.warnings+warnings
 }
 
-// fetched records a pass through the chain: the host, the guard's verdict,
+// Fetched records a pass through the chain: the host, the guard's verdict,
 // the body's size and the error, if any.
-func (rl *requestLog) fetched(host, verdict string, bytes int, errText string) {
+func (rl *requestLog) Fetched(host, verdict string, bytes int, errText string) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	rl.host, rl.guard, rl.bytes, rl.err = host, verdict, bytes, errText

@@ -14,6 +14,7 @@ import (
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -82,7 +83,7 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 		req.MaxAge = &age
 	}
 	// check refused any siftOptions this could fail on.
-	req.Options, req.StrictOptions, _ = pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
+	req.Options, req.StrictOptions, _ = service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
 	return req
 }
 
@@ -113,7 +114,7 @@ func (o *scrapeOptions) check() *apiError {
 	if ae := o.checkSelectors(); ae != nil {
 		return ae
 	}
-	if _, _, ae := pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
+	if _, _, ae := service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
 		return ae
 	}
 	if o.Parsers != nil && !slices.ContainsFunc(o.Parsers, func(p scrapeParser) bool { return p.Type == "pdf" }) {
@@ -287,7 +288,7 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
 		defer cancel()
 	}
-	res, ae := s.run(ctx, c, req.request(req.URL, mode))
+	res, ae := s.svc.Run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
 		if req.Timeout != nil && ae.Class != errclass.Busy && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			// The caller's timeout fired, wherever the chain was.
@@ -300,7 +301,7 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	if slices.Contains(req.Formats, "json") {
 		s.addJSON(ctx, req, res, &data)
 	}
-	s.metrics.Tokens(c.name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	s.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
 }
 
@@ -308,9 +309,9 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 // digest.
 func scrapeMode(req *scrapeRequest) string {
 	if slices.Contains(req.Formats, "summary") {
-		return modeDigest
+		return service.ModeDigest
 	}
-	return modeClean
+	return service.ModeClean
 }
 
 // warningCount counts the parts of a Firecrawl warning, which joins them
@@ -364,13 +365,13 @@ func contentHTML(doc *stages.Doc) (string, string) {
 	return "<pre>" + html.EscapeString(ex.Content) + "</pre>", "html (this document is " + doc.MediaType() + ", not a page: its clean text in a <pre>)"
 }
 
-func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
-	doc := res.doc
+func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
+	doc := res.Doc
 	resp := doc.Response
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
-		Sift: siftFields{Hash: bodyHash(resp), FetchedAt: res.fetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": rawTokens(resp)}},
+		Sift: siftFields{Hash: service.BodyHash(resp), FetchedAt: res.FetchedAt.Format(time.RFC3339),
+			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(resp)}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -399,7 +400,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			}
 			out.Markdown = &md
 			if doc.Extraction != nil {
-				returned += cleanTokens(doc.Extraction)
+				returned += service.CleanTokens(doc.Extraction)
 			}
 		case "summary":
 			summary := doc.Digest
@@ -420,7 +421,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			body, n := invisible.Strip(string(resp.Body))
 			rawStripped = n
 			out.RawHTML = &body
-			returned += rawTokens(resp)
+			returned += service.RawTokens(resp)
 		default:
 			if !knownFormats[f] {
 				unsupported = append(unsupported, string(f)+formatWhy[f])
@@ -439,7 +440,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
 		warnings = append(warnings, w)
 	}
-	if w := unappliedWarning(doc, firecrawlFieldNames); w != "" {
+	if w := service.UnappliedWarning(doc, firecrawlFieldNames); w != "" {
 		warnings = append(warnings, w)
 	}
 	if resp.Status >= 400 {

@@ -7,11 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/siftd/sift/plugins/sdk"
-	"github.com/siftd/sift/search"
-	"github.com/siftd/sift/stages"
-	"github.com/siftd/sift/stages/digest"
-	"github.com/siftd/sift/tokens"
+	"github.com/siftd/sift/internal/service"
 )
 
 // POST /v2/search, Firecrawl's shape: data.web[] of url, title,
@@ -137,28 +133,10 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c
 	writeJSON(w, http.StatusOK, body)
 }
 
-// POST /v1/search, sift's own.
-type searchRequest struct {
-	Query    string `json:"query"`
-	Question string `json:"question"`
-	K        int    `json:"k"`
-	Rerank   *bool  `json:"rerank"`
-	Digest   bool   `json:"digest"`
-}
-
-type searchResult struct {
-	URL     string   `json:"url"`
-	Title   string   `json:"title"`
-	Snippet string   `json:"snippet"`
-	Chunks  []string `json:"chunks"`
-	Score   float64  `json:"score"`
-	Source  string   `json:"source"`
-	Sources []string `json:"sources"`
-}
-
+// handleSearch answers POST /v1/search, sift's own.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	logOf(r.Context()).setMode("search")
-	var req searchRequest
+	var req service.SearchRequest
 	if ae := readJSON(r, &req); ae != nil {
 		writeError(w, ae)
 		return
@@ -170,85 +148,10 @@ func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller)
 	if req.K <= 0 {
 		req.K = 8
 	}
-	rerank := req.Rerank == nil || *req.Rerank
-	out, err := s.search.Search(r.Context(), req.Query, req.Question, min(req.K, 50), rerank)
-	if err != nil {
-		writeError(w, toAPIError(err))
+	out, ae := s.svc.Search(r.Context(), c, &req)
+	if ae != nil {
+		writeError(w, ae)
 		return
 	}
-	results := make([]searchResult, 0, len(out.Results))
-	returned := 0
-	for _, res := range out.Results {
-		chunks := res.Chunks
-		if chunks == nil {
-			chunks = []string{}
-		}
-		results = append(results, searchResult{URL: res.URL, Title: res.Title, Snippet: res.Snippet, Chunks: chunks,
-			Score: res.Score, Source: res.Sources[0], Sources: res.Sources})
-		returned += tokens.Count(res.Title + res.Snippet)
-	}
-	warnings := append([]string{}, out.Warnings...)
-	var digested string
-	if req.Digest {
-		joined, ws := s.readTop(r, c, out.Results, digestPages)
-		warnings = append(warnings, ws...)
-		digested, ws = s.digestResults(r.Context(), req, joined)
-		warnings = append(warnings, ws...)
-		returned += tokens.Count(digested)
-	}
-	answers := out.Answers
-	if answers == nil {
-		answers = []string{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{
-		"results": results, "answers": answers, "digest": digested, "untrusted": true, "warnings": warnings,
-		"sizes": map[string]int{"returned_tokens": returned},
-	})
-}
-
-// Reading the top results for a search digest.
-const (
-	digestPages   = 3
-	digestPageCap = 6000 // bytes of clean text per page
-)
-
-// digestResults condenses the joined text of the top results around the
-// question (the query when there is none). Like a fetch's digest, it never
-// fails the search: the joined text, cut, stands in with a warning.
-func (s *Server) digestResults(ctx context.Context, req searchRequest, joined string) (string, []string) {
-	if joined == "" {
-		return "", nil
-	}
-	if s.digester == nil {
-		return joined, []string{"digest not configured; the clean text of the top results is returned as the digest"}
-	}
-	question := req.Question
-	if question == "" {
-		question = req.Query
-	}
-	res, err := s.digester.Digest(ctx, &sdk.DigestRequest{Content: joined, Question: question, Title: "Top results for: " + req.Query})
-	if err != nil {
-		return digest.Fallback(ctx, joined, question), []string{digest.FallbackWarning(err)}
-	}
-	return res.Digest, res.Warnings
-}
-
-// readTop fetches the top results through the normal guarded chain and
-// joins their clean text, page by page; pages that fail are skipped with a
-// warning.
-func (s *Server) readTop(r *http.Request, c *caller, results []search.Result, n int) (string, []string) {
-	var parts, warnings []string
-	for _, res := range results[:min(n, len(results))] {
-		got, ae := s.run(r.Context(), c, stages.Request{URL: res.URL, Mode: modeClean})
-		if ae != nil {
-			warnings = append(warnings, fmt.Sprintf("%s: %s", res.URL, ae.Message))
-			continue
-		}
-		if got.doc.Extraction == nil {
-			continue
-		}
-		text, _ := sdk.Truncate(got.doc.Extraction.Content, digestPageCap)
-		parts = append(parts, fmt.Sprintf("## %s\n%s\n\n%s", res.Title, res.URL, text))
-	}
-	return strings.Join(parts, "\n\n"), warnings
+	writeJSON(w, http.StatusOK, out)
 }

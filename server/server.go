@@ -4,12 +4,12 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,37 +19,49 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/mcptool"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
 )
 
-// Limits of the API.
-const (
-	// MaxRequestBody bounds a request's JSON body.
-	MaxRequestBody = 64 << 10
-	// DefaultGlobalLimit is how many fetches run at once.
-	DefaultGlobalLimit = 8
-	// DefaultPerHostLimit is how many fetches one caller runs on one host.
-	DefaultPerHostLimit = 1
-)
+// MaxRequestBody bounds a request's JSON body.
+const MaxRequestBody = 64 << 10
 
 // Health reports the state of sift's dependencies for /healthz.
 type Health func() (ok bool, detail any)
 
+// App is the application the API adapts to HTTP (internal/service's
+// Service): the handlers decode a request, make these calls and encode
+// what they return.
+type App interface {
+	// Callers are the configured callers, whose keys authenticate.
+	Callers() []service.Caller
+	// Fetch answers a /v1/fetch request (and a native batch target).
+	Fetch(ctx context.Context, c *service.Caller, req *service.FetchRequest) (*service.FetchAnswer, *service.Error)
+	// Run passes one request through the chain under the caller's gates:
+	// a scrape, a page read for a search digest.
+	Run(ctx context.Context, c *service.Caller, req stages.Request) (*service.Result, *service.Error)
+	// Search answers a /v1/search request.
+	Search(ctx context.Context, c *service.Caller, req *service.SearchRequest) (*service.SearchAnswer, *service.Error)
+	// BatchFetch runs a stored batch target, answered as its API would.
+	BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer service.TargetFunc) ([]byte, error)
+}
+
 // Options configure a Server.
 type Options struct {
+	// Service runs the requests; when nil, one is made over Chain, Gates
+	// (or GateConfig, Global and PerHost), ArchiveURL, Search and Digester.
+	Service App
 	Chain   *stages.Chain
 	Callers []config.Caller
 	Logger  *slog.Logger
 	Health  Health
 	// Global and PerHost override the gate sizes; 0 means the default.
 	Global, PerHost int
-	// GateWait bounds how long a request waits in line for a full gate,
-	// and GateQueue how many may wait for one caller's host; 0 means the
-	// default, a negative value refuses at once.
-	GateWait  time.Duration
-	GateQueue int
+	// GateConfig is the gates block of gates of its own (Gates nil); nil
+	// means the block's defaults.
+	GateConfig *config.Gates
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
 	// ArchiveURL is the Wayback Machine prefix for `recover`.
@@ -65,9 +77,9 @@ type Options struct {
 	// (MaxPageBytes when 0); tests shrink it.
 	PageBytes int
 	// Gates, when set, are the gates this server takes: the servers of
-	// successive configurations share one. Else Global and PerHost size
-	// gates of its own.
-	Gates *Gates
+	// successive configurations share one. Else GateConfig, Global and
+	// PerHost make gates of its own.
+	Gates *service.Gates
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
@@ -82,30 +94,24 @@ type Options struct {
 	testBatch   *testBatch    // tests: a runner to build over this server
 	extraConfig string        // tests: top-level HCL added to the test config
 	resolver    *net.Resolver // tests: the guard's resolver
-	grepTimeout time.Duration // tests: the grep deadline, GrepTimeout when 0
+	grepTimeout time.Duration // tests: the grep deadline, service.GrepTimeout when 0
 }
 
 // Server serves the API.
 type Server struct {
-	chain    *stages.Chain
-	callers  []caller
-	log      *slog.Logger
-	health   Health
-	gates    *gates
-	metrics  *metrics.Metrics
-	cached   bool // the chain has a cache stage
-	digester stages.Digester
-	// contextStage says the chain has a context stage to answer
-	// `context: true`.
-	contextStage bool
-	archive      string
-	search       *search.Service
-	batch        *batch.Runner // nil when batch is disabled; not owned
-	pageBytes    int           // the most stored results one batch read returns
-	precheck     func(string) error
-	publicURL    string
-	grepTimeout  time.Duration
-	now          func() time.Time
+	svc       App
+	chain     *stages.Chain
+	callers   []caller
+	log       *slog.Logger
+	health    Health
+	metrics   *metrics.Metrics
+	digester  stages.Digester
+	search    *search.Service
+	batch     *batch.Runner // nil when batch is disabled; not owned
+	pageBytes int           // the most stored results one batch read returns
+	precheck  func(string) error
+	publicURL string
+	now       func() time.Time
 }
 
 // New returns a server for the given chain and callers.
@@ -124,18 +130,13 @@ func New(opts Options) *Server {
 		names[i] = c.Name
 	}
 	opts.Metrics.SetCallers(names)
-	if opts.Gates == nil {
-		opts.Gates = NewGates(opts.Global, opts.PerHost, opts.GateWait, opts.GateQueue, opts.Metrics)
+	if opts.Service == nil {
+		opts.Service = newService(opts)
 	}
 	s := &Server{
-		chain: opts.Chain, callers: callersFrom(opts.Callers), log: opts.Logger,
-		health: opts.Health, gates: opts.Gates.g, metrics: opts.Metrics,
-		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
+		svc: opts.Service, chain: opts.Chain, callers: opts.Service.Callers(), log: opts.Logger,
+		health: opts.Health, metrics: opts.Metrics, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
-	}
-	s.grepTimeout = opts.grepTimeout
-	if s.grepTimeout <= 0 {
-		s.grepTimeout = GrepTimeout
 	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
 	if s.pageBytes <= 0 {
@@ -144,26 +145,19 @@ func New(opts Options) *Server {
 	return s
 }
 
-// Gates bound concurrent fetches (a global limit and one per caller per
-// host). A reload keeps them: requests on the old and the new
-// configuration share one set of slots.
-type Gates struct{ g *gates }
-
-// NewGates returns gates of the given sizes, with requests waiting in line
-// for at most wait, at most queue of them per caller's host (0 means the
-// default, a negative value none), their waits recorded in m.
-func NewGates(global, perHost int, wait time.Duration, queue int, m *metrics.Metrics) *Gates {
-	if global == 0 {
-		global = DefaultGlobalLimit
+// newService is the service of a server given none: over opts' chain, its
+// gates or gates of its own.
+func newService(opts Options) App {
+	gates := opts.Gates
+	if gates == nil {
+		block := config.Gates{Wait: config.DefaultGateWait, Queue: config.DefaultGateQueue}
+		if opts.GateConfig != nil {
+			block = *opts.GateConfig
+		}
+		gates = service.NewGates(block, service.GateSizes{Global: opts.Global, PerHost: opts.PerHost}, opts.Metrics)
 	}
-	if perHost == 0 {
-		perHost = DefaultPerHostLimit
-	}
-	var observe func(time.Duration, bool)
-	if m != nil {
-		observe = m.GateWait
-	}
-	return &Gates{g: newGates(global, perHost, gateWait(wait), gateQueue(queue), observe)}
+	return service.New(service.Options{Chain: opts.Chain, Callers: opts.Callers, Gates: gates, Metrics: opts.Metrics,
+		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL, Search: opts.Search, Digester: opts.Digester, GrepTimeout: opts.grepTimeout})
 }
 
 // Handler returns the routes.
@@ -192,7 +186,7 @@ func (s *Server) Handler() http.Handler {
 		writeError(w, classError(errclass.NotFound, "no such endpoint"))
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, badRequest("method not allowed").withStatus(http.StatusMethodNotAllowed))
+		writeError(w, badRequest("method not allowed").WithStatus(http.StatusMethodNotAllowed))
 	})
 	return s.logRequests(s.recoverPanics(r))
 }

@@ -391,7 +391,7 @@ func TestGates(t *testing.T) {
 	var releaseOnce sync.Once
 	free := func() { releaseOnce.Do(func() { close(release) }) }
 	defer free() // before slow.Close, which waits for the held handlers
-	srv := newTestServer(t, slow, Options{GateWait: time.Minute})
+	srv := newTestServer(t, slow, Options{GateConfig: &config.Gates{Wait: time.Minute, Queue: config.DefaultGateQueue}})
 	done := make(chan int, 2)
 	go func() {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})

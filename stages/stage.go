@@ -91,9 +91,9 @@ type Deps struct {
 	Resolver *net.Resolver
 	// UserAgent is sent on every fetch: "sift/<version>".
 	UserAgent string
-	// Cache stores the snapshots of cache stages; nil when no store is
-	// configured.
-	Cache CacheStore
+	// Cache gives each cache stage its own view of the snapshot store;
+	// nil when no store is configured.
+	Cache CacheViews
 	// Context searches what the agent's team already knows; nil when no
 	// context block is configured.
 	Context ContextSource
@@ -113,6 +113,10 @@ type CacheStore interface {
 	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
 	// Put stores a snapshot until expires.
 	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
+}
+
+// CacheViews hands each cache stage its view of the snapshot store.
+type CacheViews interface {
 	// At returns the store as the cache stage at index stage of the chain
 	// uses it: its entries are counted and cleared apart.
 	At(stage int) CacheStore

@@ -130,11 +130,12 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		opts.Logger = slog.Default()
 	}
 	late := &bindings{declared: declaredDigesters(cfg.Digesters)}
+	caches := &cacheViews{}
 	deps := stages.Deps{
 		Logger:     opts.Logger,
 		Extractors: late,
 		Digesters:  late,
-		Cache:      late.At(0), // each cache stage takes its own view with At
+		Cache:      caches,
 		Resolver:   opts.Resolver,
 		UserAgent:  "sift/" + opts.Version,
 		Shape:      shape(cfg),
@@ -182,7 +183,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			for i, pos := range positions {
 				indexes[i] = pos - 1
 			}
-			late.bindCache(table, indexes)
+			caches.bind(table, indexes)
 			if w, ok := opts.Observer.(cacheWatcher); ok {
 				w.WatchCache(cacheStats(table, positions))
 			}

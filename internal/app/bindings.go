@@ -9,16 +9,13 @@ import (
 	"github.com/siftd/sift/store"
 )
 
-// bindings stand in for the plugin host and the cache table while the
-// chain is built: the stages decode their blocks first, and the host and
-// the table are sized from the built stages (fetch's body cap, the cache
-// budgets), then bound here. No stage calls them before Load returns.
+// bindings stand in for the plugin host while the chain is built: the
+// stages decode their blocks first, and the host is sized from the built
+// stages (fetch's body cap sizes plugin messages), then bound here. No
+// stage calls it before Load returns.
 type bindings struct {
 	declared declaredDigesters
 	host     *host.Host
-	// caches holds each cache stage's view of the table, by the stage's
-	// index in the chain; bound with the store.
-	caches map[int]*store.CacheTable
 }
 
 // Route finds the extractor for mediaType in the host.
@@ -53,42 +50,48 @@ func (b *bindings) Digester(name string) (stages.Digester, bool) {
 	return b.host.Digester(name)
 }
 
-// bindCache binds the cache stages at indexes (0-based, in the chain) to
-// table.
-func (b *bindings) bindCache(table *store.CacheTable, indexes []int) {
-	b.caches = make(map[int]*store.CacheTable, len(indexes))
+// cacheViews are the cache stages' views of the store's cache table, by
+// each stage's index in the chain. A cache stage takes its view when it is
+// built, but the table is sized from the built cache stages' budgets and
+// opened after them, so a view finds its table when first used: Load
+// binds the table before it returns, and no stage runs before that.
+type cacheViews struct {
+	tables map[int]*store.CacheTable
+}
+
+// bind binds the cache stages at indexes (0-based, in the chain) to table.
+func (v *cacheViews) bind(table *store.CacheTable, indexes []int) {
+	v.tables = make(map[int]*store.CacheTable, len(indexes))
 	for _, i := range indexes {
-		b.caches[i] = table.At(i)
+		v.tables[i] = table.At(i)
 	}
 }
 
 // At is the cache as the cache stage at index stage uses it.
-func (b *bindings) At(stage int) stages.CacheStore { return stageCache{b: b, stage: stage} }
+func (v *cacheViews) At(stage int) stages.CacheStore { return stageCache{v: v, stage: stage} }
 
-// stageCache is one cache stage's view of the table, found once the store
+// stageCache is one cache stage's view of the table, found once the table
 // is bound.
 type stageCache struct {
-	b     *bindings
+	v     *cacheViews
 	stage int
 }
 
 // Get reads the stage's entries.
 func (s stageCache) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
-	return s.b.caches[s.stage].Get(ctx, key)
+	return s.v.tables[s.stage].Get(ctx, key)
 }
 
 // Put writes an entry of the stage's.
 func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
-	return s.b.caches[s.stage].Put(ctx, key, snapshot, expires)
+	return s.v.tables[s.stage].Put(ctx, key, snapshot, expires)
 }
-
-// At is another stage's view.
-func (s stageCache) At(stage int) stages.CacheStore { return s.b.At(stage) }
 
 var (
 	_ stages.ExtractorRouter = (*bindings)(nil)
 	_ stages.DocumentRouter  = (*bindings)(nil)
 	_ stages.OptionChecker   = (*bindings)(nil)
 	_ stages.DigesterSet     = (*bindings)(nil)
+	_ stages.CacheViews      = (*cacheViews)(nil)
 	_ stages.CacheStore      = stageCache{}
 )

@@ -21,6 +21,7 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/server"
@@ -53,7 +54,7 @@ type Daemon struct {
 	// What outlives a configuration: a reload keeps it.
 	store  *store.Store   // nil when no configuration so far needed one
 	runner *batch.Runner  // nil when batch is disabled
-	gates  *server.Gates  // shared, so a reload never doubles the fetch slots
+	gates  *service.Gates // shared, so a reload never doubles the fetch slots
 	first  *config.Config // the settings only a restart changes
 
 	cur     atomic.Pointer[generation]
@@ -75,7 +76,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	if opts.DrainTimeout <= 0 {
 		opts.DrainTimeout = server.DefaultTimeouts.Write
 	}
-	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: server.NewGates(0, 0, cfg.Gates.Wait, orNone(cfg.Gates.Queue), opts.Metrics), closing: make(chan struct{})}
+	d := &Daemon{opts: opts, log: opts.Logger, first: cfg, gates: service.NewGates(cfg.Gates, service.GateSizes{}, opts.Metrics), closing: make(chan struct{})}
 	a, diags := d.load(ctx, cfg, nil)
 	if diags.HasErrors() {
 		return nil, diags
@@ -83,7 +84,7 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 	if !cfg.Batch.Disabled && d.store != nil {
 		d.runner = batch.New(d.store, d.batchFetch, batch.Options{Limits: cfg.Batch.BatchLimits,
 			ClaimLease: cfg.Batch.ClaimLease, Hooks: opts.Metrics.Batch, Logger: opts.Logger,
-			Callers: server.BatchCallers(cfg.Callers), Policy: app.PolicyFingerprint(a.Policy)})
+			Callers: service.BatchCallers(cfg.Callers), Policy: app.PolicyFingerprint(a.Policy)})
 	}
 	d.cur.Store(d.serve(a))
 	if d.runner != nil {
@@ -117,10 +118,11 @@ func (d *Daemon) serve(a *app.App) *generation {
 	cfg := a.Config
 	d.opts.Metrics.SetPlugins(poolNames(a))
 	d.opts.Metrics.SetStages(a.Chain.Names())
+	svc := service.New(service.Options{Chain: a.Chain, Callers: cfg.Callers, Gates: d.gates,
+		Metrics: d.opts.Metrics, Logger: d.log, ArchiveURL: a.ArchiveURL, Search: a.Search, Digester: a.Digester})
 	api := server.New(server.Options{
-		Chain: a.Chain, Callers: cfg.Callers, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
-		ArchiveURL: a.ArchiveURL, PublicURL: cfg.PublicURL, Search: a.Search, Digester: a.Digester,
-		Batch: d.runner, PreCheck: a.PreCheck, Gates: d.gates,
+		Service: svc, Chain: a.Chain, Callers: cfg.Callers, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
+		PublicURL: cfg.PublicURL, Search: a.Search, Digester: a.Digester, Batch: d.runner, PreCheck: a.PreCheck,
 	})
 	return newGeneration(a, api)
 }
@@ -177,7 +179,7 @@ func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) hcl.Diagnostics
 	if d.runner != nil {
 		// Batch jobs accepted from now on are owned by the callers and
 		// recorded under the guard of the new configuration.
-		d.runner.SetIdentity(server.BatchCallers(cfg.Callers), app.PolicyFingerprint(a.Policy))
+		d.runner.SetIdentity(service.BatchCallers(cfg.Callers), app.PolicyFingerprint(a.Policy))
 	}
 	old := d.cur.Swap(d.serve(a))
 	d.old.Go(func() { d.retire(old) })
@@ -242,13 +244,4 @@ func poolNames(a *app.App) []string {
 		out = append(out, p.Name())
 	}
 	return out
-}
-
-// orNone turns the gates block's queue 0 ("refuse at once") into
-// NewGates' negative, where 0 means the default.
-func orNone(v int) int {
-	if v == 0 {
-		return -1
-	}
-	return v
 }

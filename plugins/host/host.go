@@ -291,6 +291,28 @@ func (h *Host) Digester(name string) (stages.Digester, bool) {
 	return d, ok
 }
 
+// Upstream is a configured plugin that calls an outside service (an LLM's
+// chat endpoint), which the health report probes. The plugin decodes its
+// own block; this is what it says of the service.
+type Upstream interface {
+	// Upstream returns the service's base URL and the bearer key sent to
+	// it ("" for none).
+	Upstream() (url, key string)
+}
+
+// DigesterUpstreams returns, by digester name, the outside service each
+// started built-in digester calls. An external plugin's block is its own,
+// and it names no service here.
+func (h *Host) DigesterUpstreams() map[string]Upstream {
+	out := map[string]Upstream{}
+	for name, s := range h.specs {
+		if u, ok := s.Builtin.(Upstream); ok && s.Digester && !s.External() {
+			out[name] = u
+		}
+	}
+	return out
+}
+
 // inProcess runs a built-in without isolation (isolation = "none"), for
 // development: a panic or hang here is sift's own.
 type inProcess struct {

@@ -106,4 +106,8 @@ func (d *Digester) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagno
 	return diags, nil
 }
 
+// Upstream is the chat endpoint the configured digester calls and the
+// bearer key it sends (from api_key_env), for sift's health report.
+func (d *Digester) Upstream() (url, key string) { return d.cfg.Endpoint, d.cfg.apiKey }
+
 var _ sdk.Digester = (*Digester)(nil)

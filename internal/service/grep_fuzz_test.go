@@ -1,9 +1,25 @@
-package server
+package service
 
 import (
 	"regexp/syntax"
+	"strings"
 	"testing"
 )
+
+// hostileGrep are patterns whose matching costs far more than their
+// length: nested and counted repeats, and one merely too long.
+var hostileGrep = []string{
+	strings.Repeat(`(?:a?){1000}`, 20) + "b",
+	`(?:a?){1000}b`,
+	`(?:(?:a?){30}){30}b`,
+	`(?:a|b|c|d){300}x`,
+	`(?:\w+\s*){200}z`,
+	`(?i)(?:[a-z0-9]{1,50}){20}q`,
+	`((((a*)*)*)*){100}b`,
+	`(?:.{0,100}){10}b`,
+	`[\p{L}\p{N}]{500}`,
+	strings.Repeat("a|", 200) + "b",
+}
 
 // FuzzCompileGrep: any pattern either compiles within the caps or is a 400
 // naming grep; none panics.

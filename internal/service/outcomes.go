@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"slices"
@@ -11,8 +11,8 @@ import (
 
 // observeOutcomes counts how the digest and the context lookup a request
 // asked for ended, from what the stages told the agent.
-func (s *Server) observeOutcomes(doc *stages.Doc) {
-	if doc.Request.Mode == modeDigest && doc.Extraction != nil {
+func (s *Service) observeOutcomes(doc *stages.Doc) {
+	if doc.Request.Mode == "digest" && doc.Extraction != nil {
 		switch {
 		case skipped(doc, "digest"):
 			s.metrics.DigestFallback("skipped")

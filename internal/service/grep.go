@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"context"
@@ -37,7 +37,7 @@ const (
 )
 
 // compileGrep checks a grep pattern against the caps and compiles it.
-func compileGrep(pattern string) (*regexp.Regexp, *apiError) {
+func compileGrep(pattern string) (*regexp.Regexp, *Error) {
 	if len(pattern) > MaxGrepPattern {
 		return nil, badRequest(fmt.Sprintf("grep: the pattern is %d bytes, over the limit of %d", len(pattern), MaxGrepPattern))
 	}
@@ -62,8 +62,8 @@ func compileGrep(pattern string) (*regexp.Regexp, *apiError) {
 
 // grepTimeout is the error for a grep that ran past its deadline: the
 // pattern's cost on this page, which retrying will not change.
-func grepTimeout(timeout time.Duration) *apiError {
-	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).withStatus(http.StatusUnprocessableEntity)
+func grepTimeout(timeout time.Duration) *Error {
+	return badRequest(fmt.Sprintf("grep ran past %s on this page; narrow the pattern", timeout)).WithStatus(http.StatusUnprocessableEntity)
 }
 
 // grep keeps the lines of content matching re with grepContext lines
@@ -114,7 +114,7 @@ func matchLine(ctx context.Context, re *regexp.Regexp, line string) (bool, error
 }
 
 // grepAnswer applies the request's grep to out within timeout.
-func grepAnswer(ctx context.Context, out *fetchResponse, pattern string, timeout time.Duration) *apiError {
+func grepAnswer(ctx context.Context, out *FetchAnswer, pattern string, timeout time.Duration) *Error {
 	re, ae := compileGrep(pattern)
 	if ae != nil {
 		return ae
@@ -127,7 +127,7 @@ func grepAnswer(ctx context.Context, out *fetchResponse, pattern string, timeout
 		return grepTimeout(timeout)
 	case err != nil:
 		// The client left; nobody reads this answer.
-		return classError(errclass.Cancelled, "the request ended")
+		return ClassError(errclass.Cancelled, "the request ended")
 	}
 	out.Content = content
 	return nil

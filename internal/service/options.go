@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"bytes"
@@ -17,13 +17,13 @@ import (
 // extractor.
 const maxPluginOptions = 32
 
-// pluginOptions turns the extractor's own options of a request (`options`
+// PluginOptions turns the extractor's own options of a request (`options`
 // of /v1/fetch, `siftOptions` of a scrape) into the strings the plugin
 // protocol carries: a JSON string as it is, a number or a boolean as
 // written. The extractor that gets the document checks names and values
 // against its declaration; here only the JSON shape is checked. It merges
 // them into opts, refusing one that a request field already set.
-func pluginOptions(field string, raw map[string]json.RawMessage, opts map[string]string) (map[string]string, []string, *apiError) {
+func PluginOptions(field string, raw map[string]json.RawMessage, opts map[string]string) (map[string]string, []string, *Error) {
 	if len(raw) == 0 {
 		return opts, nil, nil
 	}
@@ -79,17 +79,17 @@ func jsonShape(raw json.RawMessage) string {
 	return "that"
 }
 
-func badOption(msg string) *apiError { return classError(errclass.BadOption, msg) }
+func badOption(msg string) *Error { return ClassError(errclass.BadOption, msg) }
 
 // nativeFieldNames name /v1's request fields by the extractor option each
 // becomes: the same names.
 var nativeFieldNames = map[string]string{"json_path": "json_path", "jq": "jq", "pages": "pages", "links": "links"}
 
-// unappliedWarning names the request fields the document's extractor does
+// UnappliedWarning names the request fields the document's extractor does
 // not take (jq on a web page): it did not apply them, and the caller
 // should know. names maps an extractor option to the field the caller
 // gave; an option missing from it is not the caller's to hear about.
-func unappliedWarning(doc *stages.Doc, names map[string]string) string {
+func UnappliedWarning(doc *stages.Doc, names map[string]string) string {
 	ex := doc.Extraction
 	if ex == nil {
 		return ""

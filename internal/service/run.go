@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"context"
@@ -14,33 +14,34 @@ import (
 	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/tokens"
 )
 
-// fetchResult is what one pass through the chain produced.
-type fetchResult struct {
-	doc       *stages.Doc
-	fetchedAt time.Time
+// Result is what one pass through the chain produced.
+type Result struct {
+	Doc       *stages.Doc
+	FetchedAt time.Time
 }
 
-// run passes one request through the chain, and logs one line for it. The
+// Run passes one request through the chain, and logs one line for it. The
 // chain takes the gates only when the request goes to the origin: a cache
 // hit, or a request sharing an identical one in flight, takes none.
-func (s *Server) run(ctx context.Context, c *caller, req stages.Request) (*fetchResult, *apiError) {
-	return s.pass(ctx, c, req, s.gate(c.name, hostOf(req.URL)))
+func (s *Service) Run(ctx context.Context, c *Caller, req stages.Request) (*Result, *Error) {
+	return s.pass(ctx, c, req, s.gate(c.Name, HostOf(req.URL)))
 }
 
-// runHeld is run for a request whose answer costs work of its own (a grep):
+// RunHeld is Run for a request whose answer costs work of its own (a grep):
 // it takes the caller's gate slots before the chain, cache hit or not, and
 // keeps them until release is called, so that work stays inside the
-// caller's share. Without work to hold for it is run.
-func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request, hold bool) (res *fetchResult, release func(), ae *apiError) {
+// caller's share. Without work to hold for it is Run.
+func (s *Service) RunHeld(ctx context.Context, c *Caller, req stages.Request, hold bool) (res *Result, release func(), ae *Error) {
 	if !hold {
-		res, ae = s.run(ctx, c, req)
+		res, ae = s.Run(ctx, c, req)
 		return res, func() {}, ae
 	}
 	// A held request is refused at once rather than waiting: its work
 	// would then run past the wait on top of it.
-	free, busy := s.gates.acquire(ctx, c.name, hostOf(req.URL), false)
+	free, busy := s.gates.Acquire(ctx, c.Name, HostOf(req.URL), false)
 	if busy != nil {
 		s.logRequest(ctx, c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
 		return nil, func() {}, busy
@@ -56,22 +57,22 @@ func (s *Server) runHeld(ctx context.Context, c *caller, req stages.Request, hol
 }
 
 // pass runs the chain for one request with gate as its way to the origin.
-func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate stages.Gate) (*fetchResult, *apiError) {
+func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate stages.Gate) (*Result, *Error) {
 	start := s.now()
-	poolCaller := c.name
+	poolCaller := c.Name
 	if fromBatch(ctx) {
 		// Pools share their slots out by caller; batch work has a share
 		// of its own, so a batch never takes the caller's interactive slot.
-		poolCaller = c.name + "/batch"
+		poolCaller = c.Name + "/batch"
 	}
-	req.Caller, req.Share, req.Workspace, req.Restricted = c.name, poolCaller, c.workspace, c.restricted
+	req.Caller, req.Share, req.Workspace, req.Restricted = c.Name, poolCaller, c.Workspace, c.Restricted
 	ctx = stages.WithGate(ctx, gate)
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(c, doc, err)
-	var ae *apiError
+	var ae *Error
 	if err != nil {
-		ae = toAPIError(err)
+		ae = ErrorOf(err)
 		var se *stages.StorageError
 		if errors.As(err, &se) { // the caller sees "storage unavailable"; the operator, why
 			s.log.Error("storage failed", "err", se.Err)
@@ -81,24 +82,24 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 	if ae != nil {
 		return nil, ae
 	}
-	stripInvisible(doc)
-	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
+	StripInvisible(doc)
+	return &Result{Doc: doc, FetchedAt: start.UTC()}, nil
 }
 
 // logHost is the host a request's log line names. Batch log lines never
 // carry a target's host, for any caller: a batch is an agent's whole
 // worklist, and its log would list it.
-func (s *Server) logHost(ctx context.Context, req stages.Request) string {
+func (s *Service) logHost(ctx context.Context, req stages.Request) string {
 	if fromBatch(ctx) {
 		return ""
 	}
-	return hostOf(req.URL)
+	return HostOf(req.URL)
 }
 
 // gate is the chain's way into the gates for caller's fetch of host.
-func (s *Server) gate(callerName, host string) stages.Gate {
+func (s *Service) gate(callerName, host string) stages.Gate {
 	return func(ctx context.Context) (func(), error) {
-		release, busy := s.gates.acquire(ctx, callerName, host, true)
+		release, busy := s.gates.Acquire(ctx, callerName, host, true)
 		if busy != nil {
 			return nil, busy
 		}
@@ -106,13 +107,13 @@ func (s *Server) gate(callerName, host string) stages.Gate {
 	}
 }
 
-// stripInvisible cleans what the chain made for the agent (the clean
+// StripInvisible cleans what the chain made for the agent (the clean
 // content, title, metadata, digest, context and warnings) of invisible and control
 // characters, and warns when it removed any. Every answer built from a
 // chain's run (fetch, scrape, batch targets, pages read for a search
 // digest) passes here. The parts are replaced, not changed in place: a
 // cache snapshot or a shared extraction may hold them.
-func stripInvisible(doc *stages.Doc) {
+func StripInvisible(doc *stages.Doc) {
 	var c invisible.Counter
 	if ex := doc.Extraction; ex != nil {
 		clean := *ex
@@ -153,7 +154,7 @@ func stripInvisible(doc *stages.Doc) {
 // observe records the time each stage took, the guard's refusals, the
 // cache's hits and misses, the class of a failure, and how a digest or a
 // context lookup ended.
-func (s *Server) observe(c *caller, doc *stages.Doc, err error) {
+func (s *Service) observe(c *Caller, doc *stages.Doc, err error) {
 	for _, t := range doc.Timings {
 		if !t.Skipped {
 			s.metrics.Stage(t.Stage, t.Duration)
@@ -161,10 +162,10 @@ func (s *Server) observe(c *caller, doc *stages.Doc, err error) {
 	}
 	var b *guard.Blocked
 	if errors.As(err, &b) {
-		s.metrics.GuardRefusal(b.Rule, c.name)
+		s.metrics.GuardRefusal(b.Rule, c.Name)
 	}
 	if err != nil {
-		s.metrics.FetchError(string(toAPIError(err).Class))
+		s.metrics.FetchError(string(ErrorOf(err).Class))
 	}
 	if s.cached && doc.Target != nil && (err == nil || doc.Cached()) {
 		s.metrics.CacheLookup(doc.Cached())
@@ -174,18 +175,18 @@ func (s *Server) observe(c *caller, doc *stages.Doc, err error) {
 	}
 }
 
-func statusOf(ae *apiError) int {
+func statusOf(ae *Error) int {
 	if ae == nil {
 		return http.StatusOK
 	}
 	return ae.Status
 }
 
-// hostOf is the gate's key: the host as the guard canonicalises it, so
+// HostOf is the gate's key: the host as the guard canonicalises it, so
 // "Pub.Example." and "pub.example" share one slot. A URL the guard cannot
 // read keys on its host as written, lower-cased; the guard refuses it
 // anyway.
-func hostOf(raw string) string {
+func HostOf(raw string) string {
 	if host, err := guard.CanonicalHost(raw); err == nil {
 		return host
 	}
@@ -199,7 +200,7 @@ func hostOf(raw string) string {
 // log line when there is one, else (a batch target) on a line of its own.
 // Never a body or a key, and for a restricted caller not the host, the
 // reason or the error either.
-func (s *Server) logRequest(ctx context.Context, c *caller, host string, status int, doc *stages.Doc, ae *apiError, took time.Duration) {
+func (s *Service) logRequest(ctx context.Context, c *Caller, host string, status int, doc *stages.Doc, ae *Error, took time.Duration) {
 	verdict, errText := "allow", ""
 	if ae != nil {
 		errText = ae.Message
@@ -211,20 +212,20 @@ func (s *Server) logRequest(ctx context.Context, c *caller, host string, status 
 	if doc != nil && doc.Response != nil {
 		size = len(doc.Response.Body)
 	}
-	if rl := logOf(ctx); rl != nil && !fromBatch(ctx) {
-		rl.fetched(host, verdict, size, errText)
+	if rec := recordOf(ctx); rec != nil && !fromBatch(ctx) {
+		rec.Fetched(host, verdict, size, errText)
 		return
 	}
-	if c.restricted {
+	if c.Restricted {
 		host, errText = "", ""
 	}
-	attrs := []slog.Attr{slog.String("caller", c.name), slog.String("host", host), slog.Int("status", status),
+	attrs := []slog.Attr{slog.String("caller", c.Name), slog.String("host", host), slog.Int("status", status),
 		slog.String("guard", verdict), slog.Int64("ms", took.Milliseconds())}
 	if size > 0 {
 		attrs = append(attrs, slog.Int("bytes", size))
 	}
 	if doc != nil && doc.Extraction != nil {
-		attrs = append(attrs, slog.Int("clean_tokens", cleanTokens(doc.Extraction)))
+		attrs = append(attrs, slog.Int("clean_tokens", CleanTokens(doc.Extraction)))
 	}
 	if errText != "" {
 		attrs = append(attrs, slog.String("error", errText))
@@ -232,11 +233,56 @@ func (s *Server) logRequest(ctx context.Context, c *caller, host string, status 
 	s.log.LogAttrs(ctx, slog.LevelInfo, "batch target", attrs...)
 }
 
-// bodyHash is the content address of a fetched body: the one fetch
+// BodyHash is the content address of a fetched body: the one fetch
 // computed (and a cache snapshot kept), else computed here.
-func bodyHash(resp *stages.Response) string {
+func BodyHash(resp *stages.Response) string {
 	if resp.Hash != "" {
 		return resp.Hash
 	}
 	return stages.BodyHash(resp.Body)
+}
+
+// Record is the log line of the request a run serves, when it has one
+// (an HTTP request): the run fills in what it learned. A run without one
+// (a batch target) logs a line of its own.
+type Record interface {
+	// Fetched records a pass through the chain: the host, the guard's
+	// verdict, the body's size and the error, if any.
+	Fetched(host, verdict string, bytes int, errText string)
+}
+
+type recordKey struct{}
+
+// WithRecord is ctx carrying the log record of the request it serves.
+func WithRecord(ctx context.Context, r Record) context.Context {
+	return context.WithValue(ctx, recordKey{}, r)
+}
+
+func recordOf(ctx context.Context) Record {
+	r, _ := ctx.Value(recordKey{}).(Record)
+	return r
+}
+
+// batchTargetKey marks a context as a batch target's.
+type batchTargetKey struct{}
+
+// asBatchTarget marks ctx as a batch target's: its pool share and its log
+// line are a batch's.
+func asBatchTarget(ctx context.Context) context.Context {
+	return context.WithValue(ctx, batchTargetKey{}, true)
+}
+
+// fromBatch reports whether ctx is a batch target's.
+func fromBatch(ctx context.Context) bool {
+	v, _ := ctx.Value(batchTargetKey{}).(bool)
+	return v
+}
+
+// CleanTokens is the clean content's token count, counted by the extract
+// stage, or here for an older snapshot.
+func CleanTokens(ex *stages.Extraction) int {
+	if ex.Tokens == 0 && ex.Content != "" {
+		ex.Tokens = tokens.Count(ex.Content)
+	}
+	return ex.Tokens
 }

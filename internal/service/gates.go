@@ -1,4 +1,4 @@
-package server
+package service
 
 import (
 	"context"
@@ -8,7 +8,59 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/metrics"
 )
+
+// Default gate sizes.
+const (
+	// DefaultGlobalLimit is how many fetches run at once.
+	DefaultGlobalLimit = 8
+	// DefaultPerHostLimit is how many fetches one caller runs on one host.
+	DefaultPerHostLimit = 1
+)
+
+// GateSizes size the gates; 0 means the default. Only tests change them.
+type GateSizes struct {
+	Global, PerHost int
+}
+
+// Gates bound concurrent fetches (a global limit and one per caller per
+// host). A reload keeps them: requests on the old and the new
+// configuration share one set of slots.
+type Gates struct{ g *gates }
+
+// NewGates returns gates of the given sizes, with requests waiting in line
+// as the gates block says (a zero wait or queue refuses at once), their
+// waits recorded in m when it is set.
+func NewGates(cfg config.Gates, sizes GateSizes, m *metrics.Metrics) *Gates {
+	if sizes.Global == 0 {
+		sizes.Global = DefaultGlobalLimit
+	}
+	if sizes.PerHost == 0 {
+		sizes.PerHost = DefaultPerHostLimit
+	}
+	var observe func(time.Duration, bool)
+	if m != nil {
+		observe = m.GateWait
+	}
+	return &Gates{g: newGates(sizes.Global, sizes.PerHost, cfg.Wait, cfg.Queue, observe)}
+}
+
+// Acquire takes a slot for caller on host, waiting in line when wait
+// allows it, or reports busy.
+func (g *Gates) Acquire(ctx context.Context, callerName, host string, wait bool) (release func(), busy *Error) {
+	return g.g.acquire(ctx, callerName, host, wait)
+}
+
+// Waiting is how many wait in line for caller's gate on host.
+func (g *Gates) Waiting(caller, host string) int {
+	g.g.mu.Lock()
+	defer g.g.mu.Unlock()
+	if h := g.g.hosts[caller+"\x00"+host]; h != nil {
+		return len(h.waiting)
+	}
+	return 0
+}
 
 // gates bound concurrent fetches: a global limit, and a limit per caller
 // per host, so one agent cannot hammer one site or starve the others. Only
@@ -70,7 +122,7 @@ func newGates(global, perHost int, wait time.Duration, queue int, observe func(t
 // acquire takes a slot for caller on host, waiting in line when wait
 // allows it, or reports busy. The host slot is taken before the global
 // one: a request waiting for its host holds nothing others need.
-func (g *gates) acquire(ctx context.Context, callerName, host string, wait bool) (release func(), busy *apiError) {
+func (g *gates) acquire(ctx context.Context, callerName, host string, wait bool) (release func(), busy *Error) {
 	start := time.Now()
 	var deadline <-chan time.Time
 	var until time.Time
@@ -103,7 +155,7 @@ func (g *gates) acquire(ctx context.Context, callerName, host string, wait bool)
 // takeHost takes a slot of key's gate, or waits in its line until one is
 // passed on, deadline fires (at until) or ctx ends. A nil deadline never
 // waits.
-func (g *gates) takeHost(ctx context.Context, key string, deadline <-chan time.Time, until time.Time) *apiError {
+func (g *gates) takeHost(ctx context.Context, key string, deadline <-chan time.Time, until time.Time) *Error {
 	g.mu.Lock()
 	h := g.hosts[key]
 	if h == nil {
@@ -165,7 +217,7 @@ func (g *gates) predict(h *hostGate, pos int, w *waiter, now time.Time) (time.Du
 // spared is the answer to a request sent away because its turn would come
 // too late: Retry-After is the wait predicted for it. ahead, when known,
 // is how many were in line before it, at hold each.
-func spared(predicted time.Duration, ahead int, hold time.Duration) *apiError {
+func spared(predicted time.Duration, ahead int, hold time.Duration) *Error {
 	why := fmt.Sprintf("this caller's fetches of this host ahead of this one would take about %s, and its wait "+
 		"(the gates block's wait, or the request's deadline) ends before that; retry after them", predicted.Round(100*time.Millisecond))
 	if ahead >= 0 {
@@ -243,7 +295,7 @@ func (g *gates) sendAwayHopeless(h *hostGate, now time.Time) {
 // takeGlobal takes a slot of the global limit; blocked senders on a
 // channel are served in order, so this line is first come first served
 // too.
-func (g *gates) takeGlobal(ctx context.Context, deadline <-chan time.Time) *apiError {
+func (g *gates) takeGlobal(ctx context.Context, deadline <-chan time.Time) *Error {
 	select {
 	case g.global <- struct{}{}:
 		return nil
@@ -263,35 +315,13 @@ func (g *gates) takeGlobal(ctx context.Context, deadline <-chan time.Time) *apiE
 
 // waitedTooLong is the answer to a wait that ran out: the request's own
 // deadline, or the gates' bound.
-func (g *gates) waitedTooLong(ctx context.Context, what string) *apiError {
+func (g *gates) waitedTooLong(ctx context.Context, what string) *Error {
 	if ctx.Err() != nil {
 		return busyError("the request's deadline passed while it waited for " + what)
 	}
 	return busyError(fmt.Sprintf("waited %s for %s", g.wait, what))
 }
 
-// gateWait and gateQueue read Options' bounds: 0 is the default, a
-// negative value none.
-func gateWait(d time.Duration) time.Duration {
-	switch {
-	case d == 0:
-		return config.DefaultGateWait
-	case d < 0:
-		return 0
-	}
-	return d
-}
-
-func gateQueue(n int) int {
-	switch {
-	case n == 0:
-		return config.DefaultGateQueue
-	case n < 0:
-		return 0
-	}
-	return n
-}
-
-func busyError(why string) *apiError {
-	return classError(errclass.Busy, why)
+func busyError(why string) *Error {
+	return ClassError(errclass.Busy, why)
 }

@@ -1,0 +1,95 @@
+package service
+
+import (
+	"errors"
+
+	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/invisible"
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages"
+)
+
+// Error is a failure as agents see it: a status, a class that starts the
+// message, and a hint of what to do instead. Its status, Firecrawl status
+// and code and Retry-After come from errclass's table; build one with
+// ClassError (or FromRow), never by hand.
+type Error struct {
+	Status  int
+	Class   errclass.Class
+	Message string
+	Hint    string
+	// Code refines the class's Firecrawl code (BAD_REQUEST_INVALID_JSON).
+	Code string
+	// RetryAfter is the Retry-After header's seconds; 0 sends none.
+	RetryAfter int
+	// FirecrawlStatus, when set, replaces the table's Firecrawl status
+	// where HTTP says more: 413 for a request body over its cap.
+	FirecrawlStatus int
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// ClassError is a failure of class c, its message prefixed with the class.
+func ClassError(c errclass.Class, msg string) *Error {
+	return FromRow(errclass.Get(c), errclass.Prefix(c, msg))
+}
+
+// FromRow is the answer of row r with message msg.
+func FromRow(r errclass.Row, msg string) *Error {
+	// A plugin's or the origin's words may quote the document, which may
+	// hide text from the reader the way a page can. Every error message
+	// starts here, so it is cleaned once.
+	msg, _ = invisible.Strip(msg)
+	e := &Error{Status: r.Status, Class: r.Class, Message: msg, RetryAfter: r.RetryAfter}
+	if r.RetryAfter > 0 {
+		e.Hint = "retry_after"
+	}
+	return e
+}
+
+// WithStatus answers with status instead of the class's, if the table
+// allows it for the class.
+func (e *Error) WithStatus(status int) *Error {
+	if RowOf(e.Class).Allows(status) {
+		e.Status = status
+	}
+	return e
+}
+
+// RowOf is the row of a class, including a class a plugin reported for a
+// document that the table does not know.
+func RowOf(c errclass.Class) errclass.Row {
+	if r, ok := errclass.Lookup(c); ok {
+		return r
+	}
+	return errclass.Document(c)
+}
+
+// ErrorOf classifies any failure through errclass's table. The message
+// keeps the failing stage's words and starts with the class ("blocked:
+// private address …").
+func ErrorOf(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var de *sdk.DocError
+	if errors.As(err, &de) {
+		e := FromRow(errclass.Document(errclass.Class(de.Class)), de.Error())
+		if e.Class == errclass.NoText {
+			e.Hint = "ocr" // a scan: only OCR reads it
+		}
+		return e
+	}
+	r, _ := errclass.Resolve(err)
+	return FromRow(r, errclass.Prefix(r.Class, innermost(err)))
+}
+
+// innermost drops the "stage NAME (plugin): " prefix the runner adds.
+func innermost(err error) string {
+	var se *stages.Error
+	if errors.As(err, &se) {
+		return se.Err.Error()
+	}
+	return err.Error()
+}

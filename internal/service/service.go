@@ -1,0 +1,105 @@
+// Package service is sift's application layer over one configuration,
+// beneath every front end: the gates that bound concurrent fetches, the
+// run of a request through the chain under them, archive recovery, the
+// native fetch and search with their answers, the batch runner's fetch
+// function, and the errors as agents see them. The HTTP API (server)
+// decodes requests, calls it and encodes its answers.
+package service
+
+import (
+	"crypto/sha256"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/metrics"
+	"github.com/siftd/sift/search"
+	"github.com/siftd/sift/stages"
+)
+
+// Caller is an authenticated agent or team.
+type Caller struct {
+	Name string
+	// Hash is the SHA-256 of the caller's key.
+	Hash       []byte
+	Workspace  string
+	Restricted bool
+}
+
+// Callers are the configured callers; a block without a well-formed key
+// hash, which config refuses, is left out.
+func Callers(cfg []config.Caller) []Caller {
+	out := make([]Caller, 0, len(cfg))
+	for _, c := range cfg {
+		if len(c.KeyHash) != sha256.Size {
+			continue // config validation refuses these
+		}
+		out = append(out, Caller{Name: c.Name, Hash: c.KeyHash, Workspace: c.Workspace, Restricted: c.Restricted})
+	}
+	return out
+}
+
+// Options configure a Service.
+type Options struct {
+	Chain *stages.Chain
+	// Callers are the configured callers requests run as.
+	Callers []config.Caller
+	// Gates bound the fetches that go to the origin.
+	Gates   *Gates
+	Metrics *metrics.Metrics
+	Logger  *slog.Logger
+	// ArchiveURL is the Wayback Machine prefix for recovery; "" recovers
+	// nothing.
+	ArchiveURL string
+	// Search's embedder, when it has one, reranks the parts max_tokens
+	// keeps; nil keeps them by BM25 alone.
+	Search *search.Service
+	// Digester condenses the top results of a `/v1/search` with `digest:
+	// true`; nil joins their clean text instead.
+	Digester stages.Digester
+	// GrepTimeout bounds the matching of one answer's grep; GrepTimeout
+	// when 0.
+	GrepTimeout time.Duration
+}
+
+// Service runs requests of one configuration through its chain.
+type Service struct {
+	chain   *stages.Chain
+	callers []Caller
+	gates   *Gates
+	metrics *metrics.Metrics
+	log     *slog.Logger
+	cached  bool // the chain has a cache stage
+	// contextStage says the chain has a context stage to answer
+	// `context: true`.
+	contextStage bool
+	archive      string
+	search       *search.Service
+	digester     stages.Digester
+	grepTimeout  time.Duration
+	now          func() time.Time
+}
+
+// New returns the service over opts' chain and gates.
+func New(opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Metrics == nil {
+		opts.Metrics = metrics.New()
+	}
+	if opts.GrepTimeout <= 0 {
+		opts.GrepTimeout = GrepTimeout
+	}
+	names := opts.Chain.Names()
+	return &Service{chain: opts.Chain, callers: Callers(opts.Callers), gates: opts.Gates, metrics: opts.Metrics, log: opts.Logger,
+		cached: slices.Contains(names, "cache"), contextStage: slices.Contains(names, "context"),
+		archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, grepTimeout: opts.GrepTimeout, now: time.Now}
+}
+
+// Callers are the configured callers, for finding a request's by its key.
+func (s *Service) Callers() []Caller { return s.callers }
+
+// Gates are the gates the service's runs take.
+func (s *Service) Gates() *Gates { return s.gates }
