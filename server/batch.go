@@ -66,7 +66,7 @@ func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target
 	case opts.Scrape != nil:
 		answer, ae = s.scrapeTarget(ctx, c, opts.Scrape)
 	case opts.Fetch != nil:
-		answer, ae = s.fetchTarget(ctx, c, opts.Fetch)
+		answer, ae = s.fetchTarget(ctx, c, opts.Fetch, false)
 	default:
 		return nil, &batch.TargetError{Message: "internal: target without a request", Outcome: "other"}
 	}

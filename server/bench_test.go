@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
@@ -27,18 +28,30 @@ func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
 }
 
 // BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent
-// clients over loopback; reports requests/s and the p99 latency.
+// clients over loopback, for a short page and for the article of
+// BenchmarkThroughput; reports requests/s, the p99 latency, and the CPU
+// time of the process (sift and its clients) a hit costs.
 func BenchmarkCacheHit(b *testing.B) {
-	origin := fixtureOrigin(b)
+	b.Run("short", func(b *testing.B) {
+		origin := fixtureOrigin(b)
+		benchCacheHits(b, origin, origin.URL+"/article")
+	})
+	b.Run("article", func(b *testing.B) {
+		origin, hosts := multiHostOrigin(b, articlePage())
+		benchCacheHits(b, origin, hosts[0]+"/article")
+	})
+}
+
+func benchCacheHits(b *testing.B, origin *httptest.Server, url string) {
 	srv := newTestServer(b, origin, Options{Global: 64, PerHost: 64}, `stage "cache" {}`)
-	body, _ := json.Marshal(map[string]any{"url": origin.URL + "/article"})
+	body, _ := json.Marshal(map[string]any{"url": url})
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	benchPost(b, client, srv.URL+"/v1/fetch", body) // prime the cache
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime(b)
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
@@ -50,8 +63,9 @@ func BenchmarkCacheHit(b *testing.B) {
 		lat = append(lat, mine...)
 		mu.Unlock()
 	})
-	elapsed := time.Since(start)
+	elapsed, used := time.Since(start), cpuTime(b)-cpu
 	slices.Sort(lat)
+	b.ReportMetric(float64(used.Microseconds())/float64(len(lat)), "cpu_µs/hit")
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ms")
 }

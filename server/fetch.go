@@ -62,6 +62,10 @@ type fetchResponse struct {
 	Parts    *parts   `json:"parts,omitempty"`
 	Warnings []string `json:"warnings"`
 	Hint     string   `json:"hint,omitempty"`
+
+	// encoded is the answer as written, when it was kept beside its
+	// snapshot (answerMemoName); such an answer is shared and never changed.
+	encoded []byte
 }
 
 type source struct {
@@ -111,19 +115,26 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 	}
 	rl := logOf(r.Context())
 	rl.setMode(req.Mode)
-	out, ae := s.fetchTarget(r.Context(), c, req)
+	out, ae := s.fetchTarget(r.Context(), c, req, true)
 	if ae != nil {
 		writeError(w, ae)
 		return
 	}
 	rl.answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
+	if out.encoded != nil {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(out.encoded)
+		return
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 
 // fetchTarget is the pipeline for one target: the chain under the caller's
 // gates, the archive when asked to recover, and the answer. /v1/fetch and
-// every batch target go through it.
-func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) (*fetchResponse, *apiError) {
+// every batch target go through it. With keep, an answer from a snapshot
+// in memory is kept beside it, encoded, for the next identical request.
+func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest, keep bool) (*fetchResponse, *apiError) {
 	opts, strict, ae := pluginOptions("options", req.Options, req.options())
 	if ae != nil {
 		return nil, ae
@@ -159,6 +170,17 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	if ae != nil {
 		return nil, ae
 	}
+	memo, name := res.doc.Memo, ""
+	if keep && memo != nil && rec == nil && recoverFailed == "" {
+		name = s.answerMemoName(req)
+	}
+	if name != "" {
+		if v, ok := memo.Load(name); ok {
+			out := v.(*fetchResponse)
+			s.metrics.Tokens(c.name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
+			return out, nil
+		}
+	}
 	out, ae := fetchAnswer(ctx, req, res, s.grepTimeout)
 	if ae != nil {
 		return nil, ae
@@ -176,6 +198,12 @@ func (s *Server) fetchTarget(ctx context.Context, c *caller, req *fetchRequest) 
 	}
 	if recoverFailed != "" {
 		out.Warnings = append(out.Warnings, recoverFailed)
+	}
+	if name != "" {
+		if enc, err := encodeAnswer(out); err == nil {
+			out.encoded = enc
+			memo.Store(name, out, int64(len(enc)+len(out.Content)))
+		}
 	}
 	return out, nil
 }

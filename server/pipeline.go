@@ -81,7 +81,11 @@ func (s *Server) pass(ctx context.Context, c *caller, req stages.Request, gate s
 	if ae != nil {
 		return nil, ae
 	}
-	stripInvisible(doc)
+	if doc.Memo != nil {
+		stripMemo(doc)
+	} else {
+		stripInvisible(doc)
+	}
 	return &fetchResult{doc: doc, fetchedAt: start.UTC()}, nil
 }
 

@@ -106,6 +106,9 @@ type Server struct {
 	publicURL    string
 	grepTimeout  time.Duration
 	now          func() time.Time
+	// instance tells this server's answers kept beside cache snapshots
+	// from those of the servers of other configurations.
+	instance string
 }
 
 // New returns a server for the given chain and callers.
@@ -133,6 +136,7 @@ func New(opts Options) *Server {
 		cached: slices.Contains(opts.Chain.Names(), "cache"), contextStage: slices.Contains(opts.Chain.Names(), "context"), archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
+	s.instance = newRequestID()
 	s.grepTimeout = opts.grepTimeout
 	if s.grepTimeout <= 0 {
 		s.grepTimeout = GrepTimeout

@@ -439,17 +439,24 @@ func (c *CacheTable) At(stage int) *CacheTable {
 // Get returns the fresh snapshot under key and when it was taken. The
 // snapshot may be shared with other readers: it must not be changed.
 func (c *CacheTable) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
+	snap, takenAt, _, ok, err := c.GetMemo(ctx, key)
+	return snap, takenAt, ok, err
+}
+
+// GetMemo is Get, with the memo of the snapshot in memory (nil when the
+// snapshot is too large to be kept there).
+func (c *CacheTable) GetMemo(ctx context.Context, key string) ([]byte, time.Time, *Memo, bool, error) {
 	now := c.now()
 	c.checkGeneration(ctx, now)
-	if snap, takenAt, ok := c.hot.get(key, now); ok {
-		return snap, takenAt, true, nil
+	if snap, takenAt, memo, ok := c.hot.getMemo(key, now); ok {
+		return snap, takenAt, memo, true, nil
 	}
 	e, ok, err := c.store.cacheGet(ctx, key, now)
 	if err != nil || !ok {
-		return nil, time.Time{}, false, err
+		return nil, time.Time{}, nil, false, err
 	}
-	c.hot.put(key, e.snapshot, e.takenAt, e.expires)
-	return e.snapshot, e.takenAt, true, nil
+	memo := c.hot.put(key, e.snapshot, e.takenAt, e.expires)
+	return e.snapshot, e.takenAt, memo, true, nil
 }
 
 // checkGeneration empties the memory copies when the cache was cleared

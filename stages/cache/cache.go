@@ -144,31 +144,85 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if s.store == nil || doc.Target == nil {
 		return false, nil
 	}
-	data, takenAt, ok, err := s.store.Get(ctx, s.key(doc))
+	restored, memo, ok, err := s.lookup(ctx, s.key(doc))
 	if err != nil {
 		return false, &stages.StorageError{Err: err}
 	}
 	if !ok {
 		return false, nil
 	}
-	var restored stages.Doc
-	origin, err := restore(&restored, data)
+	if max := doc.Request.MaxAge; max != nil && s.now().Sub(restored.origin) >= *max {
+		return false, nil
+	}
+	// The restored parts may be shared with other hits through the memo:
+	// each hit gets its own copy of the structs a reader may fill in.
+	resp := *restored.doc.Response
+	doc.Response = &resp
+	if ex := restored.doc.Extraction; ex != nil {
+		copied := *ex
+		doc.Extraction = &copied
+	}
+	doc.Digest, doc.Context = restored.doc.Digest, restored.doc.Context
+	doc.Warnings = append(doc.Warnings, restored.doc.Warnings...)
+	doc.CachedAt = restored.origin
+	doc.Memo = memo
+	return true, nil
+}
+
+// restoredSnapshot is a snapshot decoded, and when its content came from
+// the origin.
+type restoredSnapshot struct {
+	doc    stages.Doc
+	origin time.Time
+}
+
+// memoDoc is the memo name of a snapshot decoded.
+const memoDoc = "cache.doc"
+
+// lookup finds the fresh snapshot under key and decodes it, once per
+// snapshot kept in memory. A snapshot that cannot be read is a miss.
+func (s *Stage) lookup(ctx context.Context, key string) (*restoredSnapshot, stages.Memo, bool, error) {
+	var (
+		data    []byte
+		takenAt time.Time
+		memo    stages.Memo
+		ok      bool
+		err     error
+	)
+	if ms, isMemo := s.store.(stages.MemoStore); isMemo {
+		data, takenAt, memo, ok, err = ms.GetMemo(ctx, key)
+	} else {
+		data, takenAt, ok, err = s.store.Get(ctx, key)
+	}
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	if memo != nil {
+		if v, found := memo.Load(memoDoc); found {
+			return v.(*restoredSnapshot), memo, true, nil
+		}
+	}
+	r := &restoredSnapshot{}
+	origin, err := restore(&r.doc, data)
 	if err != nil {
 		if s.log != nil {
 			s.log.Warn("cache snapshot unreadable; treated as a miss", "stage", s.index, "err", err)
 		}
-		return false, nil
+		return nil, nil, false, nil
 	}
 	if origin.IsZero() || origin.After(takenAt) {
 		origin = takenAt
 	}
-	if max := doc.Request.MaxAge; max != nil && s.now().Sub(origin) >= *max {
-		return false, nil
+	r.origin = origin
+	if memo != nil {
+		// The content is a copy of the snapshot's; the body shares its memory.
+		var size int64
+		if r.doc.Extraction != nil {
+			size = int64(len(r.doc.Extraction.Content))
+		}
+		memo.Store(memoDoc, r, size)
 	}
-	doc.Response, doc.Extraction, doc.Digest, doc.Context = restored.Response, restored.Extraction, restored.Digest, restored.Context
-	doc.Warnings = append(doc.Warnings, restored.Warnings...)
-	doc.CachedAt = origin
-	return true, nil
+	return r, memo, true, nil
 }
 
 // Run stores a snapshot of the Doc as it stands, for as long as the
