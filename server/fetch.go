@@ -286,6 +286,9 @@ func (s *Server) focusAnswer(ctx context.Context, req *fetchRequest, out *fetchR
 	}
 	sel := focus.Select(ctx, out.Content, req.Question, *req.MaxTokens, opts)
 	if sel.Content == out.Content {
+		// Within the budget by the count budgets are held to, which
+		// returned_tokens then reports rather than the clean estimate.
+		out.Sizes.ReturnedTokens = sel.Tokens
 		return
 	}
 	out.Content = sel.Content
@@ -401,7 +404,7 @@ func hasWords(s string, n int) bool {
 // in cache snapshots; counted here only for a snapshot from before that.
 func rawTokens(resp *stages.Response) int {
 	if resp.Tokens == 0 && len(resp.Body) > 0 {
-		resp.Tokens = tokens.Count(string(resp.Body))
+		resp.Tokens = tokens.EstimateBytes(resp.Body)
 	}
 	return resp.Tokens
 }
@@ -410,7 +413,7 @@ func rawTokens(resp *stages.Response) int {
 // stage, or here for an older snapshot.
 func cleanTokens(ex *stages.Extraction) int {
 	if ex.Tokens == 0 && ex.Content != "" {
-		ex.Tokens = tokens.Count(ex.Content)
+		ex.Tokens = tokens.Estimate(ex.Content)
 	}
 	return ex.Tokens
 }

@@ -69,7 +69,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: res.Title,
-		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Count(res.Content),
+		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Estimate(res.Content),
 	}
 	for _, w := range res.Warnings {
 		doc.Warn(w)
