@@ -34,19 +34,24 @@ func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
 func BenchmarkCacheHit(b *testing.B) {
 	b.Run("short", func(b *testing.B) {
 		origin := fixtureOrigin(b)
-		benchCacheHits(b, origin, origin.URL+"/article")
+		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": origin.URL + "/article"})
 	})
 	b.Run("article", func(b *testing.B) {
 		origin, hosts := multiHostOrigin(b, articlePage())
-		benchCacheHits(b, origin, hosts[0]+"/article")
+		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": hosts[0] + "/article"})
+	})
+	b.Run("article-v2scrape", func(b *testing.B) {
+		origin, hosts := multiHostOrigin(b, articlePage())
+		benchCacheHits(b, origin, "/v2/scrape", map[string]any{"url": hosts[0] + "/article", "formats": []string{"markdown", "links"}})
 	})
 }
 
-func benchCacheHits(b *testing.B, origin *httptest.Server, url string) {
+func benchCacheHits(b *testing.B, origin *httptest.Server, path string, request map[string]any) {
 	srv := newTestServer(b, origin, Options{Global: 64, PerHost: 64}, `stage "cache" {}`)
-	body, _ := json.Marshal(map[string]any{"url": url})
+	body, _ := json.Marshal(request)
+	url := srv.URL + path
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	benchPost(b, client, srv.URL+"/v1/fetch", body) // prime the cache
+	benchPost(b, client, url, body) // prime the cache
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
@@ -56,7 +61,7 @@ func benchCacheHits(b *testing.B, origin *httptest.Server, url string) {
 		var mine []time.Duration
 		for pb.Next() {
 			t0 := time.Now()
-			benchPost(b, client, srv.URL+"/v1/fetch", body)
+			benchPost(b, client, url, body)
 			mine = append(mine, time.Since(t0))
 		}
 		mu.Lock()

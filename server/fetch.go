@@ -331,9 +331,9 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 		if !isText(doc.MediaType()) {
 			return nil, classError(errclass.Unsupported, "raw mode returns text types only, not "+doc.MediaType())
 		}
-		var c invisible.Counter
-		out.Content = c.Strip(string(resp.Body))
-		if w := c.Warning(); w != "" {
+		var n int
+		out.Content, n = rawText(doc)
+		if w := invisible.Warning(n); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
 	case doc.Extraction == nil && skipped(doc, "extract"):

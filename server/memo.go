@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/stages"
 )
 
@@ -112,4 +113,54 @@ func encodeAnswer(out any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// Memo names of what a Firecrawl scrape reads from a snapshot's body.
+const (
+	memoPage = "server.page"
+	memoRaw  = "server.raw"
+)
+
+// pageOf is readPage of the Doc's body, read once per snapshot in memory.
+// Each caller gets its own slice of links.
+func pageOf(doc *stages.Doc) pageInfo {
+	resp := doc.Response
+	if doc.Memo == nil {
+		return readPage(resp.Body, resp.FinalURL)
+	}
+	v, ok := doc.Memo.Load(memoPage)
+	if !ok {
+		page := readPage(resp.Body, resp.FinalURL)
+		size := int64(len(page.Favicon))
+		for _, l := range page.Links {
+			size += int64(len(l))
+		}
+		for k, v := range page.Meta {
+			size += int64(len(k) + len(v))
+		}
+		doc.Memo.Store(memoPage, page, size)
+		v = page
+	}
+	page := v.(pageInfo)
+	page.Links = slices.Clone(page.Links)
+	return page
+}
+
+// rawText is the Doc's body as text, cleaned of invisible characters, and
+// how many it removed: made once per snapshot in memory.
+func rawText(doc *stages.Doc) (string, int) {
+	if doc.Memo == nil {
+		return invisible.Strip(string(doc.Response.Body))
+	}
+	type stripped struct {
+		text    string
+		removed int
+	}
+	if v, ok := doc.Memo.Load(memoRaw); ok {
+		r := v.(stripped)
+		return r.text, r.removed
+	}
+	text, n := invisible.Strip(string(doc.Response.Body))
+	doc.Memo.Store(memoRaw, stripped{text, n}, int64(len(text)))
+	return text, n
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -186,5 +187,47 @@ func TestKeptAnswersGoWithTheirSnapshot(t *testing.T) {
 			t.Fatal("an expired snapshot's answer is still served")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestScrapeHitsReadTheBodyOnce: a Firecrawl scrape's links, page metadata
+// and raw HTML, read from a snapshot's body once and kept beside it, are
+// on every hit what the first hit read; only the scrape's id differs.
+func TestScrapeHitsReadTheBodyOnce(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>T</title><meta property="og:title" content="OG"></head><body><article>`+
+			strings.Repeat("<p>Some words of the page, long enough to be its main text.</p>", 8)+
+			`<a href="/one">one</a> <a href="https://example.com/two">two</a>`+"\u200b"+`</article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	request := map[string]any{"url": origin.URL + "/page", "formats": []string{"markdown", "links", "rawHtml"}}
+	var first map[string]any
+	for i := range 4 {
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, request)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("scrape %d: %d %v", i, resp.StatusCode, out)
+		}
+		data := out["data"].(map[string]any)
+		meta := data["metadata"].(map[string]any)
+		delete(meta, "scrapeId")
+		for _, k := range []string{"cachedAt", "cacheState"} {
+			delete(meta, k)
+		}
+		delete(meta["sift"].(map[string]any), "cached")
+		delete(meta["sift"].(map[string]any), "cachedAt")
+		delete(meta["sift"].(map[string]any), "fetchedAt")
+		if i == 0 {
+			first = data
+			links, _ := data["links"].([]any)
+			if len(links) != 2 || strings.Contains(data["rawHtml"].(string), "\u200b") || meta["ogTitle"] != "OG" {
+				t.Fatalf("first scrape: links %v, og:title %v, rawHtml %q", links, meta["ogTitle"], data["rawHtml"])
+			}
+			continue
+		}
+		if !reflect.DeepEqual(data, first) {
+			t.Errorf("hit %d answered\n%v\nthe miss\n%v", i, data, first)
+		}
 	}
 }

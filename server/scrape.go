@@ -360,7 +360,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	var unsupported []string
 	var page pageInfo
 	if strings.Contains(doc.MediaType(), "html") {
-		page = readPage(resp.Body, resp.FinalURL)
+		page = pageOf(doc)
 	}
 	for _, f := range req.Formats {
 		switch f {
@@ -389,7 +389,7 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			returned += tokens.Count(summary)
 		case "html", "rawHtml":
 			// sift keeps no cleaned HTML: both are the page as fetched.
-			body, n := invisible.Strip(string(resp.Body))
+			body, n := rawText(doc)
 			rawStripped = max(rawStripped, n)
 			if f == "html" {
 				out.HTML = &body
