@@ -424,11 +424,22 @@ type tableState struct {
 // was cleared: one read of one row, at most once a period per process.
 const generationEvery = time.Second
 
-// CacheTable returns the cache with a budget of budget bytes.
+// CacheTable returns the cache with a budget of budget bytes, of which it
+// keeps DefaultMemory(budget) in memory.
 func (s *Store) CacheTable(budget int64) *CacheTable {
-	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(min(budget/4, hotMax)),
+	return s.CacheTableIn(budget, DefaultMemory(budget))
+}
+
+// CacheTableIn returns the cache with a budget of budget bytes, of which
+// it keeps at most memory bytes in memory (snapshots and their memos).
+func (s *Store) CacheTableIn(budget, memory int64) *CacheTable {
+	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(memory),
 		now: time.Now, dropped: Dropped{}}}
 }
+
+// DefaultMemory is what of a cache of budget bytes an instance keeps in
+// memory when no cache block says: a quarter, at most 64 MiB.
+func DefaultMemory(budget int64) int64 { return min(budget/4, hotMax) }
 
 // At returns the cache as the cache stage at index stage uses it: its
 // entries are counted and cleared apart from other stages'.

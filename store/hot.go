@@ -6,7 +6,8 @@ import (
 	"time"
 )
 
-// hotMax bounds the snapshots one instance keeps in memory.
+// hotMax bounds what one instance keeps in memory of a cache whose
+// blocks set no memory (DefaultMemory).
 const hotMax = 64 << 20
 
 // hot keeps the most recently used snapshots in memory, up to max bytes,

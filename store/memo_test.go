@@ -171,3 +171,17 @@ func TestMemoConcurrent(t *testing.T) {
 		t.Errorf("size %d, entries hold %d, bound %d", h.size, sum, h.max)
 	}
 }
+
+// TestCacheMemoryBudget: the memory layer holds what the configuration
+// gives it, by default a quarter of the cache's budget, at most 64 MiB.
+func TestCacheMemoryBudget(t *testing.T) {
+	s := openTest(t)
+	if got := s.CacheTableIn(1<<20, 100).hot.max; got != 100 {
+		t.Errorf("memory 100: the layer holds %d", got)
+	}
+	for budget, want := range map[int64]int64{1 << 20: 256 << 10, 1 << 40: 64 << 20} {
+		if got := s.CacheTable(budget).hot.max; got != want {
+			t.Errorf("budget %d: the layer holds %d, want %d", budget, got, want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ type rawConfig struct {
 	TTL      hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
 	MaxTTL   hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
 	MaxBytes hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
+	Memory   hcl.Expression `hcl:"memory,optional" type:"size" doc:"what one instance keeps in memory of the cache: the most recently used snapshots and what their hits derive from them; the largest of the cache blocks' applies (default a quarter of max_bytes, at most \"64MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -50,6 +51,8 @@ type Stage struct {
 	perWorkspace bool
 	// maxBytes is the block's byte budget, which the store applies.
 	maxBytes int64
+	// memory is the block's memory budget, or 0 when it sets none.
+	memory int64
 	// position names where the stage stands: its index, the kinds
 	// before it and the configuration's shape. It is part of every key,
 	// so a chain reordered or edited on the same store never restores a
@@ -81,6 +84,8 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	diags = append(diags, ds...)
 	maxBytes, ds := config.Size(raw.MaxBytes, DefaultMaxBytes)
 	diags = append(diags, ds...)
+	memory, ds := config.Size(raw.Memory, 0)
+	diags = append(diags, ds...)
 	if !diags.HasErrors() && ttl > maxTTL {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
@@ -89,7 +94,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if deps.Cache != nil {
 		st = deps.Cache.At(len(deps.Before))
 	}
-	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, now: time.Now,
+	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
 		perWorkspace: slices.Contains(deps.Before, "context"),
 		index:        len(deps.Before),
@@ -100,6 +105,10 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 // MaxBytes is the block's byte budget: the store evicts the oldest
 // entries past it.
 func (s *Stage) MaxBytes() int64 { return s.maxBytes }
+
+// Memory is the block's memory budget for the cache, or 0 when the block
+// leaves it to the default.
+func (s *Stage) Memory() int64 { return s.memory }
 
 // keyVersion changes whenever the snapshot format or the key's parts do:
 // entries under an older version are then never read, and age out.

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+
 	"github.com/siftd/sift/stages"
 )
 
@@ -55,5 +58,37 @@ func TestHitsShareOneDecoding(t *testing.T) {
 	run(t, after, "http://a.example/", "q")
 	if hit := run(t, after, "http://a.example/", "q"); !hit.Cached() || hit.Memo != nil {
 		t.Errorf("a stage ran after the checkpoint, yet the Doc carries its memo (cached %v)", hit.Cached())
+	}
+}
+
+// TestMemoryAttribute: a cache block's memory is its budget in memory,
+// unset it leaves the default to the assembly, and a size it cannot be is
+// refused.
+func TestMemoryAttribute(t *testing.T) {
+	tests := []struct {
+		src     string
+		want    int64
+		refused bool
+	}{
+		{``, 0, false},
+		{`memory = "8MiB"`, 8 << 20, false},
+		{`memory = "0"`, 0, true},
+		{`memory = "lots"`, 0, true},
+	}
+	for _, tt := range tests {
+		f, diags := hclsyntax.ParseConfig([]byte(tt.src), "test.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		st, diags := New(f.Body, stages.Deps{})
+		if diags.HasErrors() != tt.refused {
+			t.Errorf("%q: diagnostics %v, want refused %v", tt.src, diags, tt.refused)
+			continue
+		}
+		if !tt.refused {
+			if got := st.(*Stage).Memory(); got != tt.want {
+				t.Errorf("%q: memory %d, want %d", tt.src, got, tt.want)
+			}
+		}
 	}
 }
