@@ -23,7 +23,7 @@ import (
 
 // BenchmarkPDFFetch fetches every PDF under $PDF_BENCH/pdf through
 // /v1/fetch of `sift serve` (guard, fetch, and the pdf extractor's warm
-// pool of two plugin processes, as config.hcl ships it) from a loopback
+// pool of two plugin processes, its block as config.hcl ships it) from a loopback
 // origin, and, file by file in the same run,
 // reads it with poppler's pdftotext, one process a file as a user runs
 // it. It prints pages/s of each over the files both read. Without
@@ -51,7 +51,7 @@ func BenchmarkPDFFetch(b *testing.B) {
 		_, _ = w.Write(body)
 	}))
 	b.Cleanup(origin.Close)
-	addr, _ := startSiftCmd(b, origin, "extractor \"pdf\" {\n  pool = 2\n}\n")
+	addr, _ := startSiftCmd(b, origin, shippedPDFBlock)
 	var mu sync.Mutex
 	refused := map[string]int{} // why sift read no pages, by error class
 	refuse := func(why string) {
@@ -118,6 +118,15 @@ func BenchmarkPDFFetch(b *testing.B) {
 		b.ReportMetric(siftRate/popplerRate, "sift/pdftotext")
 	}
 }
+
+// shippedPDFBlock is config.hcl's pdf block.
+const shippedPDFBlock = `extractor "pdf" {
+  pool      = 2
+  timeout   = "60s"
+  memory    = "768MiB"
+  max_pages = 500
+}
+`
 
 // timePdftotext runs pdftotext on the first pages of file (as many as
 // sift read), its text to a pipe, and reports how long it took and
