@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-MnxsVVdAJjCHQ3Js43eRoUbSTcrVyPIFbWp7gAlLgJg=";
+      vendorHash = "sha256-PIteCcJ52Ev1ystqViIdhFD7Iw0bHe/WVnN1j7RSg5s=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -135,15 +134,8 @@ type batchSubmit struct {
 
 func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *caller) {
 	var req batchSubmit
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeError(w, classError(errclass.TooLarge, fmt.Sprintf("a batch body is at most %d bytes", MaxBatchBody)))
-			return
-		}
-		writeError(w, badRequest("malformed JSON body: "+err.Error()))
+	if ae := readJSON(r, &req); ae != nil {
+		writeError(w, ae)
 		return
 	}
 	targets, ae := s.batchTargets(req.Targets)

@@ -158,8 +158,9 @@ func TestBatchSubmitRefusals(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"malformed", `{"targets": [`, 400, "invalid: malformed JSON body"},
-		{"unknown field", map[string]any{"targets": []any{map[string]any{"url": origin.URL, "colour": "red"}}}, 400, "invalid: malformed JSON body"},
+		{"malformed", `{"targets": [`, 400, "invalid: malformed JSON: the body ends before the object does"},
+		{"unknown field", map[string]any{"targets": []any{map[string]any{"url": origin.URL, "colour": "red"}}}, 400, `invalid: field "colour": no such field`},
+		{"wrong type", map[string]any{"targets": []any{map[string]any{"url": 7}}}, 400, `invalid: field "targets.url": want a string, not a number`},
 		{"no targets", map[string]any{"targets": []any{}}, 400, "invalid: targets: a batch needs at least one target"},
 		{"33 targets", targetsOf(many...), 422, "invalid: 33 targets, at most 32 per job"},
 		{"bad mode", map[string]any{"targets": []any{map[string]any{"url": origin.URL}, map[string]any{"url": origin.URL, "mode": "fast"}}}, 400,
@@ -206,7 +207,7 @@ func TestBatchBodyCap(t *testing.T) {
 		t.Fatalf("a 280 KiB batch: %d %v", resp.StatusCode, body)
 	}
 	resp, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL, "question": strings.Repeat("why ", 20000)})
-	if resp.StatusCode != http.StatusBadRequest {
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("/v1/fetch took an 80 KiB body: %d", resp.StatusCode)
 	}
 }

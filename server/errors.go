@@ -25,6 +25,9 @@ type apiError struct {
 	Code string
 	// RetryAfter is the Retry-After header's seconds; 0 sends none.
 	RetryAfter int
+	// FirecrawlStatus, when set, replaces the table's Firecrawl status
+	// where HTTP says more: 413 for a request body over its cap.
+	FirecrawlStatus int
 }
 
 func (e *apiError) Error() string { return e.Message }
@@ -132,7 +135,11 @@ func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 		body["hint"] = e.Hint
 	}
 	setRetryAfter(w, e)
-	writeJSON(w, r.FirecrawlStatus, body)
+	status := r.FirecrawlStatus
+	if e.FirecrawlStatus != 0 {
+		status = e.FirecrawlStatus
+	}
+	writeJSON(w, status, body)
 }
 
 func setRetryAfter(w http.ResponseWriter, e *apiError) {

@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -227,14 +226,8 @@ func recoverReason(res *fetchResult, ae *apiError) string {
 
 func decodeFetch(r *http.Request) (*fetchRequest, *apiError) {
 	var req fetchRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, badRequest(fmt.Sprintf("request body over %d bytes", MaxRequestBody))
-		}
-		return nil, badRequest("malformed JSON body: " + err.Error())
+	if ae := readJSON(r, &req); ae != nil {
+		return nil, ae
 	}
 	if ae := req.validate(); ae != nil {
 		return nil, ae
@@ -350,6 +343,9 @@ func fetchAnswer(ctx context.Context, req *fetchRequest, res *fetchResult, grepT
 			out.Warnings = append(out.Warnings, digestSkippedWarning(doc.MediaType()))
 		case req.Mode == modeDigest:
 			out.Warnings = append(out.Warnings, "digest not configured; returning clean content")
+		}
+		if w := unappliedWarning(doc, nativeFieldNames); w != "" {
+			out.Warnings = append(out.Warnings, w)
 		}
 		if looksLikeShell(doc, out.Content) {
 			out.Hint = "browser"

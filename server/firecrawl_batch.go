@@ -32,7 +32,7 @@ type firecrawlBatchRequest struct {
 }
 
 func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Request, c *caller) {
-	raw, ae := readAll(r)
+	raw, ae := readBody(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return

@@ -98,8 +98,12 @@ func merge(a, b map[string]fieldRule) map[string]fieldRule {
 // wrong type is a 400 that names it.
 func decodeFirecrawl(raw []byte, v any, rules map[string]fieldRule) ([]string, *apiError) {
 	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return nil, withCode(firecrawlBadRequest("malformed JSON: want an object"), "BAD_REQUEST_INVALID_JSON")
+	if be := decodeBody(raw, &fields, false); be != nil || fields == nil {
+		msg := "malformed JSON: want an object"
+		if be != nil {
+			msg = be.Error()
+		}
+		return nil, withCode(firecrawlBadRequest(msg), "BAD_REQUEST_INVALID_JSON")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return nil, fieldError(fields, v, err)
@@ -152,13 +156,13 @@ func asksNothing(value json.RawMessage, noop string) bool {
 	return json.Unmarshal(value, &a) == nil && json.Unmarshal([]byte(noop), &b) == nil && reflect.DeepEqual(a, b)
 }
 
-// fieldError names the field a decode failed on: Go's type errors carry
-// it (with the embedded options' type name before it, dropped); an error from a field's own decoder is found by decoding the fields
-// one by one.
+// fieldError names the field a decode failed on: encoding/json's type
+// errors carry it; an error from a field's own decoder is found by
+// decoding the fields one by one.
 func fieldError(fields map[string]json.RawMessage, v any, err error) *apiError {
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return badField(strings.TrimPrefix(te.Field, "scrapeOptions."), fmt.Sprintf("want %s, not %s", jsonKind(te.Type), te.Value))
+	if errors.As(err, &te) {
+		return firecrawlBadRequest(describeDecodeError(err).Error())
 	}
 	names := make([]string, 0, len(fields))
 	for name := range fields {
@@ -172,30 +176,9 @@ func fieldError(fields map[string]json.RawMessage, v any, err error) *apiError {
 			return badField(name, ferr.Error())
 		}
 	}
-	return firecrawlBadRequest(err.Error())
+	return firecrawlBadRequest(describeDecodeError(err).Error())
 }
 
 func badField(name, why string) *apiError {
 	return firecrawlBadRequest(fmt.Sprintf("field %q: %s", name, why))
-}
-
-// jsonKind names a Go type as the JSON a caller should send.
-func jsonKind(t reflect.Type) string {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return "an integer"
-	case reflect.Float32, reflect.Float64:
-		return "a number"
-	}
-	return "an object"
 }

@@ -126,15 +126,37 @@ func TestScrapeJSONFormatWithoutDigester(t *testing.T) {
 	}
 }
 
-// TestScrapeJSONFormatBadSchema: a schema that is no JSON Schema is a 400
-// naming the field, before anything is fetched.
+// TestScrapeJSONFormatBadSchema: a schema that is no JSON Schema (not an
+// object, a type that names no JSON type, a keyword of the wrong kind) is
+// a 400 naming the field, in JSON's terms, before anything is fetched.
 func TestScrapeJSONFormatBadSchema(t *testing.T) {
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, Options{})
+	for _, tc := range []struct {
+		schema any
+		want   string
+	}{
+		{map[string]any{"type": 5}, `Bad Request: field "formats[1].schema": type at /type is a number`},
+		{map[string]any{"type": "foo"}, `Bad Request: field "formats[1].schema": type "foo" at /type is not a JSON Schema type`},
+		{map[string]any{"type": "object", "properties": map[string]any{"when": map[string]any{"type": []any{"string", "strin"}}}},
+			`Bad Request: field "formats[1].schema": type "strin" at /properties/when/type is not a JSON Schema type`},
+		{"an object please", `Bad Request: field "formats[1].schema": want a JSON Schema object, not a string`},
+		{[]any{1}, `Bad Request: field "formats[1].schema": want a JSON Schema object, not an array`},
+		{map[string]any{"type": "object", "required": "when"}, `Bad Request: field "formats[1].schema": not a JSON Schema: `},
+	} {
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
+			"formats": []any{"markdown", map[string]any{"type": "json", "schema": tc.schema}}})
+		msg, _ := out["error"].(string)
+		if resp.StatusCode != 400 || !strings.HasPrefix(msg, tc.want) || strings.Contains(msg, "Go ") || strings.Contains(msg, "[]") {
+			t.Errorf("%v: %d %q, want 400 %q", tc.schema, resp.StatusCode, msg, tc.want)
+		}
+	}
+	// A property named "type", and "type" inside an enum's data, are no
+	// type keywords.
 	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
-		"formats": []any{map[string]any{"type": "json", "schema": map[string]any{"type": 5}}}})
-	msg, _ := out["error"].(string)
-	if resp.StatusCode != 400 || !strings.Contains(msg, "formats") {
-		t.Errorf("%d %v", resp.StatusCode, out)
+		"formats": []any{map[string]any{"type": "json", "schema": map[string]any{"type": "object",
+			"properties": map[string]any{"type": map[string]any{"type": "string", "enum": []any{map[string]any{"type": "x"}}}}}}}})
+	if resp.StatusCode != 200 {
+		t.Errorf("a property named type: %d %v", resp.StatusCode, out)
 	}
 }

@@ -31,7 +31,7 @@ const (
 )
 
 func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *caller) {
-	raw, ae := readAll(r)
+	raw, ae := readBody(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return

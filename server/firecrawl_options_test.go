@@ -112,11 +112,11 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		fields map[string]any
 		want   string
 	}{
-		{map[string]any{"formats": "markdown"}, `Bad Request: field "formats": want an array, not string`},
+		{map[string]any{"formats": "markdown"}, `Bad Request: field "formats": want an array, not a string`},
 		{map[string]any{"formats": []any{7}}, `Bad Request: field "formats": `},
-		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not string`},
+		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not a string`},
 		{map[string]any{"timeout": 0}, `Bad Request: field "timeout": want milliseconds`},
-		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not bool`},
+		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not a bool`},
 		{map[string]any{"parsers": []any{map[string]any{"maxPages": 2}}}, `Bad Request: field "parsers": `},
 	}
 	for _, tc := range bad {
@@ -132,7 +132,7 @@ func TestScrapeFieldWarnings(t *testing.T) {
 }
 
 // TestScrapeTimeout: a timeout shorter than sift's own ends the scrape
-// with Firecrawl's 408 SCRAPE_TIMEOUT.
+// with Firecrawl's 408 SCRAPE_TIMEOUT, whose message names it.
 func TestScrapeTimeout(t *testing.T) {
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -148,6 +148,10 @@ func TestScrapeTimeout(t *testing.T) {
 	// is the request's timeout at work.
 	if resp.StatusCode != http.StatusRequestTimeout || out["code"] != "SCRAPE_TIMEOUT" || time.Since(start) > 3*time.Second {
 		t.Fatalf("%d %v after %s", resp.StatusCode, out, time.Since(start))
+	}
+	// The message names the timeout that fired, not sift's own.
+	if msg, _ := out["error"].(string); msg != "timeout: no complete answer within the request's timeout of 300ms (timeout 300 ms)" {
+		t.Errorf("error %q", msg)
 	}
 }
 

@@ -20,6 +20,8 @@ type pageInfo struct {
 	// them, by name as written (the first of a name wins).
 	Meta    map[string]string
 	Favicon string
+	// Title is the document's <title>, its spaces collapsed.
+	Title string
 }
 
 // readPage reads an HTML page's links and head. base is the URL the page
@@ -32,16 +34,31 @@ func readPage(body []byte, base string) pageInfo {
 	}
 	seen := map[string]bool{}
 	z := html.NewTokenizer(bytes.NewReader(body))
+	svg := 0 // a <title> inside an <svg> names the drawing
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
 			return info
+		}
+		if tt == html.EndTagToken {
+			if name, _ := z.TagName(); string(name) == "svg" && svg > 0 {
+				svg--
+			}
+			continue
 		}
 		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
 			continue
 		}
 		tok := z.Token()
 		switch tok.DataAtom {
+		case atom.Svg:
+			if tt == html.StartTagToken {
+				svg++
+			}
+		case atom.Title:
+			if svg == 0 && info.Title == "" && tt == html.StartTagToken && z.Next() == html.TextToken {
+				info.Title = strings.Join(strings.Fields(string(z.Text())), " ")
+			}
 		case atom.Base:
 			if u, err := baseURL.Parse(attr(tok, "href")); err == nil && attr(tok, "href") != "" {
 				baseURL = u

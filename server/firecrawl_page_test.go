@@ -28,6 +28,17 @@ func TestReadPage(t *testing.T) {
 			map[string]string{"og:title": "OG", "twitter:card": "summary", "keywords": "a, b"}},
 		{"not html at all", "\x00\xff<<<a href=", "https://example.org/", []string{}, "", map[string]string{}},
 	}
+	titles := map[string]string{
+		`<head><title> Garden &amp;
+  notes </title><title>Second</title></head>`: "Garden & notes",
+		`<body><svg><title>A drawing</title></svg><title>Late</title></body>`: "Late",
+		`<meta property="og:title" content="OG">`:                             "",
+	}
+	for body, want := range titles {
+		if got := readPage([]byte(body), "https://example.org/").Title; got != want {
+			t.Errorf("title of %q: %q, want %q", body, got, want)
+		}
+	}
 	for _, tc := range tests {
 		got := readPage([]byte(tc.body), tc.base)
 		if !reflect.DeepEqual(got.Links, tc.links) || got.Favicon != tc.favicon || !reflect.DeepEqual(got.Meta, tc.meta) {
@@ -53,7 +64,7 @@ func FuzzReadPage(f *testing.F) {
 
 // TestScrapeLinks: the links format is every http(s) link of the page,
 // absolute, without repeats, in page order; a page that is not HTML has
-// none; html says it is the page as fetched.
+// none.
 func TestScrapeLinks(t *testing.T) {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/text" {
@@ -70,7 +81,7 @@ func TestScrapeLinks(t *testing.T) {
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page", "formats": []string{"links", "html"}})
 	data := out["data"].(map[string]any)
 	if fmt.Sprint(data["links"]) != fmt.Sprintf("[%s/home %s/docs/one https://example.org/two]", origin.URL, origin.URL) ||
-		data["markdown"] != nil || !strings.Contains(fmt.Sprint(data["warning"]), "html (the page as fetched") {
+		data["markdown"] != nil || data["warning"] != nil || !strings.Contains(fmt.Sprint(data["html"]), `<a href="`+origin.URL+`/docs/one">one</a>`) {
 		t.Fatalf("%v", data)
 	}
 	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/text", "formats": []any{map[string]any{"type": "links"}}})
@@ -79,7 +90,8 @@ func TestScrapeLinks(t *testing.T) {
 	}
 }
 
-// TestScrapeMetadata: the metadata Firecrawl returns: og and twitter tags
+// TestScrapeMetadata: the metadata Firecrawl returns: the title from
+// <title> (og:title only in ogTitle), og and twitter tags
 // (named and as written), keywords, robots, times, an absolute favicon,
 // scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
 // warning.
@@ -91,7 +103,7 @@ func TestScrapeMetadata(t *testing.T) {
 			fmt.Fprint(w, `<html><body><article><h1>Not here</h1><p>This page is gone, sorry about that.</p></article></body></html>`)
 			return
 		}
-		fmt.Fprint(w, `<html><head><title>Meta</title><link rel="icon" href="/favicon.png">`+
+		fmt.Fprint(w, `<html><head><title>Meta | Site</title><link rel="icon" href="/favicon.png">`+
 			`<meta property="og:title" content="OG Meta"><meta property="og:image" content="https://img.example/x.png">`+
 			`<meta property="og:site_name" content="Site"><meta name="twitter:card" content="summary_large_image">`+
 			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
@@ -104,7 +116,7 @@ func TestScrapeMetadata(t *testing.T) {
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
 	data := out["data"].(map[string]any)
 	meta := data["metadata"].(map[string]any)
-	want := map[string]any{"ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
+	want := map[string]any{"title": "Meta | Site", "ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
 		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
 		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
 		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}
@@ -163,5 +175,70 @@ func TestFirecrawlMap(t *testing.T) {
 	}
 	if resp, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"search": "x"}); resp.StatusCode != 400 {
 		t.Errorf("no url: %d %v", resp.StatusCode, out)
+	}
+}
+
+// TestScrapeHTMLFormat: the html format is the clean content as HTML (the
+// main content the markdown is made from, links absolute, what no reader
+// sees and the scripts gone), chosen by onlyMainContent and the tag
+// options as the markdown is; rawHtml stays the page as fetched.
+func TestScrapeHTMLFormat(t *testing.T) {
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<html><head><title>Garden</title><script>var track = 1;</script></head><body>
+<nav><a href="/shop">Shop the seeds</a></nav>
+<article><h1>Watering</h1>`+strings.Repeat("<p>Water the beds early in the morning so the roots drink before the sun. </p>", 10)+`
+<p>See the <a href="/guide">drip guide</a>.</p><p class="tip">Tip: mulch keeps the soil damp.</p>
+<p style="display:none">Secret hidden words.</p></article>
+<footer>Copyright the garden club.</footer></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, Options{})
+	tests := []struct {
+		name       string
+		fields     map[string]any
+		kept, gone []string
+	}{
+		{"main content", nil,
+			[]string{"<h1>Watering</h1>", `<a href="` + origin.URL + `/guide">drip guide</a>`, "mulch keeps"},
+			[]string{"Shop the seeds", "Copyright", "Secret hidden words", "var track", "<title>", "<html"}},
+		{"whole page", map[string]any{"onlyMainContent": false},
+			[]string{`<a href="` + origin.URL + `/shop">Shop the seeds</a>`, "Copyright", "Watering"},
+			[]string{"Secret hidden words", "var track", "<title>"}},
+		{"excludeTags", map[string]any{"excludeTags": []string{".tip"}},
+			[]string{"Watering"}, []string{"mulch keeps"}},
+		{"includeTags", map[string]any{"includeTags": []string{".tip"}},
+			[]string{"mulch keeps"}, []string{"Watering", "Water the beds"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			body := map[string]any{"url": origin.URL + "/page", "formats": []string{"html", "rawHtml", "markdown"}}
+			for k, v := range tc.fields {
+				body[k] = v
+			}
+			resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+			if resp.StatusCode != 200 {
+				t.Fatalf("%d %v", resp.StatusCode, out)
+			}
+			data := out["data"].(map[string]any)
+			got, _ := data["html"].(string)
+			for _, want := range tc.kept {
+				if !strings.Contains(got, want) {
+					t.Errorf("html lacks %q:\n%s", want, got)
+				}
+			}
+			for _, gone := range tc.gone {
+				if strings.Contains(got, gone) {
+					t.Errorf("html holds %q:\n%s", gone, got)
+				}
+			}
+			raw, _ := data["rawHtml"].(string)
+			if !strings.Contains(raw, "<title>Garden</title>") || !strings.Contains(raw, "Secret hidden words") {
+				t.Errorf("rawHtml is not the page as fetched:\n%s", raw)
+			}
+			if w, _ := data["warning"].(string); strings.Contains(w, "html") {
+				t.Errorf("warning %q", w)
+			}
+		})
 	}
 }

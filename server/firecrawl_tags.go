@@ -1,6 +1,11 @@
 package server
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+)
 
 // The html extractor's page options (plugins/html, OptionMainContent and
 // the others), named here so that sift itself does not link the extractor:
@@ -26,6 +31,26 @@ func (o *scrapeOptions) pageOptions(opts map[string]string) {
 	}
 }
 
+// checkSelectors refuses a selector of includeTags or excludeTags that
+// does not parse: it would match nothing, and the caller would never learn
+// why.
+func (o *scrapeOptions) checkSelectors() *apiError {
+	for _, f := range []struct {
+		name string
+		sels []string
+	}{{"includeTags", o.IncludeTags}, {"excludeTags", o.ExcludeTags}} {
+		for i, s := range f.sels {
+			if strings.TrimSpace(s) == "" {
+				continue
+			}
+			if _, err := cascadia.ParseGroup(s); err != nil {
+				return badField(fmt.Sprintf("%s[%d]", f.name, i), fmt.Sprintf("%q is not a CSS selector: %v", s, err))
+			}
+		}
+	}
+	return nil
+}
+
 func selectorLines(sels []string) string {
 	var kept []string
 	for _, s := range sels {
@@ -35,6 +60,10 @@ func selectorLines(sels []string) string {
 	}
 	return strings.Join(kept, "\n")
 }
+
+// firecrawlFieldNames name the Firecrawl fields that become extractor
+// options and that pageOptionsWarning does not already cover.
+var firecrawlFieldNames = map[string]string{"max_pages": "parsers maxPages"}
 
 // pageOptionsWarning names the page options a document that is no HTML
 // page did not use.

@@ -84,3 +84,29 @@ func TestScrapePageOptions(t *testing.T) {
 		t.Errorf("page options on JSON: %v", out)
 	}
 }
+
+// TestScrapeBadSelector: a selector of includeTags or excludeTags that
+// does not parse is a 400 naming the field and the selector, before any
+// fetch; the extractor's own option refuses it as bad_option.
+func TestScrapeBadSelector(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	for _, tc := range []struct {
+		fields map[string]any
+		status int
+		want   string
+	}{
+		{map[string]any{"includeTags": []string{"article", "div["}}, 400, `Bad Request: field "includeTags[1]": "div[" is not a CSS selector`},
+		{map[string]any{"excludeTags": []string{"p:nth-child(x)"}}, 400, `Bad Request: field "excludeTags[0]": "p:nth-child(x)" is not a CSS selector`},
+		{map[string]any{"siftOptions": map[string]any{"exclude_tags": ">>"}}, 400, `bad_option: exclude_tags: ">>" is not a CSS selector`},
+	} {
+		body := map[string]any{"url": origin.URL + "/article"}
+		for k, v := range tc.fields {
+			body[k] = v
+		}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		if msg, _ := out["error"].(string); resp.StatusCode != tc.status || !strings.Contains(msg, tc.want) {
+			t.Errorf("%v: %d %v, want %d %q", tc.fields, resp.StatusCode, out, tc.status, tc.want)
+		}
+	}
+}

@@ -110,7 +110,7 @@ func TestFetchMaxTokensInvalid(t *testing.T) {
 		{"zero", `{"url":"` + origin.URL + `","max_tokens":0}`, "invalid: max_tokens 0: want 1 to 1000000"},
 		{"negative", `{"url":"` + origin.URL + `","max_tokens":-5}`, "invalid: max_tokens -5"},
 		{"too large", `{"url":"` + origin.URL + `","max_tokens":1000001}`, "invalid: max_tokens 1000001"},
-		{"not a number", `{"url":"` + origin.URL + `","max_tokens":"500"}`, "invalid: malformed JSON body"},
+		{"not a number", `{"url":"` + origin.URL + `","max_tokens":"500"}`, `invalid: field "max_tokens": want an integer, not a string`},
 		{"raw mode", `{"url":"` + origin.URL + `","mode":"raw","max_tokens":500}`, "invalid: max_tokens does not apply to raw mode"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -190,4 +191,91 @@ func (g *gates) lineLen(caller, host string) int {
 		return len(h.waiting)
 	}
 	return 0
+}
+
+// TestGateSendsHopelessAwayAtOnce: eight parallel scrapes of one host by
+// one caller, each page taking a second, under a wait of 3.3 s: once the
+// first fetch has shown how long the host holds a slot, the requests whose
+// turn would clearly come after their wait are answered 429 at once, with
+// a Retry-After of the wait they were spared, instead of after the whole
+// wait; the others are served, and the origin never sees two at once.
+func TestGateSendsHopelessAwayAtOnce(t *testing.T) {
+	const pause, wait = time.Second, 3300 * time.Millisecond
+	origin := newOverlapOrigin(t, pause)
+	srv := newTestServer(t, origin.Server, Options{GateWait: wait})
+	const n = 8
+	type answer struct {
+		status     int
+		retryAfter string
+		msg        string
+		took       time.Duration
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			start := time.Now()
+			resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": fmt.Sprintf("%s/p%d", origin.URL, i)})
+			msg, _ := out["error"].(string)
+			answers[i] = answer{resp.StatusCode, resp.Header.Get("Retry-After"), msg, time.Since(start)}
+		})
+	}
+	wg.Wait()
+	served, early := 0, 0
+	for i, a := range answers {
+		t.Logf("scrape %d: %d after %v, Retry-After %q %s", i, a.status, a.took.Round(time.Millisecond), a.retryAfter, a.msg)
+		switch a.status {
+		case http.StatusOK:
+			served++
+		case http.StatusTooManyRequests:
+			if a.retryAfter == "" {
+				t.Errorf("scrape %d: 429 without Retry-After", i)
+			}
+			if a.took < wait-500*time.Millisecond {
+				early++
+				if ra, _ := strconv.Atoi(a.retryAfter); ra < 2 || !strings.Contains(a.msg, "would take about") {
+					t.Errorf("scrape %d sent away with Retry-After %q: %s", i, a.retryAfter, a.msg)
+				}
+			}
+		default:
+			t.Errorf("scrape %d: %d %s", i, a.status, a.msg)
+		}
+	}
+	if served < 3 || early < 3 {
+		t.Errorf("%d served and %d sent away before the wait ended; want at least 3 of each", served, early)
+	}
+	if most := origin.most.Load(); most != 1 {
+		t.Errorf("the origin saw %d of one caller's fetches at once, want 1", most)
+	}
+}
+
+// TestGateSendsAwayPastTheRequestsDeadline: once a hold has been
+// measured, a request whose own deadline ends before its predicted turn is
+// refused at once, not when its deadline passes.
+func TestGateSendsAwayPastTheRequestsDeadline(t *testing.T) {
+	g := newGates(8, 1, time.Minute, 8, nil)
+	ctx := context.Background()
+	first, busy := g.acquire(ctx, "a", "h", true)
+	if busy != nil {
+		t.Fatal(busy)
+	}
+	second := make(chan func(), 1)
+	go func() {
+		rel, busy := g.acquire(ctx, "a", "h", true)
+		if busy != nil {
+			t.Error(busy)
+		}
+		second <- rel
+	}()
+	testwait.Until(testwait.Deadline, func() bool { return g.lineLen("a", "h") == 1 })
+	time.Sleep(300 * time.Millisecond) // the hold the gate learns
+	first()
+	release := <-second
+	defer release()
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	_, busy = g.acquire(short, "a", "h", true)
+	if busy == nil || short.Err() != nil || busy.RetryAfter < 1 || !strings.Contains(busy.Message, "would take about") {
+		t.Fatalf("refused %v, deadline passed: %v", busy, short.Err())
+	}
 }

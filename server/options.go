@@ -7,8 +7,10 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/stages"
 )
 
 // maxPluginOptions bounds how many options one request may pass to its
@@ -78,3 +80,29 @@ func jsonShape(raw json.RawMessage) string {
 }
 
 func badOption(msg string) *apiError { return classError(errclass.BadOption, msg) }
+
+// nativeFieldNames name /v1's request fields by the extractor option each
+// becomes: the same names.
+var nativeFieldNames = map[string]string{"json_path": "json_path", "jq": "jq", "pages": "pages", "links": "links"}
+
+// unappliedWarning names the request fields the document's extractor does
+// not take (jq on a web page): it did not apply them, and the caller
+// should know. names maps an extractor option to the field the caller
+// gave; an option missing from it is not the caller's to hear about.
+func unappliedWarning(doc *stages.Doc, names map[string]string) string {
+	ex := doc.Extraction
+	if ex == nil {
+		return ""
+	}
+	var fields []string
+	for _, opt := range ex.Unapplied {
+		if f, ok := names[opt]; ok {
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("not applied: %s (the %s extractor, which read this %s document, takes no such option)",
+		strings.Join(fields, ", "), ex.Extractor, doc.MediaType())
+}

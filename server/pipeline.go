@@ -120,7 +120,7 @@ func stripInvisible(doc *stages.Doc) {
 	var c invisible.Counter
 	if ex := doc.Extraction; ex != nil {
 		clean := *ex
-		clean.Content, clean.Title = c.Strip(ex.Content), c.Strip(ex.Title)
+		clean.Content, clean.Title, clean.HTML = c.Strip(ex.Content), c.Strip(ex.Title), c.Strip(ex.HTML)
 		if ex.Metadata != nil {
 			clean.Metadata = make(map[string]string, len(ex.Metadata))
 			for k, v := range ex.Metadata {

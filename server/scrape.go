@@ -1,17 +1,18 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/sdk"
@@ -95,6 +96,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 		}
 	}
 	o.pageOptions(opts)
+	if slices.Contains(o.Formats, "html") {
+		opts[sdk.OptionHTML] = "true"
+	}
 	if len(opts) == 0 {
 		return nil
 	}
@@ -105,6 +109,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 func (o *scrapeOptions) check() *apiError {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
+	}
+	if ae := o.checkSelectors(); ae != nil {
+		return ae
 	}
 	if _, _, ae := pluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
 		return ae
@@ -212,6 +219,11 @@ func (m *scrapeMetadata) fromPage(page pageInfo) {
 	m.OGSiteName, m.OGLocale, m.Keywords, m.Robots = tag["og:site_name"], tag["og:locale"], tag["keywords"], tag["robots"]
 	m.PublishedTime, m.ModifiedTime = tag["article:published_time"], tag["article:modified_time"]
 	m.Favicon = page.Favicon
+	// Firecrawl's title is the document's <title>; og:title only stands in
+	// for a page without one.
+	if page.Title != "" {
+		m.Title, _ = invisible.Strip(page.Title)
+	}
 	if m.Title == "" {
 		m.Title = m.OGTitle
 	}
@@ -269,6 +281,7 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 // target of a Firecrawl batch go through it.
 func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
 	mode := scrapeMode(req)
+	parent := ctx
 	if req.Timeout != nil {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
@@ -276,6 +289,11 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 	}
 	res, ae := s.run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
+		if req.Timeout != nil && ae.Class != errclass.Busy && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+			// The caller's timeout fired, wherever the chain was.
+			ae = classError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
+				time.Duration(*req.Timeout)*time.Millisecond, *req.Timeout))
+		}
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
@@ -305,7 +323,7 @@ func warningCount(warning string) int {
 }
 
 func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
-	raw, err := readAll(r)
+	raw, err := readBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -330,16 +348,20 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 	return &req, nil
 }
 
-func readAll(r *http.Request) ([]byte, *apiError) {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r.Body); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, firecrawlBadRequest("the request body is too large")
-		}
-		return nil, firecrawlBadRequest(err.Error())
+// contentHTML is Firecrawl's html format: the clean content as HTML, which
+// the extractor renders for a page; a document of another type has its
+// clean text in a <pre>, with a note saying so.
+func contentHTML(doc *stages.Doc) (string, string) {
+	ex := doc.Extraction
+	switch {
+	case ex == nil:
+		return "", "html (no clean content)"
+	case ex.HTML != "" || strings.Contains(doc.MediaType(), "html"):
+		return ex.HTML, ""
+	case ex.Content == "":
+		return "", ""
 	}
-	return buf.Bytes(), nil
+	return "<pre>" + html.EscapeString(ex.Content) + "</pre>", "html (this document is " + doc.MediaType() + ", not a page: its clean text in a <pre>)"
 }
 
 func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
@@ -387,16 +409,17 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 			}
 			out.Summary = &summary
 			returned += tokens.Count(summary)
-		case "html", "rawHtml":
-			// sift keeps no cleaned HTML: both are the page as fetched.
-			body, n := rawText(doc)
-			rawStripped = max(rawStripped, n)
-			if f == "html" {
-				out.HTML = &body
-				unsupported = append(unsupported, "html (the page as fetched: sift keeps no cleaned HTML; markdown is the main content)")
-			} else {
-				out.RawHTML = &body
+		case "html":
+			body, note := contentHTML(doc)
+			out.HTML = &body
+			if note != "" {
+				unsupported = append(unsupported, note)
 			}
+			returned += tokens.Count(body)
+		case "rawHtml":
+			body, n := rawText(doc)
+			rawStripped = n
+			out.RawHTML = &body
 			returned += rawTokens(resp)
 		default:
 			if !knownFormats[f] {
@@ -414,6 +437,9 @@ func scrapeAnswer(req *scrapeRequest, res *fetchResult) scrapeDoc {
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
 	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
 	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
+		warnings = append(warnings, w)
+	}
+	if w := unappliedWarning(doc, firecrawlFieldNames); w != "" {
 		warnings = append(warnings, w)
 	}
 	if resp.Status >= 400 {

@@ -93,7 +93,7 @@ func (s *Server) scrapeResults(ctx context.Context, c *caller, opts *scrapeOptio
 
 func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	logOf(r.Context()).setMode("search")
-	raw, ae := readAll(r)
+	raw, ae := readBody(r)
 	if ae != nil {
 		writeFirecrawlError(w, ae)
 		return
@@ -159,10 +159,8 @@ type searchResult struct {
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	logOf(r.Context()).setMode("search")
 	var req searchRequest
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&req); err != nil {
-		writeError(w, badRequest("malformed JSON body: "+err.Error()))
+	if ae := readJSON(r, &req); ae != nil {
+		writeError(w, ae)
 		return
 	}
 	if req.Query == "" {

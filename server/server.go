@@ -229,6 +229,17 @@ func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
 			return
 		}
 		logOf(r.Context()).setCaller(c)
+		if r.ContentLength > maxBody {
+			// Answered before the body is read: a client that sent
+			// Expect: 100-continue then sends none of it.
+			ae := bodyTooLarge(maxBody, r.ContentLength)
+			if strings.HasPrefix(r.URL.Path, "/v2/") {
+				writeFirecrawlError(w, ae)
+			} else {
+				writeError(w, ae)
+			}
+			return
+		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		h(w, r, c)
 	}

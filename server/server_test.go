@@ -295,10 +295,14 @@ func TestFetchErrors(t *testing.T) {
 		{"blocked", map[string]any{"url": "http://10.0.0.5/"}, 403, "blocked: private address 10.0.0.5"},
 		{"blocked port", map[string]any{"url": "http://127.0.0.1:1/"}, 403, "blocked: port 1 not allowed"},
 		{"no url", map[string]any{}, 400, "invalid: url is required"},
-		{"unknown field", map[string]any{"url": origin.URL, "depth": 2}, 400, "invalid: malformed JSON body"},
+		{"unknown field", map[string]any{"url": origin.URL, "depth": 2}, 400, `invalid: field "depth": no such field`},
+		{"wrong type", map[string]any{"url": origin.URL, "links": "no"}, 400, `invalid: field "links": want true or false, not a string`},
+		{"trailing data", `{"url":"` + origin.URL + `"} {"url":"x"}`, 400, "invalid: unexpected data after the JSON object"},
+		{"trailing garbage", `{"url":"` + origin.URL + `"}x`, 400, "invalid: unexpected data after the JSON object, at byte "},
+		{"an array", `[1]`, 400, "invalid: the body must be a JSON object, not an array"},
 		{"bad mode", map[string]any{"url": origin.URL, "mode": "summary"}, 400, "invalid: mode"},
-		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON body"},
-		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 400, "invalid: request body over"},
+		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON: the body ends"},
+		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 413, "too_large: the request body is 65546 bytes, over the 65536-byte limit"},
 		{"origin 404 is an answer, not an error", map[string]any{"url": origin.URL + "/missing", "mode": "raw"}, 200, ""},
 	}
 	for _, tc := range tests {
@@ -326,7 +330,7 @@ func TestScrape(t *testing.T) {
 	}
 	data := body["data"].(map[string]any)
 	meta := data["metadata"].(map[string]any)
-	if !strings.Contains(data["markdown"].(string), "trowel") || !strings.Contains(data["html"].(string), "<article>") {
+	if !strings.Contains(data["markdown"].(string), "trowel") || !strings.Contains(data["html"].(string), `<a href="`+origin.URL+`/guide">drip guide</a>`) {
 		t.Errorf("data %v", data)
 	}
 	if meta["title"] != "Irrigation" || meta["description"] != "Drip tips" || meta["language"] != "en" || meta["statusCode"] != 200.0 ||
@@ -353,6 +357,9 @@ func TestScrapeErrors(t *testing.T) {
 		prefix string
 	}{
 		{`{"url":`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request"},
+		{`{"url":"` + origin.URL + `/article"} {"url":"x"}`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request: unexpected data after the JSON object, at byte"},
+		{`[{"url":"x"}]`, 400, "BAD_REQUEST_INVALID_JSON", "Bad Request: the body must be a JSON object, not an array"},
+		{map[string]any{"url": origin.URL + "/article", "onlyMainContent": "no"}, 400, "BAD_REQUEST", `Bad Request: field "onlyMainContent": want true or false, not a string`},
 		{map[string]any{"formats": []string{"markdown"}}, 400, "BAD_REQUEST", "Bad Request: url is required"},
 		{map[string]any{"url": "http://127.0.0.1:1/"}, 403, "", "blocked: "},
 		{map[string]any{"url": origin.URL + "/image"}, 400, "UNSUPPORTED", "unsupported: "},
@@ -659,5 +666,38 @@ func TestFetchPDF(t *testing.T) {
 	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf", "pages": "30"})
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body["error"].(string), "past the last page") {
 		t.Fatalf("pages 30 of 23: %d %v", resp.StatusCode, body)
+	}
+}
+
+// TestFetchOptionNotForThisDocument: a field that becomes an option the
+// document's extractor does not take (jq or pages on a web page, links on
+// JSON) is named in a warning rather than ignored in silence; one it takes
+// is not.
+func TestFetchOptionNotForThisDocument(t *testing.T) {
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, Options{})
+	for _, tc := range []struct {
+		body map[string]any
+		want string // "" for no warning
+	}{
+		{map[string]any{"url": origin.URL + "/article", "jq": ".items"}, "not applied: jq (the html extractor, which read this text/html document, takes no such option)"},
+		{map[string]any{"url": origin.URL + "/article", "json_path": "items", "pages": "1-2"}, "not applied: json_path, pages (the html extractor"},
+		{map[string]any{"url": origin.URL + "/data.json", "links": false}, "not applied: links (the json extractor"},
+		{map[string]any{"url": origin.URL + "/data.json", "jq": ".items[0]"}, ""},
+		{map[string]any{"url": origin.URL + "/article", "links": false}, ""},
+	} {
+		resp, out := post(t, srv.URL+"/v1/fetch", testKey, tc.body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%v: %d %v", tc.body, resp.StatusCode, out)
+		}
+		warnings := fmt.Sprint(out["warnings"])
+		if tc.want == "" && strings.Contains(warnings, "not applied") || !strings.Contains(warnings, tc.want) {
+			t.Errorf("%v: warnings %s, want %q", tc.body, warnings, tc.want)
+		}
+	}
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
+		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 2}}})
+	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
+		t.Errorf("scrape with maxPages of a web page: warning %q", w)
 	}
 }

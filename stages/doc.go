@@ -113,6 +113,12 @@ type Extraction struct {
 	Extractor string // the plugin that produced it
 	// Tokens is Content's token count, counted once by the extract stage.
 	Tokens int
+	// HTML is the content as HTML, when the request asked for it
+	// (sdk.OptionHTML) and the extractor renders HTML.
+	HTML string `json:",omitempty"`
+	// Unapplied names the request's own options (not the strict ones)
+	// that the extractor does not declare, and so did not apply.
+	Unapplied []string `json:",omitempty"`
 }
 
 // ContextHit is one thing the agent's team already knows.

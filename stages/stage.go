@@ -169,6 +169,14 @@ type OptionChecker interface {
 	CheckOptions(extractor string, opts map[string]string) error
 }
 
+// OptionDeclarer is what an ExtractorRouter may also do: say whether an
+// extractor declares a per-request option, so that a request field no
+// extractor of this document takes (jq on a web page) is named to the
+// caller rather than ignored.
+type OptionDeclarer interface {
+	Declares(extractor, option string) bool
+}
+
 // DigesterSet finds a digester by the name of its block.
 type DigesterSet interface {
 	Digester(name string) (Digester, bool)

@@ -115,7 +115,7 @@ func fixturePages(t *testing.T) *httptest.Server {
 			}
 		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<html><head><title>Page %s</title></head><body><article><h1>Page %s</h1>%s<p>Next: <a href="/a.html">page a</a>.</p></article></body></html>`,
+		fmt.Fprintf(w, `<html><head><title>Page %s</title><meta property="og:title" content="OG Page %[1]s"></head><body><article><h1>Page %s</h1>%s<p>Next: <a href="/a.html">page a</a>.</p></article></body></html>`,
 			name, name, strings.Repeat("<p>Fixture text for the Firecrawl SDK check, served on loopback only. </p>", 10))
 	}))
 	t.Cleanup(srv.Close)
@@ -163,6 +163,14 @@ pipeline {
   }
   stage "fetch" {}
   stage "extract" {}
+}
+# These tests check behaviour, not plugin deadlines: on a loaded machine a
+# PDF can take longer than the default call timeout.
+extractor "html" {
+  timeout = "5m"
+}
+extractor "pdf" {
+  timeout = "5m"
 }
 %s`, addr, filepath.Dir(cfg), port, extra)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {

@@ -32,6 +32,12 @@ func (b *bindings) CheckOptions(extractor string, opts map[string]string) error 
 	return b.host.CheckOptions(extractor, opts)
 }
 
+// Declares reports whether the extractor declares the option, in the
+// host.
+func (b *bindings) Declares(extractor, option string) bool {
+	return b.host.Declares(extractor, option)
+}
+
 // Digester finds a digester in the host; while the chain is built, before
 // there is one, it answers whether a block declares name.
 func (b *bindings) Digester(name string) (stages.Digester, bool) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -253,6 +254,15 @@ func (h *Host) CheckOptions(extractor string, opts map[string]string) error {
 	return s.Schema.CheckOptions(opts)
 }
 
+// Declares reports whether the extractor declares the per-request option.
+func (h *Host) Declares(extractor, option string) bool {
+	s, ok := h.specs[extractor]
+	if !ok {
+		return false
+	}
+	return slices.ContainsFunc(s.Schema.Options, func(o sdk.Option) bool { return o.Name == option })
+}
+
 // Pools returns the host's process pools, for health reporting.
 func (h *Host) Pools() []*Pool { return h.pools }
 
@@ -291,6 +301,7 @@ func (i inProcess) Digest(ctx context.Context, req *sdk.DigestRequest) (*sdk.Dig
 
 var (
 	_ stages.ExtractorRouter = (*Host)(nil)
+	_ stages.OptionDeclarer  = (*Host)(nil)
 	_ stages.DigesterSet     = (*Host)(nil)
 	_ stages.OptionChecker   = (*Host)(nil)
 )

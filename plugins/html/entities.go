@@ -11,10 +11,10 @@ import (
 // "&lt;token&gt;" as three words where the page shows "<token>" (man pages
 // and command references are full of them). A backslash escape is as safe
 // in markdown, where no tag starts with \<, and reads as the page does. So
-// markAngles swaps the text's angle brackets (outside code, where text is
-// shown as it is) for private-use markers the converter leaves alone, and
-// unmarkAngles writes them as \< and \>. Text that reads "&lt;" on the page
-// stays "&lt;".
+// markAngles swaps the text's angle brackets (outside code and <kbd>, which
+// markdown writes as code: there text is shown as it is) for private-use
+// markers the converter leaves alone, and unmarkAngles writes them as \<
+// and \>. Text that reads "&lt;" on the page stays "&lt;".
 
 const (
 	lessMark    = '\uE003'
@@ -29,7 +29,7 @@ func markAngles(n *html.Node) {
 		switch {
 		case c.Type == html.TextNode:
 			c.Data = angleMarker.Replace(c.Data)
-		case c.Type == html.ElementNode && (c.Data == "pre" || c.Data == "code"):
+		case c.Type == html.ElementNode && (c.Data == "pre" || c.Data == "code" || c.Data == "kbd"):
 			// shown as it is
 		default:
 			markAngles(c)

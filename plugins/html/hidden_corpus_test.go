@@ -151,13 +151,16 @@ func TestHiddenCorpus(t *testing.T) {
 		t.Fatalf("no base pages: %v", err)
 	}
 	ex := sdktest.Extractor(t, New())
-	extract := func(t *testing.T, page []byte, url string) string {
+	// The content as HTML (the html option) is asked for too: it is made
+	// from the same tree, and must leak no more than the markdown.
+	extract := func(t *testing.T, page []byte, url string) (string, string) {
 		t.Helper()
-		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: url})
+		res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: url,
+			Options: map[string]string{sdk.OptionHTML: "true"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.Content
+		return res.Content, res.HTML
 	}
 	pages := 0
 	for _, path := range bases {
@@ -166,7 +169,7 @@ func TestHiddenCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		url := baseURLs[filepath.Base(path)]
-		base := extract(t, raw, url)
+		base, _ := extract(t, raw, url)
 		paragraphs := visibleParagraphs(base)
 		anchor := anchorParagraph(t, raw, base)
 		if len(paragraphs) < 3 || anchor == "" {
@@ -175,11 +178,17 @@ func TestHiddenCorpus(t *testing.T) {
 		for _, tc := range hidingTechniques {
 			pages++
 			t.Run(filepath.Base(path)+"/"+tc.name, func(t *testing.T) {
-				got := extract(t, inject(t, raw, anchor, tc), url)
+				got, gotHTML := extract(t, inject(t, raw, anchor, tc), url)
 				for _, leak := range []string{"AGENT-DIRECTIVE", "previous instructions", "collector.example"} {
 					if strings.Contains(got, leak) {
 						t.Errorf("hidden instruction leaked (%q):\n%s", leak, got)
 					}
+					if strings.Contains(gotHTML, leak) {
+						t.Errorf("hidden instruction leaked into the html (%q):\n%s", leak, gotHTML)
+					}
+				}
+				if gotHTML == "" {
+					t.Error("no html")
 				}
 				for _, p := range paragraphs {
 					if !strings.Contains(got, p) {

@@ -69,6 +69,7 @@ func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 		{Name: OptionMainContent, Type: sdk.TypeBool, Description: "false renders the whole visible page (navigation, header and footer too), not only its main content"},
 		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
 		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
+		{Name: sdk.OptionHTML, Type: sdk.TypeBool, Description: "true also returns the content as HTML (the part of the page the markdown is made from, links absolute), for Firecrawl's html format"},
 	}}, nil
 }
 
@@ -84,6 +85,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	wantHTML, err := htmlOption(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
@@ -91,11 +96,15 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
 	po.applyTags(root, out)
 	if po.whole {
-		return e.wholePage(ctx, root, req, keepLinks, out)
+		return e.wholePage(ctx, root, req, keepLinks, wantHTML, out)
 	}
 	page, hrefs := prepare(root)
 	content := mainContent(root, page, req.URL, out)
 	tidy(content)
+	var contentAsHTML string
+	if wantHTML {
+		contentAsHTML = contentHTML(content, hrefs, req.URL)
+	}
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
@@ -107,20 +116,36 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if !keepLinks {
 		md = unlinkMarkdown(md)
 	}
+	if md == "" {
+		contentAsHTML = "" // nothing to read: finish said why
+	}
+	return capped(out, md, contentAsHTML, req.MaxOutputBytes), nil
+}
+
+// capped sets out's content and HTML, each cut at the output cap with a
+// warning.
+func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk.ExtractResult {
 	var warning string
-	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
+	if out.Content, warning = sdk.CapOutput(md, maxOut, DefaultMaxOutput); warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
-	return out, nil
+	if out.HTML, warning = sdk.CapOutput(contentAsHTML, maxOut, DefaultMaxOutput); warning != "" {
+		out.Warnings = append(out.Warnings, "html "+warning)
+	}
+	return out
 }
 
 // wholePage renders the whole visible page: the title and metadata are
 // still read as for the main content, the text is the body's.
-func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, keepLinks bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root)
 	_ = mainContent(root, page, req.URL, out)
 	content := visibleBody(root)
 	tidy(content)
+	var contentAsHTML string
+	if wantHTML {
+		contentAsHTML = contentHTML(content, hrefs, req.URL)
+	}
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
@@ -130,11 +155,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	if !keepLinks {
 		md = unlinkMarkdown(md)
 	}
-	var warning string
-	if out.Content, warning = sdk.CapOutput(md, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
-		out.Warnings = append(out.Warnings, warning)
-	}
-	return out, nil
+	return capped(out, md, contentAsHTML, req.MaxOutputBytes), nil
 }
 
 // prepare readies the page for go-trafilatura: it shows what readers see
@@ -142,13 +163,16 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // (overlays.go), reads what the page declares itself to be (pagetype.go),
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
-// page of its type holds beside its content (reviews, other articles). It
+// page of its type holds beside its content (reviews, other articles), and
+// writes code in table cells as go-trafilatura keeps it (cells.go). It
 // returns the page type and the links' hrefs by number.
 func prepare(root *html.Node) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
 	removeHidden(root)
 	dropOverlays(root)
+	keepCellCode(root)
+	flattenEmphasis(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
 	dropLandmarks(root)

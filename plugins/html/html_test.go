@@ -75,7 +75,7 @@ func checkText(t *testing.T, text string, kept, gone []string) {
 }
 
 func TestGolden(t *testing.T) {
-	for _, name := range []string{"article", "latin1", "short"} {
+	for _, name := range []string{"article", "latin1", "short", "blogpost", "reference", "glossary"} {
 		t.Run(name, func(t *testing.T) {
 			res := extractFile(t, name)
 			got := res.Content + "\n"
@@ -248,14 +248,14 @@ func FuzzExtract(f *testing.F) {
 	ex := New()
 	f.Fuzz(func(t *testing.T, page []byte) {
 		// With links and without (links=false unlinks the markdown last).
-		for _, opts := range []map[string]string{nil, {"links": "false"}} {
+		for _, opts := range []map[string]string{nil, {"links": "false"}, {sdk.OptionHTML: "true"}} {
 			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: page, ContentType: "text/html", MaxOutputBytes: 2048, Options: opts})
 			var de *sdk.DocError
 			if err != nil && !errors.As(err, &de) {
 				t.Fatalf("non-document error: %v", err)
 			}
-			if err == nil && len(res.Content) > 2048 {
-				t.Fatalf("output %d bytes over the cap", len(res.Content))
+			if err == nil && (len(res.Content) > 2048 || len(res.HTML) > 2048) {
+				t.Fatalf("output %d and html %d bytes, over the cap", len(res.Content), len(res.HTML))
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/andybalholm/cascadia"
 	"golang.org/x/net/html"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -41,6 +42,13 @@ func readPageOptions(opts map[string]string) (pageOptions, error) {
 		return po, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf(`%s %q: want "true" or "false"`, OptionMainContent, v)}
 	}
 	po.include, po.exclude = selectors(opts[OptionIncludeTags]), selectors(opts[OptionExcludeTags])
+	for name, sels := range map[string][]string{OptionIncludeTags: po.include, OptionExcludeTags: po.exclude} {
+		for _, s := range sels {
+			if _, err := cascadia.ParseGroup(s); err != nil {
+				return po, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf("%s: %q is not a CSS selector: %v", name, s, err)}
+			}
+		}
+	}
 	return po, nil
 }
 
@@ -56,8 +64,8 @@ func selectors(v string) []string {
 
 // applyTags removes the excluded elements, then keeps only the included
 // ones (outermost first, in page order) as the body's children. It warns
-// when no element matched the included selectors. A selector that does
-// not parse matches nothing.
+// when no element matched the included selectors. Every selector parsed
+// (readPageOptions).
 func (po pageOptions) applyTags(root *html.Node, out *sdk.ExtractResult) {
 	doc := goquery.NewDocumentFromNode(root)
 	for _, sel := range po.exclude {

@@ -22,7 +22,8 @@ import (
 type pageType struct {
 	// discussion: a forum thread or a Q&A page, or made by forum software.
 	discussion bool
-	// article: declares an article type, or og:type article.
+	// article: declares an article type, or og:type article, or marks
+	// exactly one blog post in hAtom and declares no product or list.
 	article bool
 	// items: declares a product or a list of items, and no article.
 	items bool
@@ -40,6 +41,7 @@ type declarations struct {
 	ogType         string
 	generator      string
 	markedArticles []*html.Node
+	hAtomPosts     int // elements of classes hentry and post
 }
 
 var (
@@ -67,6 +69,9 @@ func pageTypeOf(root *html.Node) pageType {
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
+			if isHAtomPost(n) {
+				d.hAtomPosts++
+			}
 			switch {
 			case n.Data == "script" && strings.EqualFold(attr(n, "type"), "application/ld+json"):
 				if n.FirstChild != nil {
@@ -97,12 +102,34 @@ func (d declarations) classify() pageType {
 		discussion: d.declare(discussionTypes) || forumSoftware.MatchString(d.generator),
 		article:    d.declare(articleTypes) || d.ogType == "article" && !matchAny(listTypes, d.jsonLD),
 	}
+	if !p.article && d.hAtomPosts == 1 && !ogProduct && !d.declare(itemTypes) {
+		p.article = true
+	}
 	p.items = (ogProduct || d.declare(itemTypes)) && !p.article
 	p.product = (ogProduct || d.declare(productTypes)) && !p.article
 	if len(d.markedArticles) == 1 {
 		p.markedArticle = d.markedArticles[0]
 	}
 	return p
+}
+
+// isHAtomPost reports whether n is a blog post as hAtom marks one: the
+// classes hentry and post together, as Blogger and WordPress write them
+// on a post (a WordPress page is hentry and page). Blog platforms declare
+// nothing else on many pages, and a post's page read as anything but an
+// article lost it to the whole body, with the blog's header, sidebar
+// widgets and readers' comments.
+func isHAtomPost(n *html.Node) bool {
+	var entry, post bool
+	for _, c := range strings.Fields(attr(n, "class")) {
+		switch c {
+		case "hentry":
+			entry = true
+		case "post":
+			post = true
+		}
+	}
+	return entry && post
 }
 
 // declare reports whether the page declares a type re matches, in

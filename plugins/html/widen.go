@@ -17,8 +17,8 @@ import (
 //     (comments.go);
 //   - failing that, the page's largest run of repeated items (items.go);
 //   - failing that, unless the page is a discussion, the page's body
-//     without its chrome, when at most bodyLinkShare of its words are in
-//     links: what go-trafilatura left out of a service page is then its
+//     without its chrome and its runs of comments, when at most
+//     bodyLinkShare of its words are in links: what go-trafilatura left out of a service page is then its
 //     other sections, not lists of links. A discussion's posts are found
 //     by their markup (thread.go, the item runs) instead, and its body
 //     holds more than the thread.
@@ -67,6 +67,7 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return nil
 	}
 	body := withoutChrome(root)
+	dropCommentRuns(body)
 	if all, linked := countWords(body, false); all > enough && float64(linked) <= bodyLinkShare*float64(all) {
 		return body
 	}

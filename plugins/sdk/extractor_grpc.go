@@ -61,6 +61,7 @@ func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (
 		Title:    res.Title,
 		Metadata: res.Metadata,
 		Warnings: res.Warnings,
+		Html:     res.HTML,
 	}, nil
 }
 
@@ -89,6 +90,7 @@ func (c *extractorClient) Extract(ctx context.Context, req *ExtractRequest) (*Ex
 		Title:    res.GetTitle(),
 		Metadata: res.GetMetadata(),
 		Warnings: res.GetWarnings(),
+		HTML:     res.GetHtml(),
 	}, nil
 }
 

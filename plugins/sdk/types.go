@@ -80,7 +80,16 @@ type ExtractResult struct {
 	// Warnings tell the agent what was changed or cut ("output truncated
 	// at 1 MiB").
 	Warnings []string
+	// HTML is the content as HTML, when the request's OptionHTML asked for
+	// it and the extractor renders HTML: the part of the document Content
+	// was made from, links absolute. Empty otherwise.
+	HTML string
 }
+
+// OptionHTML "true" asks an extractor that can for ExtractResult.HTML
+// beside the content (Firecrawl's html format). Extractors that cannot
+// ignore it.
+const OptionHTML = "html"
 
 // DigestRequest asks for a digest of clean content.
 type DigestRequest struct {

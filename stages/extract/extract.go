@@ -5,6 +5,7 @@ package extract
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
@@ -69,7 +70,8 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: res.Title,
-		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Estimate(res.Content),
+		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
+		Unapplied: s.unapplied(name, doc.Request),
 	}
 	for _, w := range res.Warnings {
 		doc.Warn(w)
@@ -89,6 +91,23 @@ func (s *Stage) checkOptions(name string, req stages.Request) error {
 		strict[k] = req.Options[k]
 	}
 	return oc.CheckOptions(name, strict)
+}
+
+// unapplied names the request's non-strict options that extractor name
+// does not declare, sorted; none when the router cannot tell.
+func (s *Stage) unapplied(name string, req stages.Request) []string {
+	od, ok := s.router.(stages.OptionDeclarer)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for k := range req.Options {
+		if !slices.Contains(req.StrictOptions, k) && !od.Declares(name, k) {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 var _ stages.Stage = (*Stage)(nil)

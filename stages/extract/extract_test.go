@@ -2,6 +2,8 @@ package extract
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -43,5 +45,30 @@ func TestSharePassedToExtractor(t *testing.T) {
 	}
 	if len(ex.shares) != 2 || ex.shares[0] != "alice" || ex.shares[1] != "alice/batch" {
 		t.Fatalf("shares %q", ex.shares)
+	}
+}
+
+// declaring routes to one extractor that declares the options named.
+type declaring struct {
+	oneRoute
+	declared []string
+}
+
+func (d declaring) Declares(_, option string) bool { return slices.Contains(d.declared, option) }
+
+// The extraction names the request's own options the extractor does not
+// declare; strict ones are checked before the call, and never listed.
+func TestUnappliedOptionsNamed(t *testing.T) {
+	s := &Stage{router: declaring{oneRoute{&sharing{}}, []string{"links"}}, maxOutput: DefaultMaxOutput}
+	doc := &stages.Doc{
+		Request: stages.Request{Options: map[string]string{"jq": ".a", "pages": "1", "links": "false", "own": "x"},
+			StrictOptions: []string{"own"}},
+		Response: &stages.Response{Body: []byte("body"), ContentType: "text/plain"},
+	}
+	if err := s.Run(context.Background(), doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(doc.Extraction.Unapplied); got != "[jq pages]" {
+		t.Errorf("unapplied %s, want [jq pages]", got)
 	}
 }

@@ -112,11 +112,18 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if s.client.guard == nil {
 		return errors.New("no guard to vet redirects with")
 	}
+	// The request's own deadline may come first; the error names the one
+	// that fired.
+	dl, bounded := ctx.Deadline()
+	byRequest := bounded && time.Until(dl) < s.cfg.Timeout
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	resp, err := s.client.fetch(ctx, doc.Target)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+			if byRequest {
+				return fmt.Errorf("%w: no complete answer before the request's deadline", ErrTimeout)
+			}
 			return fmt.Errorf("%w: no complete answer within %s", ErrTimeout, s.cfg.Timeout)
 		}
 		return err

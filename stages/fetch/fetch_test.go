@@ -279,6 +279,20 @@ func TestTimeouts(t *testing.T) {
 		if elapsed := time.Since(start); elapsed > 20*time.Second {
 			t.Fatalf("%s: took %s with a 300ms timeout", path, elapsed)
 		}
+		if !strings.Contains(err.Error(), "within 300ms") {
+			t.Errorf("%s: %v, want the stage's timeout named", path, err)
+		}
+	}
+	// A request deadline before the stage's timeout is the one named.
+	target, err := s.client.guard.Vet(context.Background(), o.srv.URL+"/silent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	err = s.Run(ctx, &stages.Doc{Target: target})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "before the request's deadline") {
+		t.Errorf("under a shorter request deadline: %v", err)
 	}
 }
 

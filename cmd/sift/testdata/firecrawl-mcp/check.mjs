@@ -69,6 +69,23 @@ try {
 } catch (e) { check("scrape links: no error", false, e?.message); }
 
 try {
+  // html is the clean content: the article as HTML, its links absolute,
+  // not the page's head.
+  const res = await client.callTool({ name: "firecrawl_scrape", arguments: { url: pages[1], formats: ["html"] } });
+  const t = text(res);
+  const o = new URL(pages[1]).origin;
+  const linked = t.includes(`href="${o}/a.html"`) || t.includes(`href=\\"${o}/a.html\\"`);
+  check("scrape: html is the clean content, links absolute", !res.isError && t.includes("<p>Fixture text") && linked &&
+    !t.includes("<title>"), t);
+} catch (e) { check("scrape html: no error", false, e?.message); }
+
+try {
+  const res = await client.callTool({ name: "firecrawl_scrape", arguments: { url: pages[1], includeTags: ["div["] } });
+  const t = text(res);
+  check("scrape: a selector that does not parse is refused, naming it", res.isError === true && t.includes("div["), t);
+} catch (e) { check("scrape bad selector: refused naming it", /div\[/.test(e?.message || ""), e?.message); }
+
+try {
   const res = await client.callTool({ name: "firecrawl_map", arguments: { url: pages[1] } });
   const t = text(res);
   check("map: the page's links", !res.isError && t.includes("/a.html"), t);

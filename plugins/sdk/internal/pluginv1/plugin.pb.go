@@ -688,7 +688,11 @@ type ExtractResponse struct {
 	Warnings []string          `protobuf:"bytes,5,rep,name=warnings,proto3" json:"warnings,omitempty"`
 	// Set when the document itself is bad (malformed, unsupported): a result,
 	// not a transport failure.
-	Error         *Error `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	Error *Error `protobuf:"bytes,6,opt,name=error,proto3" json:"error,omitempty"`
+	// The content as HTML, when the request's "html" option asked for it and
+	// the extractor renders HTML: the same part of the document the content
+	// was made from, links absolute.
+	Html          string `protobuf:"bytes,7,opt,name=html,proto3" json:"html,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -763,6 +767,13 @@ func (x *ExtractResponse) GetError() *Error {
 		return x.Error
 	}
 	return nil
+}
+
+func (x *ExtractResponse) GetHtml() string {
+	if x != nil {
+		return x.Html
+	}
+	return ""
 }
 
 type Error struct {
@@ -1021,14 +1032,15 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x10max_output_bytes\x18\x05 \x01(\x03R\x0emaxOutputBytes\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xaa\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xbe\x02\n" +
 	"\x0fExtractResponse\x12\x18\n" +
 	"\acontent\x18\x01 \x01(\tR\acontent\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x14\n" +
 	"\x05title\x18\x03 \x01(\tR\x05title\x12I\n" +
 	"\bmetadata\x18\x04 \x03(\v2-.sift.plugin.v1.ExtractResponse.MetadataEntryR\bmetadata\x12\x1a\n" +
 	"\bwarnings\x18\x05 \x03(\tR\bwarnings\x12+\n" +
-	"\x05error\x18\x06 \x01(\v2\x15.sift.plugin.v1.ErrorR\x05error\x1a;\n" +
+	"\x05error\x18\x06 \x01(\v2\x15.sift.plugin.v1.ErrorR\x05error\x12\x12\n" +
+	"\x04html\x18\a \x01(\tR\x04html\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"7\n" +

@@ -1,0 +1,41 @@
+package html
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// go-trafilatura reads a table cell child by child and keeps what a
+// <code> child holds but not the text after it: a reference table's
+// "server, location, if" came out as one word, "serverlocationif", and a
+// cell of code with markup inside it ("<code><b>break</b>;</code>") not
+// at all. A <kbd> keeps the text around it there, and the markdown
+// converter writes a <kbd> as a code span, as it writes a <code>.
+// keepCellCode renames every one-line <code> inside a <td> or <th>
+// (outside a <pre>) <kbd>; code of several lines stays code (code.go
+// makes a block of it).
+func keepCellCode(n *html.Node) {
+	keepCellCodeIn(n, false)
+}
+
+func keepCellCodeIn(n *html.Node, inCell bool) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.Data {
+		case "pre", "script", "style", "template", "textarea":
+			continue
+		case "td", "th":
+			keepCellCodeIn(c, true)
+			continue
+		case "code":
+			if inCell && !strings.Contains(textOf(c), "\n") {
+				c.Data, c.DataAtom = "kbd", atom.Kbd
+			}
+		}
+		keepCellCodeIn(c, inCell)
+	}
+}
