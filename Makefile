@@ -18,7 +18,8 @@ RACE_PKGS := ./plugins/... ./stages/... ./internal/... ./server/... ./store/... 
 BENCH_DATA ?=
 BENCH_ABS  := $(if $(BENCH_DATA),$(abspath $(BENCH_DATA)))
 # The PDF corpus (a folder with pdf/), also not shipped: make bench
-# PDF_BENCH=DIR reads it with sift's pdf extractor and with pdftotext.
+# PDF_BENCH=DIR reads it with sift's pdf extractor, in process and through
+# /v1/fetch, and with pdftotext.
 PDF_BENCH ?=
 PDF_ABS   := $(if $(PDF_BENCH),$(abspath $(PDF_BENCH)))
 # An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
@@ -70,6 +71,7 @@ bench: build
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
 	$(GO) test -run '^$$' -bench Throughput -benchtime 1x ./server/
+	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench PDFFetch -benchtime 1x -timeout 60m ./cmd/sift/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
 	FOCUS_BENCH_DATA=$(if $(BENCH_ABS),$(BENCH_ABS)/data) FOCUS_EMBED_URL=$(EMBED_URL) \
 	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/

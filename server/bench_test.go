@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync"
 	"testing"
@@ -27,31 +28,49 @@ func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
 }
 
 // BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent
-// clients over loopback; reports requests/s and the p99 latency.
+// clients over loopback, for a short page and for the article of
+// BenchmarkThroughput; reports requests/s, the p99 latency, and the CPU
+// time of the process (sift and its clients) a hit costs.
 func BenchmarkCacheHit(b *testing.B) {
-	origin := fixtureOrigin(b)
+	b.Run("short", func(b *testing.B) {
+		origin := fixtureOrigin(b)
+		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": origin.URL + "/article"})
+	})
+	b.Run("article", func(b *testing.B) {
+		origin, hosts := multiHostOrigin(b, articlePage())
+		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": hosts[0] + "/article"})
+	})
+	b.Run("article-v2scrape", func(b *testing.B) {
+		origin, hosts := multiHostOrigin(b, articlePage())
+		benchCacheHits(b, origin, "/v2/scrape", map[string]any{"url": hosts[0] + "/article", "formats": []string{"markdown", "links"}})
+	})
+}
+
+func benchCacheHits(b *testing.B, origin *httptest.Server, path string, request map[string]any) {
 	srv := newTestServer(b, origin, Options{Global: 64, PerHost: 64}, `stage "cache" {}`)
-	body, _ := json.Marshal(map[string]any{"url": origin.URL + "/article"})
+	body, _ := json.Marshal(request)
+	url := srv.URL + path
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	benchPost(b, client, srv.URL+"/v1/fetch", body) // prime the cache
+	benchPost(b, client, url, body) // prime the cache
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu := time.Now(), cpuTime(b)
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
 			t0 := time.Now()
-			benchPost(b, client, srv.URL+"/v1/fetch", body)
+			benchPost(b, client, url, body)
 			mine = append(mine, time.Since(t0))
 		}
 		mu.Lock()
 		lat = append(lat, mine...)
 		mu.Unlock()
 	})
-	elapsed := time.Since(start)
+	elapsed, used := time.Since(start), cpuTime(b)-cpu
 	slices.Sort(lat)
+	b.ReportMetric(float64(used.Microseconds())/float64(len(lat)), "cpu_µs/hit")
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99_ms")
 }

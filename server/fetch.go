@@ -20,6 +20,12 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		return
 	}
 	rl.answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
+	if enc := out.Encoded(); enc != nil {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(enc)
+		return
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

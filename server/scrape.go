@@ -383,7 +383,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	var unsupported []string
 	var page pageInfo
 	if strings.Contains(doc.MediaType(), "html") {
-		page = readPage(resp.Body, resp.FinalURL)
+		page = pageOf(doc)
 	}
 	for _, f := range req.Formats {
 		switch f {
@@ -418,7 +418,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			}
 			returned += tokens.Count(body)
 		case "rawHtml":
-			body, n := invisible.Strip(string(resp.Body))
+			body, n := service.RawText(doc)
 			rawStripped = n
 			out.RawHTML = &body
 			returned += service.RawTokens(resp)

@@ -24,6 +24,11 @@ type Doc struct {
 	// CachedAt is set when a cache stage restored the Doc from a snapshot
 	// taken then.
 	CachedAt time.Time
+	// Memo is the memo of the snapshot the Doc was restored from, set
+	// only when no stage ran after the checkpoint that restored it: the
+	// Doc is then that snapshot's whole answer to the request, and what
+	// is derived from it may be kept beside the snapshot.
+	Memo Memo
 }
 
 // Cached reports whether the Doc came from a cache snapshot.

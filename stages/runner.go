@@ -39,6 +39,9 @@ func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 		}
 		resumed = next
 	}
+	if resumed < len(c.stages) {
+		doc.Memo = nil // a stage after the checkpoint changes the Doc
+	}
 	for i := resumed; i < len(c.stages); i++ {
 		if err := c.stages[i].run(ctx, doc); err != nil {
 			return err

@@ -122,6 +122,28 @@ type CacheViews interface {
 	At(stage int) CacheStore
 }
 
+// Memo is a place beside one snapshot a CacheStore keeps in memory for
+// what readers derive from it (the decoded snapshot, an encoded answer),
+// so each is made once however often the snapshot is read. It lives as
+// long as the snapshot does in memory: when the snapshot is replaced,
+// expires, is evicted or the cache is cleared, its memo goes with it.
+type Memo interface {
+	// Load returns the value stored under name; it is shared by every
+	// reader and must not be changed.
+	Load(name string) (any, bool)
+	// Store keeps value, which holds about size bytes of memory, under
+	// name; the store may decline it.
+	Store(name string, value any, size int64)
+}
+
+// MemoStore is a CacheStore that keeps snapshots in memory, each with a
+// Memo.
+type MemoStore interface {
+	CacheStore
+	// GetMemo is Get, with the snapshot's memo (nil when it has none).
+	GetMemo(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, memo Memo, ok bool, err error)
+}
+
 // ContextSource finds what a workspace already knows about a query.
 type ContextSource interface {
 	// Search returns the hits for query in workspace, most relevant first.

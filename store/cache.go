@@ -424,11 +424,22 @@ type tableState struct {
 // was cleared: one read of one row, at most once a period per process.
 const generationEvery = time.Second
 
-// CacheTable returns the cache with a budget of budget bytes.
+// CacheTable returns the cache with a budget of budget bytes, of which it
+// keeps DefaultMemory(budget) in memory.
 func (s *Store) CacheTable(budget int64) *CacheTable {
-	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(min(budget/4, hotMax)),
+	return s.CacheTableIn(budget, DefaultMemory(budget))
+}
+
+// CacheTableIn returns the cache with a budget of budget bytes, of which
+// it keeps at most memory bytes in memory (snapshots and their memos).
+func (s *Store) CacheTableIn(budget, memory int64) *CacheTable {
+	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(memory),
 		now: time.Now, dropped: Dropped{}}}
 }
+
+// DefaultMemory is what of a cache of budget bytes an instance keeps in
+// memory when no cache block says: a quarter, at most 64 MiB.
+func DefaultMemory(budget int64) int64 { return min(budget/4, hotMax) }
 
 // At returns the cache as the cache stage at index stage uses it: its
 // entries are counted and cleared apart from other stages'.
@@ -439,17 +450,24 @@ func (c *CacheTable) At(stage int) *CacheTable {
 // Get returns the fresh snapshot under key and when it was taken. The
 // snapshot may be shared with other readers: it must not be changed.
 func (c *CacheTable) Get(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
+	snap, takenAt, _, ok, err := c.GetMemo(ctx, key)
+	return snap, takenAt, ok, err
+}
+
+// GetMemo is Get, with the memo of the snapshot in memory (nil when the
+// snapshot is too large to be kept there).
+func (c *CacheTable) GetMemo(ctx context.Context, key string) ([]byte, time.Time, *Memo, bool, error) {
 	now := c.now()
 	c.checkGeneration(ctx, now)
-	if snap, takenAt, ok := c.hot.get(key, now); ok {
-		return snap, takenAt, true, nil
+	if snap, takenAt, memo, ok := c.hot.getMemo(key, now); ok {
+		return snap, takenAt, memo, true, nil
 	}
 	e, ok, err := c.store.cacheGet(ctx, key, now)
 	if err != nil || !ok {
-		return nil, time.Time{}, false, err
+		return nil, time.Time{}, nil, false, err
 	}
-	c.hot.put(key, e.snapshot, e.takenAt, e.expires)
-	return e.snapshot, e.takenAt, true, nil
+	memo := c.hot.put(key, e.snapshot, e.takenAt, e.expires)
+	return e.snapshot, e.takenAt, memo, true, nil
 }
 
 // checkGeneration empties the memory copies when the cache was cleared

@@ -64,6 +64,40 @@ func TestCountSampledAgreesWithExact(t *testing.T) {
 	}
 }
 
+// TestEstimateAgreesWithExact measures Estimate, which samples a quarter
+// as much as Count, against the exact count of the same pages, and holds
+// EstimateBytes to Estimate.
+func TestEstimateAgreesWithExact(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("testdata", "*.html.gz"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("test pages missing: %v", err)
+	}
+	var sumErr, maxErr float64
+	for _, p := range pages {
+		page := readGzip(t, p)
+		exactCount, est := exact(page), Estimate(page)
+		if b := EstimateBytes([]byte(page)); b != est {
+			t.Errorf("%s: EstimateBytes %d, Estimate %d", filepath.Base(p), b, est)
+		}
+		rel := math.Abs(float64(est-exactCount)) / float64(exactCount)
+		sumErr += rel
+		maxErr = max(maxErr, rel)
+		if rel > 0.15 {
+			t.Errorf("%s: estimate off by %.0f%%", filepath.Base(p), rel*100)
+		}
+	}
+	mean := sumErr / float64(len(pages))
+	t.Logf("estimate vs exact over %d pages: mean error %.1f%%, worst %.1f%%", len(pages), mean*100, maxErr*100)
+	if mean > 0.05 {
+		t.Errorf("mean error %.1f%%, want under 5%%", mean*100)
+	}
+	for _, short := range []string{"", "hello world", strings.Repeat("word ", EstimateExact/5)} {
+		if Estimate(short) != exact(short) {
+			t.Errorf("a text within EstimateExact (%d bytes) was not counted exactly", len(short))
+		}
+	}
+}
+
 func TestRuneAlignedNeverSplitsARune(t *testing.T) {
 	s := strings.Repeat("é€😀", 100)
 	for off := 0; off < 40; off++ {
@@ -99,5 +133,23 @@ func BenchmarkCount(b *testing.B) {
 	b.SetBytes(int64(len(page)))
 	for b.Loop() {
 		Count(page)
+	}
+}
+
+// BenchmarkEstimate: a 38 KB page (the throughput benchmark's size) with
+// Count and with Estimate, in one run.
+func BenchmarkEstimate(b *testing.B) {
+	page := strings.Repeat("<p>An ordinary paragraph of English prose, with a link.</p>\n", 640)
+	Count("the codec is built once, before either is timed")
+	for _, f := range []struct {
+		name  string
+		count func(string) int
+	}{{"Count", Count}, {"Estimate", Estimate}} {
+		b.Run(f.name, func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			for b.Loop() {
+				f.count(page)
+			}
+		})
 	}
 }

@@ -146,7 +146,7 @@ func searxngBlock(t *testing.T) string {
 	return fmt.Sprintf("search {\n  allow_cidrs = [\"127.0.0.0/8\"]\n  allow_ports = [%d]\n  searxng {\n    url = %q\n  }\n}\n", port, srv.URL)
 }
 
-func startSiftCmd(t *testing.T, origin *httptest.Server, extra string) (string, *exec.Cmd) {
+func startSiftCmd(t testing.TB, origin *httptest.Server, extra string) (string, *exec.Cmd) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))

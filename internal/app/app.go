@@ -177,7 +177,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		}
 		a.Store = st
 		if cached {
-			table := st.CacheTable(budget)
+			table := st.CacheTableIn(budget, cacheMemory(chain, budget))
 			positions := CacheStages(cfg)
 			indexes := make([]int, len(positions))
 			for i, pos := range positions {
@@ -235,6 +235,21 @@ func cacheBudget(c *stages.Chain) (int64, bool) {
 		}
 	}
 	return budget, found
+}
+
+// cacheMemory is what the cache keeps in memory: the largest memory a
+// cache block sets, else the default for budget.
+func cacheMemory(c *stages.Chain, budget int64) int64 {
+	var memory int64
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			memory = max(memory, cs.Memory())
+		}
+	}
+	if memory == 0 {
+		return store.DefaultMemory(budget)
+	}
+	return memory
 }
 
 // searchObserver is m as search's observer; none when m is nil.

@@ -82,6 +82,15 @@ func (s stageCache) Get(ctx context.Context, key string) ([]byte, time.Time, boo
 	return s.v.tables[s.stage].Get(ctx, key)
 }
 
+// GetMemo reads the stage's entries, with the memo of one kept in memory.
+func (s stageCache) GetMemo(ctx context.Context, key string) ([]byte, time.Time, stages.Memo, bool, error) {
+	snap, takenAt, memo, ok, err := s.v.tables[s.stage].GetMemo(ctx, key)
+	if memo == nil {
+		return snap, takenAt, nil, ok, err // no memo, not a nil *store.Memo in the interface
+	}
+	return snap, takenAt, memo, ok, err
+}
+
 // Put writes an entry of the stage's.
 func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
 	return s.v.tables[s.stage].Put(ctx, key, snapshot, expires)
@@ -93,5 +102,5 @@ var (
 	_ stages.OptionChecker   = (*bindings)(nil)
 	_ stages.DigesterSet     = (*bindings)(nil)
 	_ stages.CacheViews      = (*cacheViews)(nil)
-	_ stages.CacheStore      = stageCache{}
+	_ stages.MemoStore       = stageCache{}
 )

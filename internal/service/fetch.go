@@ -60,6 +60,10 @@ type FetchAnswer struct {
 	Parts    *Parts   `json:"parts,omitempty"`
 	Warnings []string `json:"warnings"`
 	Hint     string   `json:"hint,omitempty"`
+
+	// encoded is the answer as written, when it was kept beside its
+	// snapshot (answerMemoName); such an answer is shared and never changed.
+	encoded []byte
 }
 
 // Source says where an answer's content came from.
@@ -119,6 +123,17 @@ func (s *Service) Fetch(ctx context.Context, c *Caller, req *FetchRequest) (*Fet
 	if ae != nil {
 		return nil, ae
 	}
+	memo, name := res.Doc.Memo, ""
+	if memo != nil && rec.Recovered == nil && rec.Failed == "" {
+		name = s.answerMemoName(req)
+	}
+	if name != "" {
+		if v, ok := memo.Load(name); ok {
+			out := v.(*FetchAnswer)
+			s.metrics.Tokens(c.Name, out.Sizes.RawTokens, out.Sizes.ReturnedTokens)
+			return out, nil
+		}
+	}
 	out, ae := fetchAnswer(ctx, req, res, s.grepTimeout)
 	if ae != nil {
 		return nil, ae
@@ -136,6 +151,12 @@ func (s *Service) Fetch(ctx context.Context, c *Caller, req *FetchRequest) (*Fet
 	}
 	if rec.Failed != "" {
 		out.Warnings = append(out.Warnings, rec.Failed)
+	}
+	if name != "" {
+		if enc, err := encodeAnswer(out); err == nil {
+			out.encoded = enc
+			memo.Store(name, out, int64(len(enc)+len(out.Content)))
+		}
 	}
 	return out, nil
 }
@@ -184,6 +205,9 @@ func (s *Service) focusAnswer(ctx context.Context, req *FetchRequest, out *Fetch
 	}
 	sel := focus.Select(ctx, out.Content, req.Question, *req.MaxTokens, opts)
 	if sel.Content == out.Content {
+		// Within the budget by the count budgets are held to, which
+		// returned_tokens then reports rather than the clean estimate.
+		out.Sizes.ReturnedTokens = sel.Tokens
 		return
 	}
 	out.Content = sel.Content
@@ -226,9 +250,9 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		if !isText(doc.MediaType()) {
 			return nil, ClassError(errclass.Unsupported, "raw mode returns text types only, not "+doc.MediaType())
 		}
-		var c invisible.Counter
-		out.Content = c.Strip(string(resp.Body))
-		if w := c.Warning(); w != "" {
+		var n int
+		out.Content, n = RawText(doc)
+		if w := invisible.Warning(n); w != "" {
 			out.Warnings = append(out.Warnings, w)
 		}
 	case doc.Extraction == nil && skipped(doc, "extract"):
@@ -302,10 +326,14 @@ func hasWords(s string, n int) bool {
 // in cache snapshots; counted here only for a snapshot from before that.
 func RawTokens(resp *stages.Response) int {
 	if resp.Tokens == 0 && len(resp.Body) > 0 {
-		resp.Tokens = tokens.Count(string(resp.Body))
+		resp.Tokens = tokens.EstimateBytes(resp.Body)
 	}
 	return resp.Tokens
 }
 
 // badRequest is an invalid request's error.
 func badRequest(msg string) *Error { return ClassError(errclass.Invalid, msg) }
+
+// Encoded is the answer as it is written, when it was kept beside its
+// cache snapshot and encoded then; nil otherwise.
+func (a *FetchAnswer) Encoded() []byte { return a.encoded }

@@ -82,7 +82,11 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 	if ae != nil {
 		return nil, ae
 	}
-	StripInvisible(doc)
+	if doc.Memo != nil {
+		stripMemo(doc)
+	} else {
+		StripInvisible(doc)
+	}
 	return &Result{Doc: doc, FetchedAt: start.UTC()}, nil
 }
 
@@ -282,7 +286,7 @@ func fromBatch(ctx context.Context) bool {
 // stage, or here for an older snapshot.
 func CleanTokens(ex *stages.Extraction) int {
 	if ex.Tokens == 0 && ex.Content != "" {
-		ex.Tokens = tokens.Count(ex.Content)
+		ex.Tokens = tokens.Estimate(ex.Content)
 	}
 	return ex.Tokens
 }

@@ -7,6 +7,7 @@
 package service
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"log/slog"
 	"slices"
@@ -79,6 +80,9 @@ type Service struct {
 	digester     stages.Digester
 	grepTimeout  time.Duration
 	now          func() time.Time
+	// instance tells this service's answers kept beside cache snapshots
+	// from those of the services of other configurations.
+	instance string
 }
 
 // New returns the service over opts' chain and gates.
@@ -95,7 +99,8 @@ func New(opts Options) *Service {
 	names := opts.Chain.Names()
 	return &Service{chain: opts.Chain, callers: Callers(opts.Callers), gates: opts.Gates, metrics: opts.Metrics, log: opts.Logger,
 		cached: slices.Contains(names, "cache"), contextStage: slices.Contains(names, "context"),
-		archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, grepTimeout: opts.GrepTimeout, now: time.Now}
+		archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, grepTimeout: opts.GrepTimeout, now: time.Now,
+		instance: rand.Text()}
 }
 
 // Callers are the configured callers, for finding a request's by its key.

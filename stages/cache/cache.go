@@ -35,6 +35,7 @@ type rawConfig struct {
 	TTL      hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
 	MaxTTL   hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
 	MaxBytes hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
+	Memory   hcl.Expression `hcl:"memory,optional" type:"size" doc:"what one instance keeps in memory of the cache: the most recently used snapshots and what their hits derive from them; the largest of the cache blocks' applies (default a quarter of max_bytes, at most \"64MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -50,6 +51,8 @@ type Stage struct {
 	perWorkspace bool
 	// maxBytes is the block's byte budget, which the store applies.
 	maxBytes int64
+	// memory is the block's memory budget, or 0 when it sets none.
+	memory int64
 	// position names where the stage stands: its index, the kinds
 	// before it and the configuration's shape. It is part of every key,
 	// so a chain reordered or edited on the same store never restores a
@@ -81,6 +84,8 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	diags = append(diags, ds...)
 	maxBytes, ds := config.Size(raw.MaxBytes, DefaultMaxBytes)
 	diags = append(diags, ds...)
+	memory, ds := config.Size(raw.Memory, 0)
+	diags = append(diags, ds...)
 	if !diags.HasErrors() && ttl > maxTTL {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
@@ -89,7 +94,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if deps.Cache != nil {
 		st = deps.Cache.At(len(deps.Before))
 	}
-	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, now: time.Now,
+	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
 		perWorkspace: slices.Contains(deps.Before, "context"),
 		index:        len(deps.Before),
@@ -100,6 +105,10 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 // MaxBytes is the block's byte budget: the store evicts the oldest
 // entries past it.
 func (s *Stage) MaxBytes() int64 { return s.maxBytes }
+
+// Memory is the block's memory budget for the cache, or 0 when the block
+// leaves it to the default.
+func (s *Stage) Memory() int64 { return s.memory }
 
 // keyVersion changes whenever the snapshot format or the key's parts do:
 // entries under an older version are then never read, and age out.
@@ -144,31 +153,85 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if s.store == nil || doc.Target == nil {
 		return false, nil
 	}
-	data, takenAt, ok, err := s.store.Get(ctx, s.key(doc))
+	restored, memo, ok, err := s.lookup(ctx, s.key(doc))
 	if err != nil {
 		return false, &stages.StorageError{Err: err}
 	}
 	if !ok {
 		return false, nil
 	}
-	var restored stages.Doc
-	origin, err := restore(&restored, data)
+	if max := doc.Request.MaxAge; max != nil && s.now().Sub(restored.origin) >= *max {
+		return false, nil
+	}
+	// The restored parts may be shared with other hits through the memo:
+	// each hit gets its own copy of the structs a reader may fill in.
+	resp := *restored.doc.Response
+	doc.Response = &resp
+	if ex := restored.doc.Extraction; ex != nil {
+		copied := *ex
+		doc.Extraction = &copied
+	}
+	doc.Digest, doc.Context = restored.doc.Digest, restored.doc.Context
+	doc.Warnings = append(doc.Warnings, restored.doc.Warnings...)
+	doc.CachedAt = restored.origin
+	doc.Memo = memo
+	return true, nil
+}
+
+// restoredSnapshot is a snapshot decoded, and when its content came from
+// the origin.
+type restoredSnapshot struct {
+	doc    stages.Doc
+	origin time.Time
+}
+
+// memoDoc is the memo name of a snapshot decoded.
+const memoDoc = "cache.doc"
+
+// lookup finds the fresh snapshot under key and decodes it, once per
+// snapshot kept in memory. A snapshot that cannot be read is a miss.
+func (s *Stage) lookup(ctx context.Context, key string) (*restoredSnapshot, stages.Memo, bool, error) {
+	var (
+		data    []byte
+		takenAt time.Time
+		memo    stages.Memo
+		ok      bool
+		err     error
+	)
+	if ms, isMemo := s.store.(stages.MemoStore); isMemo {
+		data, takenAt, memo, ok, err = ms.GetMemo(ctx, key)
+	} else {
+		data, takenAt, ok, err = s.store.Get(ctx, key)
+	}
+	if err != nil || !ok {
+		return nil, nil, false, err
+	}
+	if memo != nil {
+		if v, found := memo.Load(memoDoc); found {
+			return v.(*restoredSnapshot), memo, true, nil
+		}
+	}
+	r := &restoredSnapshot{}
+	origin, err := restore(&r.doc, data)
 	if err != nil {
 		if s.log != nil {
 			s.log.Warn("cache snapshot unreadable; treated as a miss", "stage", s.index, "err", err)
 		}
-		return false, nil
+		return nil, nil, false, nil
 	}
 	if origin.IsZero() || origin.After(takenAt) {
 		origin = takenAt
 	}
-	if max := doc.Request.MaxAge; max != nil && s.now().Sub(origin) >= *max {
-		return false, nil
+	r.origin = origin
+	if memo != nil {
+		// The content is a copy of the snapshot's; the body shares its memory.
+		var size int64
+		if r.doc.Extraction != nil {
+			size = int64(len(r.doc.Extraction.Content))
+		}
+		memo.Store(memoDoc, r, size)
 	}
-	doc.Response, doc.Extraction, doc.Digest, doc.Context = restored.Response, restored.Extraction, restored.Digest, restored.Context
-	doc.Warnings = append(doc.Warnings, restored.Warnings...)
-	doc.CachedAt = origin
-	return true, nil
+	return r, memo, true, nil
 }
 
 // Run stores a snapshot of the Doc as it stands, for as long as the

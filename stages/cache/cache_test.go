@@ -230,3 +230,12 @@ func tunedKind(tune []func(*Stage)) stages.Kind {
 type tableStore struct{ *store.CacheTable }
 
 func (c tableStore) At(stage int) stages.CacheStore { return tableStore{c.CacheTable.At(stage)} }
+
+// GetMemo is the table's GetMemo with its memo as a stages.Memo.
+func (c tableStore) GetMemo(ctx context.Context, key string) ([]byte, time.Time, stages.Memo, bool, error) {
+	snap, takenAt, memo, ok, err := c.CacheTable.GetMemo(ctx, key)
+	if memo == nil {
+		return snap, takenAt, nil, ok, err
+	}
+	return snap, takenAt, memo, ok, err
+}

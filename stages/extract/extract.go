@@ -70,7 +70,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: res.Title,
-		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Count(res.Content), HTML: res.HTML,
+		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
 		Unapplied: s.unapplied(name, doc.Request),
 	}
 	for _, w := range res.Warnings {

@@ -44,7 +44,7 @@ func (c *client) read(resp *http.Response, target *stages.Target, f *framing) (*
 	header := resp.Header.Clone()
 	header.Del("Set-Cookie")
 	return &stages.Response{FinalURL: target.URL, Status: resp.StatusCode, Header: header, Body: body, ContentType: contentType,
-		Tokens: tokens.Count(string(body)), Hash: stages.BodyHash(body)}, nil
+		Tokens: tokens.EstimateBytes(body), Hash: stages.BodyHash(body)}, nil
 }
 
 func readError(ctx context.Context, err error) error {
