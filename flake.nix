@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-xMmuBc3j5nAr57pkBqKj98b7erGHb5Lmq0KvTaFgAFc=";
+      vendorHash = "sha256-GMk4Tx6WoN4eTpHTyl71jMpVKd++GnRwrGIvtRKpXEI=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

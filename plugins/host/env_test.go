@@ -1,6 +1,8 @@
 package host
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,12 +41,80 @@ func TestPluginEnvironmentIsOnlyWhatSiftDecides(t *testing.T) {
 	}
 	allowed := []string{"PATH", "TMPDIR", "SIFT_TEST_LISTED", sdk.EnvMaxMessage, sdk.EnvMemoryLimit,
 		sdk.Handshake.MagicCookieKey, "PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT", "PLUGIN_PROTOCOL_VERSIONS", "PLUGIN_CLIENT_CERT",
-		"PLUGIN_UNIX_SOCKET_DIR"}
+		"PLUGIN_UNIX_SOCKET_DIR", sdk.EnvCacheDir}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		if !slices.Contains(allowed, name) {
 			t.Errorf("the plugin received %s, which sift did not decide to pass", name)
 		}
+	}
+}
+
+// A plugin process has no HOME, so sift hands it a lasting directory of its
+// own: the PDF plugin keeps PDFium compiled there, which without it cost
+// about 4 s at every start.
+func TestPluginGetsItsOwnCacheDirectory(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	h := startHost(t, testSpec(t, ""))
+	res, err := extract(t, h, "env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sdk.EnvCacheDir + "=" + filepath.Join(cache, "sift", "plugins", "faulty")
+	if !slices.Contains(strings.Split(res.Content, "\x00"), want) {
+		t.Fatalf("the plugin's environment lacks %s", want)
+	}
+	if err := checkOwnDir(filepath.Join(cache, "sift", "plugins", "faulty")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A cache directory another user could write to, or a symlink to one, is
+// not handed to a plugin: what a plugin keeps there may be code it runs.
+func TestCacheDirRefusesWhatIsNotPrivate(t *testing.T) {
+	tests := []struct {
+		name    string
+		prepare func(t *testing.T, dir string)
+		ok      bool
+	}{
+		{"new", func(*testing.T, string) {}, true},
+		{"existing and private", func(t *testing.T, dir string) { mkdir(t, dir, 0o700) }, true},
+		{"group-writable", func(t *testing.T, dir string) { mkdir(t, dir, 0o770) }, false},
+		{"a symlink to a private directory", func(t *testing.T, dir string) {
+			target := filepath.Join(t.TempDir(), "elsewhere")
+			mkdir(t, target, 0o700)
+			mkdir(t, filepath.Dir(dir), 0o700)
+			if err := os.Symlink(target, dir); err != nil {
+				t.Fatal(err)
+			}
+		}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cache := t.TempDir()
+			t.Setenv("XDG_CACHE_HOME", cache)
+			tc.prepare(t, filepath.Join(cache, "sift", "plugins", "pdf"))
+			dir, err := cacheDir("pdf")
+			if (err == nil) != tc.ok {
+				t.Fatalf("cacheDir = %q, %v; want ok %v", dir, err, tc.ok)
+			}
+		})
+	}
+	for _, name := range []string{"", ".", "..", "a/b"} {
+		if dir, err := cacheDir(name); err == nil {
+			t.Errorf("cacheDir(%q) = %q, want an error", name, dir)
+		}
+	}
+}
+
+func mkdir(t *testing.T, dir string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, mode); err != nil {
+		t.Fatal(err)
 	}
 }
 

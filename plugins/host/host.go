@@ -142,7 +142,11 @@ func (h *Host) startOne(ctx context.Context, s *Spec, opts Options) (any, hcl.Di
 	if err != nil {
 		return nil, append(diags, startError(s, err))
 	}
-	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: sockets, log: outputLogger(opts.Logger, opts.Stderr)}
+	cache, err := cacheDir(s.Name)
+	if err != nil {
+		opts.Logger.Info("plugin runs without a cache directory", "plugin", s.Name, "reason", err)
+	}
+	l := &launcher{spec: s, self: opts.Self, config: cfg, sockets: sockets, cache: cache, log: outputLogger(opts.Logger, opts.Stderr)}
 	pool, err := newPool(ctx, s, l, opts.Logger, opts.Observer)
 	if err != nil {
 		_ = os.RemoveAll(sockets)

@@ -31,7 +31,9 @@ type launcher struct {
 	// socket in (go-plugin's PLUGIN_UNIX_SOCKET_DIR); elsewhere it is the
 	// temporary directory, where the umask decides who may connect.
 	sockets string
-	log     *slog.Logger // receives the plugin's stderr, each entry as a field
+	// cache, when set, is the plugin's own lasting directory (EnvCacheDir).
+	cache string
+	log   *slog.Logger // receives the plugin's stderr, each entry as a field
 }
 
 // command returns the command that starts a process and, for an external
@@ -62,6 +64,9 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 	cmd.Env = pluginEnv(l.spec)
 	if l.sockets != "" {
 		cmd.Env = append(cmd.Env, plugin.EnvUnixSocketDir+"="+l.sockets)
+	}
+	if l.cache != "" {
+		cmd.Env = append(cmd.Env, sdk.EnvCacheDir+"="+l.cache)
 	}
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,

@@ -32,7 +32,7 @@ func socketDir() (string, error) {
 	}
 	if err := checkOwnDir(dir); err != nil {
 		_ = os.RemoveAll(dir)
-		return "", err
+		return "", fmt.Errorf("plugin socket directory: %w", err)
 	}
 	return dir, nil
 }

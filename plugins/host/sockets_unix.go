@@ -16,11 +16,11 @@ const shortTempDir = "/tmp"
 func checkOwnDir(dir string) error {
 	fi, err := os.Lstat(dir)
 	if err != nil {
-		return fmt.Errorf("plugin socket directory: %w", err)
+		return err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ok || int(st.Uid) != os.Geteuid() {
-		return fmt.Errorf("plugin socket directory %s is not private to this user", dir)
+		return fmt.Errorf("%s is not private to this user (mode 0700, owned by uid %d)", dir, os.Geteuid())
 	}
 	return nil
 }

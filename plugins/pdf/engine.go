@@ -13,6 +13,8 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/siftd/sift/plugins/sdk"
 )
 
 // engine is PDFium compiled to WebAssembly, run by wazero inside this
@@ -65,14 +67,20 @@ func (e *engine) get(l *lazyInstance) (pdfium.Pdfium, error) {
 	return l.inst, l.err
 }
 
-// compilationCache keeps wazero's compiled PDFium under the user's cache
-// directory; none when there is no writable one.
+// compilationCache keeps wazero's compiled PDFium in the plugin's cache
+// directory, which sift gives its plugin processes (sdk.CacheDir), or,
+// run in process, under the user's cache directory; none when there is no
+// writable one.
 func compilationCache() wazero.CompilationCache {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return nil
+	dir, ok := sdk.CacheDir()
+	if !ok {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil
+		}
+		dir = filepath.Join(base, "sift", "plugins", "pdf")
 	}
-	dir = filepath.Join(dir, "sift", "wazero")
+	dir = filepath.Join(dir, "wazero")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil
 	}

@@ -23,7 +23,21 @@ const (
 	// EnvMemoryLimit is the plugin's memory budget in bytes; the host also
 	// enforces it with an rlimit.
 	EnvMemoryLimit = "SIFT_PLUGIN_MEMORY"
+	// EnvCacheDir names the plugin's own cache directory (see CacheDir).
+	EnvCacheDir = "SIFT_PLUGIN_CACHE_DIR"
 )
+
+// CacheDir returns the directory sift keeps for this plugin across its
+// processes and restarts: this user's, mode 0700, for what is costly to
+// make and safe to lose, such as compiled code (sift's PDF plugin keeps
+// PDFium compiled there, which saves seconds at every start). A plugin
+// process sees no HOME, so this is its only lasting place. ok is false
+// when sift gave none: the user has no cache directory, or it is not
+// private.
+func CacheDir() (dir string, ok bool) {
+	dir = os.Getenv(EnvCacheDir)
+	return dir, dir != ""
+}
 
 // DefaultMaxMessage is used when the host sets no limit: 16 MiB.
 const DefaultMaxMessage = 16 << 20
