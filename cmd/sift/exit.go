@@ -53,7 +53,13 @@ func withClassExit(err error, message string) error {
 func withErrorExit(err error) error {
 	var de *sdk.DocError
 	if errors.As(err, &de) {
-		return &classExit{err: err, class: errclass.Document(errclass.Class(de.Class)).Class}
+		// A class of the plugin's own (encrypted, …) is a document sift
+		// cannot read as it is: no retry helps, as with an invalid one.
+		c := errclass.Class(de.Class)
+		if _, known := errclass.Lookup(c); !known {
+			c = errclass.Invalid
+		}
+		return &classExit{err: err, class: c}
 	}
 	if c, ok := errclass.Of(err); ok {
 		return &classExit{err: err, class: c}

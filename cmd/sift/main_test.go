@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // siftBin is the sift binary built once for these tests: they run it as a
@@ -257,5 +259,12 @@ func TestExtractPDF(t *testing.T) {
 	_, stderr, code = runSift(t, nil, "extract", scan)
 	if code == 0 || !strings.Contains(stderr, "no_text:") || strings.Contains(stderr, "panic") {
 		t.Fatalf("a scan: code %d, %q", code, stderr)
+	}
+	// A class of the PDF plugin's own is a document no retry helps with:
+	// it was exit 37, "internal, a retry may help".
+	encrypted, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-issue6010_1.pdf"))
+	_, stderr, code = runSift(t, nil, "extract", encrypted)
+	if code != errclass.Get(errclass.Invalid).Exit || !strings.HasPrefix(stderr, "sift: encrypted:") {
+		t.Fatalf("an encrypted PDF: code %d, %q", code, stderr)
 	}
 }
