@@ -119,7 +119,7 @@ func (r *Runner) step(ctx context.Context, j *liveJob, owner string) {
 		r.pause(j, r.opts.RetryEvery)
 		return
 	case errors.Is(err, ErrRetryLater):
-		out, outcome = store.Outcome{Error: fmt.Sprintf("busy: still busy after %s of retries", r.opts.RetryFor)}, "busy"
+		out, outcome = store.Outcome{Error: fmt.Sprintf("busy: still busy after %s of retries", r.opts.RetryFor)}, errclass.Get(errclass.Busy).Outcome
 	case err != nil:
 		te := asTargetError(err)
 		out, outcome = store.Outcome{Error: te.Message, Hint: te.Hint}, te.Outcome
@@ -226,7 +226,7 @@ func (r *Runner) call(ctx context.Context, caller Caller, t Target) (answer []by
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Error("batch fetch panicked", "stack", string(debug.Stack()))
-			answer, err = nil, &TargetError{Message: "internal: the fetch failed unexpectedly", Outcome: "other"}
+			answer, err = nil, &TargetError{Message: "internal: the fetch failed unexpectedly", Outcome: errclass.OutcomeOther}
 		}
 	}()
 	return r.fetch(ctx, caller, t)
@@ -247,7 +247,7 @@ func asTargetError(err error) *TargetError {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return &TargetError{Message: "timeout: the target took longer than its deadline", Outcome: errclass.Get(errclass.Timeout).Outcome}
 	}
-	return &TargetError{Message: err.Error(), Outcome: "other"}
+	return &TargetError{Message: err.Error(), Outcome: errclass.OutcomeOther}
 }
 
 // serves reports whether c is one of the callers this instance serves,

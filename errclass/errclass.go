@@ -64,18 +64,43 @@ type Row struct {
 	// "code" names the kind ("" sends none).
 	FirecrawlStatus int
 	FirecrawlCode   string
+	// FirecrawlAlso are other Firecrawl statuses the class answers with
+	// where HTTP says more (too_large: 413 for a request body over its
+	// route's cap, which was not read).
+	FirecrawlAlso []int
+	// FirecrawlCodes are finer codes a failure of the class may send
+	// instead of FirecrawlCode (invalid: CodeInvalidJSON).
+	FirecrawlCodes []string
 	// Retry says a retry may succeed; RetryAfter, in seconds, is the
 	// Retry-After header's value when the answer carries one.
 	Retry      bool
 	RetryAfter int
+	// Requeue says a batch target failing with the class is put back and
+	// run again later, within the runner's retry window, rather than
+	// failed: sift was out of capacity or cut short, not the target.
+	Requeue bool
+	// Recover says a fetch that asked to recover from the archive tries
+	// an archived snapshot after a failure of the class: the origin, or
+	// the way to it, failed, where a refusal or a bad request would fail
+	// the same way for the snapshot.
+	Recover bool
 	// Outcome is the label a failed batch target is counted under in
-	// sift_batch_targets_total.
+	// sift_batch_targets_total (OutcomeOther for a failure of no class).
 	Outcome string
 	// Exit is the CLI's exit code.
 	Exit int
 	// When says what the class means, for the README.
 	When string
 }
+
+// CodeInvalidJSON is the Firecrawl code of a request body that is not a
+// JSON object, a refinement of invalid's BAD_REQUEST that Firecrawl sends.
+const CodeInvalidJSON = "BAD_REQUEST_INVALID_JSON"
+
+// OutcomeOther is the batch metrics label of a failure the batch runner
+// cannot class (a panic, options it cannot read, a caller no longer
+// configured): it is no row's.
+const OutcomeOther = "other"
 
 // table is every class, in classification order. Exit codes 10 to 29 mean
 // a retry cannot help, 30 to 39 that it may, 4 and 5 that the origin
@@ -85,29 +110,29 @@ var table = []Row{
 		When: "the guard refused the URL or a redirect hop (`blocked: private address 10.0.0.5`); 422 for a batch target, refused at submission"},
 	{Class: NoSuchHost, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "NO_SUCH_HOST", Outcome: "upstream_4xx", Exit: 11,
 		When: "the name does not exist (NXDOMAIN) or has no address"},
-	{Class: DNSFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "DNS_FAILED", Retry: true, Outcome: "upstream_5xx", Exit: 30,
+	{Class: DNSFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "DNS_FAILED", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 30,
 		When: "the resolver failed (SERVFAIL, no answer in time)"},
 	{Class: Unauthorized, Status: 401, FirecrawlStatus: 401, Outcome: "upstream_4xx", Exit: 12,
 		When: "no key or an unknown one: send `Authorization: Bearer <key>` (`SIFT_KEY` for the CLI)"},
-	{Class: Invalid, Status: 400, Also: []int{405, 422}, FirecrawlStatus: 400, FirecrawlCode: "BAD_REQUEST", Outcome: "upstream_4xx", Exit: 13,
-		When: "a bad request (405 a wrong method, 422 one sift cannot carry out, such as too many batch targets) or a malformed document, 422 (`invalid: malformed JSON at line 3, column 5`)"},
+	{Class: Invalid, Status: 400, Also: []int{405, 422}, FirecrawlStatus: 400, FirecrawlCode: "BAD_REQUEST", FirecrawlCodes: []string{CodeInvalidJSON}, Outcome: "upstream_4xx", Exit: 13,
+		When: "a bad request (405 a wrong method, 422 one sift cannot carry out, such as too many batch targets) or a malformed document, 422 (`invalid: malformed JSON at line 3, column 5`); on Firecrawl, `BAD_REQUEST_INVALID_JSON` for a body that is not a JSON object"},
 	{Class: BadOption, Status: 400, FirecrawlStatus: 400, FirecrawlCode: "BAD_OPTION", Outcome: "upstream_4xx", Exit: 14,
 		When: "an option that does not fit the document (`pages` past a PDF's end)"},
 	{Class: NoText, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "NO_TEXT", Outcome: "upstream_4xx", Exit: 15,
 		When: "a PDF without a text layer (a scan), with `hint: ocr`"},
 	{Class: Unsupported, Status: 415, FirecrawlStatus: 400, FirecrawlCode: "UNSUPPORTED", Outcome: "unsupported", Exit: 16,
 		When: "no extractor for the content type; `raw` of a binary type"},
-	{Class: TooLarge, Status: 413, FirecrawlStatus: 400, FirecrawlCode: "TOO_LARGE", Outcome: "too_large", Exit: 17,
-		When: "the body over `max_body`, on the wire or after decoding (gzip bombs); a request or batch result over its cap"},
+	{Class: TooLarge, Status: 413, FirecrawlStatus: 400, FirecrawlAlso: []int{413}, FirecrawlCode: "TOO_LARGE", Outcome: "too_large", Exit: 17,
+		When: "the body over `max_body`, on the wire or after decoding (gzip bombs); a request or batch result over its cap (a request body over its route's cap is 413 on Firecrawl too)"},
 	{Class: Redirects, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "REDIRECTS", Outcome: "upstream_4xx", Exit: 18,
 		When: "more than 5 redirects, a redirect loop, a malformed `Location`"},
 	{Class: ContentType, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "CONTENT_TYPE", Outcome: "upstream_4xx", Exit: 19,
 		When: "the body contradicts its `Content-Type`"},
-	{Class: Timeout, Status: 504, FirecrawlStatus: 408, FirecrawlCode: "SCRAPE_TIMEOUT", Retry: true, Outcome: "timeout", Exit: 31,
+	{Class: Timeout, Status: 504, FirecrawlStatus: 408, FirecrawlCode: "SCRAPE_TIMEOUT", Retry: true, Recover: true, Outcome: "timeout", Exit: 31,
 		When: "no whole answer within the total timeout (slow headers, a dripping body), or a plugin past its deadline"},
-	{Class: Upstream, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "UPSTREAM", Retry: true, Outcome: "upstream_5xx", Exit: 32,
+	{Class: Upstream, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "UPSTREAM", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 32,
 		When: "connection, TLS (a wrong certificate), HTTP framing (a `Content-Length` lie), a bad encoding; no search backend answered"},
-	{Class: ExtractorFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "EXTRACTOR_FAILED", Retry: true, Outcome: "upstream_5xx", Exit: 33,
+	{Class: ExtractorFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "EXTRACTOR_FAILED", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 33,
 		When: "the extractor process crashed or was killed (the pool replaces it), failed the call (a bug, a recovered panic), or its pool cannot start one"},
 	{Class: NotFound, Status: 404, FirecrawlStatus: 404, Outcome: "upstream_4xx", Exit: 20,
 		When: "no such endpoint, or no such batch job (or another caller's)"},
@@ -117,13 +142,13 @@ var table = []Row{
 		When: "search without a search backend in the configuration"},
 	{Class: NotImplemented, Status: 501, FirecrawlStatus: 500, FirecrawlCode: "NOT_IMPLEMENTED", Outcome: "upstream_5xx", Exit: 23,
 		When: "a `clean` or `digest` fetch through a chain without an extract stage"},
-	{Class: Busy, Status: 429, FirecrawlStatus: 429, Retry: true, RetryAfter: 1, Outcome: "busy", Exit: 34,
+	{Class: Busy, Status: 429, FirecrawlStatus: 429, Retry: true, RetryAfter: 1, Requeue: true, Outcome: "busy", Exit: 34,
 		When: "a concurrency gate stayed full past the `gates` block's `wait`, or its line is full (a batch over its job caps waits 30 s)"},
-	{Class: Unavailable, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "UNAVAILABLE", Retry: true, Outcome: "upstream_5xx", Exit: 35,
+	{Class: Unavailable, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "UNAVAILABLE", Retry: true, Requeue: true, Recover: true, Outcome: "upstream_5xx", Exit: 35,
 		When: "the database (the cache) does not answer: `unavailable: storage unavailable`; batch disabled"},
-	{Class: Cancelled, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "CANCELLED", Retry: true, Outcome: "upstream_5xx", Exit: 36,
+	{Class: Cancelled, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "CANCELLED", Retry: true, Requeue: true, Recover: true, Outcome: "upstream_5xx", Exit: 36,
 		When: "the request ended (its client went away) before the answer was ready"},
-	{Class: Internal, Status: 500, FirecrawlStatus: 500, FirecrawlCode: "INTERNAL", Retry: true, Outcome: "upstream_5xx", Exit: 37,
+	{Class: Internal, Status: 500, FirecrawlStatus: 500, FirecrawlCode: "INTERNAL", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 37,
 		When: "a failure sift did not expect; its log says more"},
 	{Class: Origin4xx, Exit: 4,
 		When: "CLI only: the origin answered 4xx; `sift fetch` printed its page"},
@@ -189,6 +214,17 @@ func (r Row) Allows(status int) bool {
 		}
 	}
 	return false
+}
+
+// AllowsFirecrawl reports whether status is one the class answers with
+// on the Firecrawl API.
+func (r Row) AllowsFirecrawl(status int) bool {
+	return status == r.FirecrawlStatus || slices.Contains(r.FirecrawlAlso, status)
+}
+
+// AllowsCode reports whether code is a Firecrawl code of the class.
+func (r Row) AllowsCode(code string) bool {
+	return code == r.FirecrawlCode || slices.Contains(r.FirecrawlCodes, code)
 }
 
 // Classed is an error that names its class.

@@ -63,13 +63,21 @@ func statuses(r Row) string {
 }
 
 func firecrawl(r Row) string {
-	switch {
-	case r.FirecrawlStatus == 0:
+	if r.FirecrawlStatus == 0 {
 		return "—"
-	case r.FirecrawlCode == "":
-		return strconv.Itoa(r.FirecrawlStatus)
 	}
-	return fmt.Sprintf("%d `%s`", r.FirecrawlStatus, r.FirecrawlCode)
+	s := []string{strconv.Itoa(r.FirecrawlStatus)}
+	for _, a := range r.FirecrawlAlso {
+		s = append(s, strconv.Itoa(a))
+	}
+	if r.FirecrawlCode == "" {
+		return strings.Join(s, "/")
+	}
+	codes := []string{"`" + r.FirecrawlCode + "`"}
+	for _, c := range r.FirecrawlCodes {
+		codes = append(codes, "`"+c+"`")
+	}
+	return strings.Join(s, "/") + " " + strings.Join(codes, "/")
 }
 
 func retry(r Row) string {
@@ -114,8 +122,13 @@ func TestTableRules(t *testing.T) {
 		if !firecrawlStatuses[r.FirecrawlStatus] {
 			t.Errorf("%s: Firecrawl status %d is not in its contract", r.Class, r.FirecrawlStatus)
 		}
-		if r.Outcome == "" || r.When == "" {
-			t.Errorf("%s: no metric outcome or description", r.Class)
+		if r.Outcome == "" || r.When == "" || r.Outcome == OutcomeOther {
+			t.Errorf("%s: no metric outcome of its own, or no description", r.Class)
+		}
+		// Requeueing a batch target is a retry; recovering from the
+		// archive is for a failure on the origin's side of sift.
+		if r.Requeue && !r.Retry || r.Recover && (!r.Retry || r.Status < 500) {
+			t.Errorf("%s: requeue %v, recover %v with retry %v and status %d", r.Class, r.Requeue, r.Recover, r.Retry, r.Status)
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"net/url"
 	"sync"
 	"time"
+
+	"github.com/siftd/sift/guard"
 )
 
 // Probe checks one dependency; nil means reachable.
@@ -99,7 +101,7 @@ func Dial(rawURL string) Probe {
 // Models is a probe of an OpenAI-compatible server: GET {endpoint}/models,
 // which llama.cpp's server, Ollama and vLLM answer without running a model.
 func Models(endpoint, key string) Probe {
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	client := guard.NewOperatorClient(0)
 	return func(ctx context.Context) error {
 		u, err := url.JoinPath(endpoint, "models")
 		if err != nil {

@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/siftd/sift/guard"
 )
 
 // Message is one hit of a workspace search, as Honcho returns it.
@@ -41,18 +43,14 @@ type Client struct {
 
 // New returns a client for the Honcho at baseURL ("http://host:8000"). key,
 // when set, is sent as a bearer token. Redirects are never followed: the
-// operator named the server, and an answer cannot send sift elsewhere.
+// operator named the server, and an answer cannot send sift elsewhere;
+// proxy settings from the environment are ignored (guard.NewOperatorClient).
 func New(baseURL, key string, timeout time.Duration) (*Client, error) {
 	u, err := url.Parse(strings.TrimRight(baseURL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("honcho: %q is not an http(s) URL", baseURL)
 	}
-	return &Client{base: u, key: key, http: &http.Client{
-		Timeout: timeout,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-	}}, nil
+	return &Client{base: u, key: key, http: guard.NewOperatorClient(timeout)}, nil
 }
 
 // StatusError is a non-200 answer; Detail is Honcho's `detail` when it

@@ -57,7 +57,7 @@ func (s *Server) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target
 func (s *Server) answerTarget(ctx context.Context, c *caller, raw json.RawMessage) (any, error) {
 	var opts batchOptions
 	if err := json.Unmarshal(raw, &opts); err != nil {
-		return nil, &batch.TargetError{Message: "internal: unreadable target options", Outcome: "other"}
+		return nil, &batch.TargetError{Message: "internal: unreadable target options", Outcome: errclass.OutcomeOther}
 	}
 	var answer any
 	var ae *apiError
@@ -67,7 +67,7 @@ func (s *Server) answerTarget(ctx context.Context, c *caller, raw json.RawMessag
 	case opts.Fetch != nil:
 		answer, ae = s.svc.Fetch(ctx, c, opts.Fetch)
 	default:
-		return nil, &batch.TargetError{Message: "internal: target without a request", Outcome: "other"}
+		return nil, &batch.TargetError{Message: "internal: target without a request", Outcome: errclass.OutcomeOther}
 	}
 	if ae != nil {
 		return nil, ae

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -86,8 +87,22 @@ func TestFirecrawlEnvelope(t *testing.T) {
 		}
 	}
 	rec := httptest.NewRecorder()
-	writeFirecrawlError(rec, withCode(firecrawlBadRequest("malformed JSON"), "BAD_REQUEST_INVALID_JSON"))
+	writeFirecrawlError(rec, withCode(firecrawlBadRequest("malformed JSON"), errclass.CodeInvalidJSON))
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"code":"BAD_REQUEST_INVALID_JSON"`) {
 		t.Errorf("a refined code: %d %s", rec.Code, rec.Body.String())
+	}
+	// A refinement the table does not list for the class is not sent:
+	// the envelope is the class's.
+	rec = httptest.NewRecorder()
+	wrong := withCode(classError(errclass.Timeout, "x"), errclass.CodeInvalidJSON)
+	wrong.FirecrawlStatus = http.StatusRequestEntityTooLarge
+	writeFirecrawlError(rec, wrong)
+	if rec.Code != 408 || !strings.Contains(rec.Body.String(), `"code":"SCRAPE_TIMEOUT"`) {
+		t.Errorf("a refinement outside the table: %d %s", rec.Code, rec.Body.String())
+	}
+	rec = httptest.NewRecorder()
+	writeFirecrawlError(rec, bodyTooLarge(10, 20))
+	if rec.Code != http.StatusRequestEntityTooLarge || !strings.Contains(rec.Body.String(), `"code":"TOO_LARGE"`) {
+		t.Errorf("a request body over its cap: %d %s", rec.Code, rec.Body.String())
 	}
 }

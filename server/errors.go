@@ -53,7 +53,7 @@ func writeError(w http.ResponseWriter, e *apiError) {
 func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 	r := rowOf(e.Class)
 	code := r.FirecrawlCode
-	if e.Code != "" {
+	if e.Code != "" && r.AllowsCode(e.Code) {
 		code = e.Code
 	}
 	body := map[string]any{"success": false, "error": e.Message}
@@ -65,7 +65,7 @@ func writeFirecrawlError(w http.ResponseWriter, e *apiError) {
 	}
 	setRetryAfter(w, e)
 	status := r.FirecrawlStatus
-	if e.FirecrawlStatus != 0 {
+	if e.FirecrawlStatus != 0 && r.AllowsFirecrawl(e.FirecrawlStatus) {
 		status = e.FirecrawlStatus
 	}
 	writeJSON(w, status, body)

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/siftd/sift/errclass"
 )
 
 // fieldRule says what sift does with one Firecrawl request field: an empty
@@ -103,7 +105,7 @@ func decodeFirecrawl(raw []byte, v any, rules map[string]fieldRule) ([]string, *
 		if be != nil {
 			msg = be.Error()
 		}
-		return nil, withCode(firecrawlBadRequest(msg), "BAD_REQUEST_INVALID_JSON")
+		return nil, withCode(firecrawlBadRequest(msg), errclass.CodeInvalidJSON)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return nil, fieldError(fields, v, err)

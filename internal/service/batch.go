@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 )
 
 // TargetFunc answers one batch target as the API it was submitted
@@ -19,13 +19,14 @@ type TargetFunc func(ctx context.Context, c *Caller, options json.RawMessage) (a
 
 // BatchFetch is the batch runner's fetch function: one target through
 // answer, marked as a batch target's, as the caller who submitted it while
-// that caller is still configured with the same key. A busy or
-// unavailable answer is retried later; any other failure is the target's.
+// that caller is still configured with the same key. A failure whose
+// class errclass's table marks Requeue (busy, unavailable, cancelled) is
+// retried later; any other failure is the target's.
 func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer TargetFunc) ([]byte, error) {
 	ctx = asBatchTarget(ctx)
 	c := s.callerNamed(bc.Name)
 	if c == nil || batch.KeyID(c.Hash) != bc.Key {
-		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: "other"}
+		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: errclass.OutcomeOther}
 	}
 	out, err := answer(ctx, c, t.Options)
 	var te *batch.TargetError
@@ -34,7 +35,7 @@ func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Targe
 	}
 	if err != nil {
 		ae := ErrorOf(err)
-		if ae.Status == http.StatusTooManyRequests || ae.Status == http.StatusServiceUnavailable {
+		if RowOf(ae.Class).Requeue {
 			return nil, fmt.Errorf("%s: %w", ae.Message, batch.ErrRetryLater)
 		}
 		return nil, &batch.TargetError{Message: ae.Message, Hint: ae.Hint, Outcome: TargetOutcome(ae)}

@@ -18,12 +18,14 @@ type Error struct {
 	Class   errclass.Class
 	Message string
 	Hint    string
-	// Code refines the class's Firecrawl code (BAD_REQUEST_INVALID_JSON).
+	// Code refines the class's Firecrawl code with one of its row's
+	// FirecrawlCodes (errclass.CodeInvalidJSON); any other is ignored.
 	Code string
 	// RetryAfter is the Retry-After header's seconds; 0 sends none.
 	RetryAfter int
 	// FirecrawlStatus, when set, replaces the table's Firecrawl status
-	// where HTTP says more: 413 for a request body over its cap.
+	// where HTTP says more, with one of its row's FirecrawlAlso (413 for a
+	// request body over its cap); any other is ignored.
 	FirecrawlStatus int
 }
 

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/siftd/sift/stages"
@@ -56,11 +55,12 @@ func (s *Service) RunRecovering(ctx context.Context, c *Caller, request stages.R
 }
 
 // recoverReason says why the origin's answer is worth replacing with an
-// archived one, or "" when it is not: an upstream failure or timeout, an
-// error status, or no content. A refusal is never recovered.
+// archived one, or "" when it is not: a failure whose class errclass's
+// table marks Recover (upstream, timeout, …), an error status, or no
+// content. A refusal is never recovered.
 func recoverReason(res *Result, ae *Error) string {
 	switch {
-	case ae != nil && ae.Status >= 500 && ae.Status != http.StatusNotImplemented:
+	case ae != nil && RowOf(ae.Class).Recover:
 		return ae.Message
 	case ae != nil:
 		return ""

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -55,7 +56,7 @@ type Digester struct {
 // New returns a digester with defaults; Configure sets the endpoint.
 func New() *Digester {
 	return &Digester{cfg: Config{Flavor: FlavorLlamaCpp, MaxTokens: DefaultMaxTokens, timeout: DefaultTimeout},
-		client: &http.Client{}, window: &window{}}
+		client: guard.NewOperatorClient(0), window: &window{}}
 }
 
 // Info names the plugin.
