@@ -30,7 +30,6 @@ func exitCode(err error) int {
 type classExit struct {
 	err   error
 	class errclass.Class
-	quiet bool
 }
 
 func (e *classExit) Error() string { return e.err.Error() }

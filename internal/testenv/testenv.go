@@ -49,11 +49,3 @@ func NeedNode(t testing.TB) {
 	NeedCommand(t, "node", "apt-get install nodejs")
 	NeedCommand(t, "npm", "apt-get install npm")
 }
-
-// NeedRoot stops t (see Missing) unless it runs as root.
-func NeedRoot(t testing.TB, why string) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		Missing(t, "root", "run as root to "+why)
-	}
-}
