@@ -185,20 +185,30 @@ func driveRequests(b *testing.B, client *http.Client, next func(c, i int) *http.
 // shared machine does not change as it changes the wall time.
 func extractionLimit(b *testing.B, page []byte) (float64, time.Duration, time.Duration) {
 	b.Helper()
-	ex := html.New()
-	req := &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "http://127.0.0.1/article"}
+	extract := pageExtraction(page)
 	for range 3 {
-		if _, err := ex.Extract(context.Background(), req); err != nil {
+		if err := extract(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	const n = 30
 	start, cpu := time.Now(), cpuTime(b)
 	for range n {
-		_, _ = ex.Extract(context.Background(), req)
+		_ = extract()
 	}
 	per := time.Since(start) / n
 	return float64(runtime.GOMAXPROCS(0)) / per.Seconds(), per, (cpuTime(b) - cpu) / n
+}
+
+// pageExtraction returns a call that extracts page in process, as the
+// html plugin does.
+func pageExtraction(page []byte) func() error {
+	ex := html.New()
+	req := &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "http://127.0.0.1/article"}
+	return func() error {
+		_, err := ex.Extract(context.Background(), req)
+		return err
+	}
 }
 
 // parallelExtraction is the pages/s GOMAXPROCS goroutines extracting page
@@ -206,8 +216,7 @@ func extractionLimit(b *testing.B, page []byte) (float64, time.Duration, time.Du
 // the collector competes with it, which the sequential limit leaves out.
 func parallelExtraction(b *testing.B, page []byte) float64 {
 	b.Helper()
-	ex := html.New()
-	req := &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "http://127.0.0.1/article"}
+	extract := pageExtraction(page)
 	const each = 20
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
@@ -215,7 +224,7 @@ func parallelExtraction(b *testing.B, page []byte) float64 {
 	for range workers {
 		wg.Go(func() {
 			for range each {
-				_, _ = ex.Extract(context.Background(), req)
+				_ = extract()
 			}
 		})
 	}

@@ -25,24 +25,23 @@ func exitCode(err error) int {
 	return 1
 }
 
-// classExit is a failure whose exit code is its class's in errclass's
-// table.
+// classExit is a failure whose exit code is its row's in errclass's table.
 type classExit struct {
-	err   error
-	class errclass.Class
+	err error
+	row errclass.Row
 }
 
 func (e *classExit) Error() string { return e.err.Error() }
 func (e *classExit) Unwrap() error { return e.err }
 
-// ExitCode is the class's exit code.
-func (e *classExit) ExitCode() int { return errclass.Get(e.class).Exit }
+// ExitCode is the row's exit code.
+func (e *classExit) ExitCode() int { return e.row.Exit }
 
 // withClassExit gives err the exit code of the class sift's message starts
 // with ("blocked: …"); a message of no class keeps exit code 1.
 func withClassExit(err error, message string) error {
 	if c, ok := errclass.FromMessage(message); ok {
-		return &classExit{err: err, class: c}
+		return &classExit{err: err, row: errclass.Get(c)}
 	}
 	return err
 }
@@ -52,16 +51,12 @@ func withClassExit(err error, message string) error {
 func withErrorExit(err error) error {
 	var de *sdk.DocError
 	if errors.As(err, &de) {
-		// A class of the plugin's own (encrypted, …) is a document sift
-		// cannot read as it is: no retry helps, as with an invalid one.
-		c := errclass.Class(de.Class)
-		if _, known := errclass.Lookup(c); !known {
-			c = errclass.Invalid
-		}
-		return &classExit{err: err, class: c}
+		// errclass.Document gives a class of the plugin's own (encrypted,
+		// …) the row of an invalid document, as the HTTP answer does.
+		return &classExit{err: err, row: errclass.Document(errclass.Class(de.Class))}
 	}
 	if c, ok := errclass.Of(err); ok {
-		return &classExit{err: err, class: c}
+		return &classExit{err: err, row: errclass.Get(c)}
 	}
 	return withClassExit(err, err.Error())
 }
@@ -76,5 +71,5 @@ func originExit(status int) error {
 	if status >= 500 {
 		c = errclass.Origin5xx
 	}
-	return &classExit{err: fmt.Errorf("the origin answered %d %s", status, http.StatusText(status)), class: c}
+	return &classExit{err: fmt.Errorf("the origin answered %d %s", status, http.StatusText(status)), row: errclass.Get(c)}
 }
