@@ -103,3 +103,45 @@ func checkPluginStderr(t *testing.T, ownWriter bool) {
 		t.Errorf("the plugin's text is lost rather than quoted:\n%s", log)
 	}
 }
+
+// TestPluginPanicReachesSiftsLog: a panic the SDK recovers is logged at
+// error level with its stack, where an operator sees it; go-plugin would
+// log a plain stderr line at debug level, below sift's threshold.
+func TestPluginPanicReachesSiftsLog(t *testing.T) {
+	var logBuf syncBuffer
+	spec := testSpec(t, "")
+	spec.Pool = 1
+	h, diags := Start(t.Context(), []Spec{spec}, Options{Logger: slog.New(slog.NewJSONHandler(&logBuf, nil))})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(h.Close)
+	if _, err := extract(t, h, "panic"); err == nil {
+		t.Fatal("a panicking call succeeded")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logBuf.String(), "plugin panicked in Extract") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the panic did not reach the log in 10 s:\n%s", logBuf.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(logBuf.String(), "\n"), "\n") {
+		if !strings.Contains(line, "plugin panicked in Extract") {
+			continue
+		}
+		var rec struct {
+			Level, Output string
+			Fields        struct{ Stack string }
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("record %q: %v", line, err)
+		}
+		if rec.Level != "ERROR" || rec.Output != "plugin panicked in Extract: extractor exploded" {
+			t.Errorf("panic logged as %q at %s, want the message at ERROR", rec.Output, rec.Level)
+		}
+		if !strings.Contains(rec.Fields.Stack, "testplugin_test.go") {
+			t.Errorf("the logged stack does not show where the plugin panicked:\n%s", rec.Fields.Stack)
+		}
+	}
+}

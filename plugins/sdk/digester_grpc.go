@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -14,11 +15,14 @@ import (
 type DigesterPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Impl Digester
+	// log receives a recovered panic; Serve sets it to the plugin's
+	// logger, and without it a panic is logged to stderr.
+	log hclog.Logger
 }
 
 // GRPCServer registers the implementation on the plugin's gRPC server.
 func (p *DigesterPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterDigesterServer(s, &digesterServer{describeServer: describeServer{p.Impl}, impl: p.Impl})
+	pb.RegisterDigesterServer(s, &digesterServer{describeServer: describeServer{p.Impl}, impl: p.Impl, log: p.log})
 	return nil
 }
 
@@ -33,12 +37,13 @@ type digesterServer struct {
 	unimplementedDigester
 	describeServer
 	impl Digester
+	log  hclog.Logger
 }
 
 type unimplementedDigester struct{ pb.UnimplementedDigesterServer }
 
 func (s *digesterServer) Digest(ctx context.Context, req *pb.DigestRequest) (_ *pb.DigestResponse, err error) {
-	defer recoverCall("Digest", &err)
+	defer recoverCall(s.log, "Digest", &err)
 	res, err := s.impl.Digest(ctx, &DigestRequest{
 		Content:    req.GetContent(),
 		Question:   req.GetQuestion(),

@@ -6,6 +6,8 @@ import (
 	"os"
 	"runtime/debug"
 
+	"github.com/hashicorp/go-hclog"
+
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -58,11 +60,16 @@ func TooLarge(format string, args ...any) *DocError {
 
 // recoverCall turns a panic of the implementation into the call's error, so
 // one bad document costs its one request a plugin error instead of killing
-// the process and every call it serves. The stack goes to stderr, which
-// the host logs.
-func recoverCall(method string, err *error) {
+// the process and every call it serves. The panic and its stack go to log
+// at error level: go-plugin passes the plugin's stderr to the host only
+// through the plugin's logger (plain writes to os.Stderr go to a pipe the
+// host discards), and the host keeps an entry's level.
+func recoverCall(log hclog.Logger, method string, err *error) {
 	if r := recover(); r != nil {
-		fmt.Fprintf(os.Stderr, "plugin panic in %s: %v\n%s", method, r, debug.Stack())
+		if log == nil {
+			log = newLogger(os.Stderr)
+		}
+		log.Error(fmt.Sprintf("plugin panicked in %s: %v", method, r), "stack", string(debug.Stack()))
 		*err = status.Errorf(codes.Internal, "plugin panicked in %s: %v", method, r)
 	}
 }

@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -14,11 +15,14 @@ import (
 type ExtractorPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Impl Extractor
+	// log receives a recovered panic; Serve sets it to the plugin's
+	// logger, and without it a panic is logged to stderr.
+	log hclog.Logger
 }
 
 // GRPCServer registers the implementation on the plugin's gRPC server.
 func (p *ExtractorPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterExtractorServer(s, &extractorServer{describeServer: describeServer{p.Impl}, impl: p.Impl})
+	pb.RegisterExtractorServer(s, &extractorServer{describeServer: describeServer{p.Impl}, impl: p.Impl, log: p.log})
 	return nil
 }
 
@@ -33,6 +37,7 @@ type extractorServer struct {
 	unimplementedExtractor
 	describeServer
 	impl Extractor
+	log  hclog.Logger
 }
 
 type unimplementedExtractor struct {
@@ -40,7 +45,7 @@ type unimplementedExtractor struct {
 }
 
 func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (_ *pb.ExtractResponse, err error) {
-	defer recoverCall("Extract", &err)
+	defer recoverCall(s.log, "Extract", &err)
 	res, err := s.impl.Extract(ctx, &ExtractRequest{
 		Body:           req.GetBody(),
 		ContentType:    req.GetContentType(),

@@ -1,6 +1,7 @@
 package sdk
 
 import (
+	"io"
 	"os"
 	"runtime/debug"
 
@@ -24,12 +25,15 @@ func Serve(cfg ServeConfig) {
 		// rlimit would kill the process.
 		debug.SetMemoryLimit(int64(limit) * 8 / 10)
 	}
+	// The logger writes to stderr as it is now: go-plugin replaces
+	// os.Stderr with a pipe of its own once it serves.
+	log := newLogger(os.Stderr)
 	sets := map[int]plugin.PluginSet{ProtocolVersion: {}}
 	if cfg.Extractor != nil {
-		sets[ProtocolVersion][KindExtractor] = &ExtractorPlugin{Impl: cfg.Extractor}
+		sets[ProtocolVersion][KindExtractor] = &ExtractorPlugin{Impl: cfg.Extractor, log: log}
 	}
 	if cfg.Digester != nil {
-		sets[ProtocolVersion][KindDigester] = &DigesterPlugin{Impl: cfg.Digester}
+		sets[ProtocolVersion][KindDigester] = &DigesterPlugin{Impl: cfg.Digester, log: log}
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  Handshake,
@@ -38,11 +42,12 @@ func Serve(cfg ServeConfig) {
 			opts = append(opts, grpc.MaxRecvMsgSize(maxMsg), grpc.MaxSendMsgSize(maxMsg))
 			return grpc.NewServer(opts...)
 		},
-		Logger: hclog.New(&hclog.LoggerOptions{
-			Name:       "plugin",
-			Output:     os.Stderr,
-			Level:      hclog.Warn,
-			JSONFormat: true,
-		}),
+		Logger: log,
 	})
+}
+
+// newLogger is the plugin's logger: JSON entries on w, which the host reads
+// with their levels; warnings and errors only, as the host logs no less.
+func newLogger(w io.Writer) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: w, Level: hclog.Warn, JSONFormat: true})
 }
