@@ -102,8 +102,11 @@ type Plugin struct {
 	// caller's share is full instead of queueing, and lets requests for
 	// the same document share one extraction.
 	PerCaller int
-	Body      hcl.Body
-	DefRange  hcl.Range
+	// DevOverride is set when a development override (SIFT_PLUGIN_DEV_OVERRIDES)
+	// has replaced Command[0] and SHA256 with a local, unpinned binary.
+	DevOverride bool
+	Body        hcl.Body
+	DefRange    hcl.Range
 }
 
 // Defaults for a configuration that leaves things out.

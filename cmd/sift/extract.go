@@ -122,6 +122,13 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, err
 	}
+	// Development overrides are applied here, once: their warning then
+	// reaches this terminal even when a warm extractor (whose output goes
+	// nowhere) does the work, and the warm extractor's socket is chosen by
+	// the binary that really runs, so a rebuild gets a fresh one.
+	if err := report(cmd.ErrOrStderr(), cfg, app.ApplyDevOverrides(cfg, problemLog(cmd))); err != nil {
+		return nil, err
+	}
 	if f.warm > 0 {
 		res, err := extractWarm(cmd, f, cfg, req)
 		if !errors.Is(err, warm.ErrUnreachable) {
@@ -174,13 +181,17 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string, bo
 	if err != nil {
 		return nil, nil, err
 	}
-	// A one-document run reports problems, not each plugin's start.
-	quiet := slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: quiet})
+	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: problemLog(cmd)})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
 	return routed(a, mediaType, body), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+}
+
+// problemLog is the log of a one-document run: problems on stderr, not
+// each plugin's start.
+func problemLog(cmd *cobra.Command) *slog.Logger {
+	return slog.New(slog.NewTextHandler(cmd.ErrOrStderr(), &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
 // routed returns a's extractor for mediaType, which refuses the -o options

@@ -382,17 +382,16 @@ func (tail) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractRes
 func main() { sdk.Serve(sdk.ServeConfig{Extractor: tail{}}) }
 `
 
-// TestThirdPartyPluginOutsideTheRepository: a plugin module in a folder of
-// its own requires the SDK module by version (replaced by the local folder,
-// as nothing is published here), and its module graph holds the SDK and its
-// dependencies only; built, pinned by hash and served by sift serve, it
-// answers /v1/fetch with a per-request option.
-func TestThirdPartyPluginOutsideTheRepository(t *testing.T) {
+// pluginModule writes a plugin module of its own in dir, requiring the SDK
+// module by version (replaced by the local folder, as nothing is published
+// here), with main as its main.go, and tidies it; it returns a runner of go
+// commands in dir.
+func pluginModule(t *testing.T, dir, main string) func(args ...string) string {
+	t.Helper()
 	sdkDir, err := filepath.Abs(filepath.Join("..", "..", "plugins", "sdk"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	goMod := fmt.Sprintf(`module example.org/sift-tail
 
 go 1.26.0
@@ -405,12 +404,13 @@ replace github.com/siftd/sift/plugins/sdk v0.1.0 => %s
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, body := range map[string]string{"go.mod": goMod, "go.sum": string(sums), "main.go": thirdPartyMain} {
+	for name, body := range map[string]string{"go.mod": goMod, "go.sum": string(sums), "main.go": main} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
 	goCmd := func(args ...string) string {
+		t.Helper()
 		cmd := exec.Command("go", args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
@@ -425,6 +425,17 @@ replace github.com/siftd/sift/plugins/sdk v0.1.0 => %s
 		return string(out)
 	}
 	goCmd("mod", "tidy")
+	return goCmd
+}
+
+// TestThirdPartyPluginOutsideTheRepository: a plugin module in a folder of
+// its own requires the SDK module by version (replaced by the local folder,
+// as nothing is published here), and its module graph holds the SDK and its
+// dependencies only; built, pinned by hash and served by sift serve, it
+// answers /v1/fetch with a per-request option.
+func TestThirdPartyPluginOutsideTheRepository(t *testing.T) {
+	dir := t.TempDir()
+	goCmd := pluginModule(t, dir, thirdPartyMain)
 	mods := strings.Split(strings.TrimSpace(goCmd("list", "-m", "all")), "\n")
 	t.Logf("the plugin's module graph: %d modules", len(mods))
 	for _, m := range mods {

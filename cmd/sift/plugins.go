@@ -134,6 +134,8 @@ func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	switch {
 	case s.Companion:
 		l.Source, l.Path = "companion", s.Command[0]
+	case s.DevOverride:
+		l.Source, l.Path = "development override, unpinned", strings.Join(s.Command, " ")
 	case s.External():
 		l.Source, l.Path = "external", strings.Join(s.Command, " ")
 	default:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/testwait"
 )
 
@@ -147,5 +149,64 @@ func chmod(t *testing.T, path string, mode os.FileMode) {
 	t.Helper()
 	if err := os.Chmod(path, mode); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDevOverrideWithWarmExtractor: under a development override `sift
+// extract` warns once per call, inline or warm, and a rebuilt override
+// binary is what answers the next warm call, not the old build.
+func TestDevOverrideWithWarmExtractor(t *testing.T) {
+	module := t.TempDir()
+	goCmd := pluginModule(t, module, thirdPartyMain)
+	pinned, sum := buildPlugin(t, module, "sift-tail")
+	dev := filepath.Join(t.TempDir(), "sift-tail-dev")
+	build := func(n int) {
+		t.Helper()
+		src := strings.Replace(thirdPartyMain, `Content: strings.Join(lines, "\n")`,
+			fmt.Sprintf(`Content: "build %d: " + strings.Join(lines, "\n")`, n), 1)
+		if err := os.WriteFile(filepath.Join(module, "main.go"), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		goCmd("build", "-o", dev, ".")
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "sift.hcl")
+	doc := filepath.Join(dir, "app.log")
+	for path, body := range map[string]string{
+		cfg: fmt.Sprintf("extractor \"tail\" {\n  command = [%q]\n  sha256  = %q\n}\n", pinned, sum),
+		doc: "one\ntwo\n",
+	} {
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv(app.EnvDevOverrides, "tail="+dev)
+	t.Cleanup(func() {
+		testwait.For(t, "the warm extractors to exit once idle", func() bool { return warmProcs(t, dir) == 0 })
+	})
+
+	for i, c := range []struct{ warm, want string }{
+		{"0", "build 1: one\ntwo\n"},
+		{warmIdle, "build 1: one\ntwo\n"},
+		{warmIdle, "build 2: one\ntwo\n"}, // after the rebuild
+	} {
+		if i == 2 {
+			build(2)
+		} else if i == 0 {
+			build(1)
+		}
+		out, stderr, code := runWarm(t, dir, c.warm, "--config", cfg, "--type", "text/x-log", doc)
+		if code != 0 || out != c.want {
+			t.Fatalf("call %d (warm %s): exit %d, %q, want %q\n%s", i, c.warm, code, out, c.want, stderr)
+		}
+		if n := strings.Count(stderr, "DEVELOPMENT OVERRIDE"); n != 1 {
+			t.Errorf("call %d (warm %s): %d override warnings, want 1:\n%s", i, c.warm, n, stderr)
+		}
+	}
+	list := exec.Command(siftBin, "plugins", "--config", cfg, "--json")
+	list.Dir = dir
+	out, stderr, code := runCmd(t, list)
+	if code != 0 || !strings.Contains(out, `"source": "development override, unpinned"`) || !strings.Contains(out, dev) {
+		t.Errorf("sift plugins under the override: exit %d, does not show it:\n%s%s", code, out, stderr)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"maps"
 	"net"
-	"os"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -297,7 +296,7 @@ func Plan(ctx context.Context, cfg *config.Config) ([]host.Spec, hcl.Diagnostics
 // plan warns of development overrides on log, the log of the command that
 // runs the plugins, so the warning is a record of its own in a JSON log.
 func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody int64, log *slog.Logger) ([]host.Spec, hcl.Diagnostics) {
-	if diags := devOverrides(os.Getenv(EnvDevOverrides), cfg, log); diags.HasErrors() {
+	if diags := ApplyDevOverrides(cfg, log); diags.HasErrors() {
 		return nil, diags
 	}
 	builtins := builtin.Extractors()

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -17,10 +18,21 @@ import (
 // "NAME=/abs/path[,NAME=/abs/path…]". Each use is logged as a warning.
 const EnvDevOverrides = "SIFT_PLUGIN_DEV_OVERRIDES"
 
+// ApplyDevOverrides applies EnvDevOverrides to cfg, warning on log of each
+// block it overrides. A command calls it once, right after reading its
+// configuration, so the warning reaches the user even when a warm
+// extractor does the work, and what it hashes or lists names the binary
+// that really runs; Load applies it too, a no-op on blocks already done.
+func ApplyDevOverrides(cfg *config.Config, log *slog.Logger) hcl.Diagnostics {
+	return devOverrides(os.Getenv(EnvDevOverrides), cfg, log)
+}
+
 // devOverrides applies EnvDevOverrides (its value given) to the external
 // extractor and digester blocks it names: the block runs the named binary,
-// pinned to the hash it has now instead of the configured one. An entry
-// naming no external block, or a path that is not absolute, is an error.
+// pinned to the hash it has now instead of the configured one, and is
+// marked DevOverride. A block already marked is left alone, unwarned. An
+// entry naming no external block, or a path that is not absolute, is an
+// error.
 func devOverrides(value string, cfg *config.Config, log *slog.Logger) hcl.Diagnostics {
 	if strings.TrimSpace(value) == "" {
 		return nil
@@ -40,6 +52,9 @@ func devOverrides(value string, cfg *config.Config, log *slog.Logger) hcl.Diagno
 			bad(fmt.Sprintf("entry %q: no external extractor or digester block is named %q", entry, name))
 			continue
 		}
+		if b.DevOverride {
+			continue
+		}
 		sum, err := host.FileSHA256(path)
 		if err != nil {
 			bad(fmt.Sprintf("entry %q: %v", entry, err))
@@ -49,6 +64,7 @@ func devOverrides(value string, cfg *config.Config, log *slog.Logger) hcl.Diagno
 			"plugin", name, "binary", path, "sha256", sum, "configured_command", b.Command[0], "configured_sha256", b.SHA256)
 		b.Command = append([]string{path}, b.Command[1:]...)
 		b.SHA256 = sum
+		b.DevOverride = true
 	}
 	return diags
 }

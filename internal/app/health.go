@@ -23,6 +23,9 @@ type pool struct {
 	// CannotRestart is set while the pool has no process and starting one
 	// fails (its binary no longer matches its pin).
 	CannotRestart bool `json:"cannot_restart,omitempty"`
+	// DevOverride is set while the pool runs a development override's
+	// unpinned binary (SIFT_PLUGIN_DEV_OVERRIDES).
+	DevOverride bool `json:"dev_override,omitempty"`
 }
 
 // Health reports the plugin pools (every pool needs a live process), the
@@ -33,7 +36,8 @@ func (a *App) Health() (ok bool, detail any) {
 	ok, pools := true, []pool{}
 	for _, p := range a.Host.Pools() {
 		live := p.Size()
-		pools = append(pools, pool{Name: p.Name(), Version: p.Version(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil})
+		pools = append(pools, pool{Name: p.Name(), Version: p.Version(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil,
+			DevOverride: p.DevOverride()})
 		ok = ok && live > 0
 	}
 	out := map[string]any{"plugins": pools}

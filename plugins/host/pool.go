@@ -322,5 +322,9 @@ func (p *Pool) Name() string { return p.spec.Name }
 // Version is the version the plugin announced.
 func (p *Pool) Version() string { return p.spec.Info.Version }
 
+// DevOverride reports that the pool runs a development override's
+// unpinned binary.
+func (p *Pool) DevOverride() bool { return p.spec.DevOverride }
+
 // Capacity is the number of processes the pool keeps.
 func (p *Pool) Capacity() int { return p.spec.Pool }

@@ -74,6 +74,9 @@ type Spec struct {
 	// Companion marks a built-in that runs from its own binary (Command);
 	// its SHA-256 is taken from that binary when it is first started.
 	Companion bool
+	// DevOverride marks an external plugin whose binary a development
+	// override replaced, unpinned; listings and /healthz show it.
+	DevOverride bool
 	// Body and DefRange are the operator's block, decoded against the
 	// plugin's schema.
 	Body     hcl.Body
@@ -292,7 +295,7 @@ func specFrom(b config.Plugin, maxMessage int) Spec {
 	return Spec{
 		Name: b.Name, ContentTypes: b.ContentTypes, Command: b.Command, SHA256: b.SHA256,
 		Pool: b.Pool, PerCaller: b.PerCaller, Timeout: b.Timeout, Memory: b.Memory, Isolation: b.Isolation,
-		Env: b.Env, MaxMessage: maxMessage, Body: b.Body, DefRange: b.DefRange,
+		Env: b.Env, MaxMessage: maxMessage, DevOverride: b.DevOverride, Body: b.Body, DefRange: b.DefRange,
 	}
 }
 
