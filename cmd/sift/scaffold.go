@@ -11,6 +11,8 @@ import (
 	"text/template"
 
 	"github.com/spf13/cobra"
+
+	"github.com/siftd/sift/plugins/builtin"
 )
 
 // sdkRelease is the SDK version a scaffolded plugin requires.
@@ -30,6 +32,9 @@ func pluginNewCommand() *cobra.Command {
 			if !pluginName.MatchString(name) {
 				return fmt.Errorf("plugin name %q: want lower-case letters, digits, - or _, starting with a letter", name)
 			}
+			if builtinName(name) {
+				return fmt.Errorf("plugin name %q is a built-in plugin's: a block of that name would configure the built-in; pick another", name)
+			}
 			if dir == "" {
 				dir = "sift-" + name
 			}
@@ -47,6 +52,9 @@ func pluginNewCommand() *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %s: cd %s && go mod tidy && go test ./... && go build -o sift-%s .\n", dir, dir, name)
+			if sdkDir == "" {
+				fmt.Fprintf(cmd.OutOrStdout(), "the module requires github.com/siftd/sift/plugins/sdk %s; where your module proxy cannot reach it, run sift plugin new again with --sdk PATH/TO/sift/plugins/sdk (a replace directive)\n", sdkRelease)
+			}
 			return nil
 		},
 	}
@@ -205,4 +213,11 @@ func TestConfigure(t *testing.T) {
 	}
 }
 `,
+}
+
+// builtinName reports whether name is a built-in extractor's or digester's.
+func builtinName(name string) bool {
+	_, ex := builtin.Extractors()[name]
+	_, dg := builtin.Digesters()[name]
+	return ex || dg
 }

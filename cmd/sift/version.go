@@ -46,7 +46,7 @@ func pluginCommand() *cobra.Command {
 			if len(args) == 0 {
 				return cmd.Help()
 			}
-			return fmt.Errorf("no built-in plugin %q", args[0])
+			return fmt.Errorf("no built-in plugin %q (sift plugins lists the plugins a configuration runs; sift plugin new NAME writes one)", args[0])
 		},
 	}
 	cmd.AddCommand(pluginNewCommand())

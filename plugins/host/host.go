@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -266,7 +267,14 @@ func (h *Host) CheckOptions(extractor string, opts map[string]string) error {
 	if !ok {
 		return fmt.Errorf("no extractor %q", extractor)
 	}
-	return s.Schema.CheckOptions(opts)
+	err := s.Schema.CheckOptions(opts)
+	var de *sdk.DocError
+	if errors.As(err, &de) {
+		// The caller chose the document, not the extractor: say which one
+		// the options were checked against.
+		return &sdk.DocError{Class: de.Class, Message: fmt.Sprintf("extractor %q: %s", extractor, de.Message)}
+	}
+	return err
 }
 
 // Declares reports whether the extractor declares the per-request option.

@@ -312,3 +312,14 @@ func (r restartCounter) PluginRestart(_, reason string) {
 		r.n.Add(1)
 	}
 }
+
+// TestCheckOptionsNamesTheExtractor: a caller picks a document, not an
+// extractor, so a refused option names the extractor that refused it.
+func TestCheckOptionsNamesTheExtractor(t *testing.T) {
+	h := startHost(t, testSpec(t, ""))
+	err := h.CheckOptions("faulty", map[string]string{"nope": "1"})
+	var de *sdk.DocError
+	if !errors.As(err, &de) || de.Class != sdk.ClassBadOption || !strings.HasPrefix(de.Message, `extractor "faulty": "nope" is not an option`) {
+		t.Fatalf("err = %v, want a bad_option naming the extractor and the option", err)
+	}
+}
