@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/stages/digest"
 )
 
 // servingKinds are the stages every request needs: a chain without one of
@@ -76,21 +75,6 @@ func CheckChain(cfg *config.Config) hcl.Diagnostics {
 // exists: otherwise every request asking for it gets only a warning.
 func stageBlockRefs(cfg *config.Config, st config.Stage) hcl.Diagnostics {
 	switch st.Kind {
-	case "digest":
-		name, rng, ok := digest.DigesterName(st.Body)
-		if !ok || rng != nil {
-			// A digester named outright is checked by the stage itself.
-			return nil
-		}
-		if !slices.ContainsFunc(cfg.Digesters, func(p config.Plugin) bool { return p.Name == name }) {
-			return hcl.Diagnostics{{
-				Severity: hcl.DiagError,
-				Summary:  "No digester block",
-				Detail: fmt.Sprintf("the digest stage uses digester %q, and no digester block declares it. Add one, for example:\n\ndigester %q {\n  endpoint = \"http://127.0.0.1:8080/v1\"\n  model    = \"qwen3-4b\"\n}",
-					name, name),
-				Subject: st.DefRange.Ptr(),
-			}}
-		}
 	case "context":
 		if cfg.Context == nil {
 			return hcl.Diagnostics{{

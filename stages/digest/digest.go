@@ -43,15 +43,24 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	var raw rawConfig
 	diags := gohcl.DecodeBody(body, nil, &raw)
 	s := &Stage{name: DefaultDigester, digesters: deps.Digesters}
+	if diags.HasErrors() {
+		return s, diags
+	}
+	// A digester no block declares is a mistake, not a digest that
+	// quietly never runs: every request asking for one would get only a
+	// warning.
 	if raw.Digester != nil {
 		s.name = *raw.Digester
-		// A stage that names its digester means it: a name no block
-		// declares is a mistake, not a digest that quietly never runs.
 		if _, ok := digester(deps.Digesters, s.name); !ok {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
 				Detail:  fmt.Sprintf("the digest stage names digester %q, and no digester block declares it.", s.name),
 				Subject: digesterRange(body)})
 		}
+	} else if _, ok := digester(deps.Digesters, s.name); !ok {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No digester block",
+			Detail: fmt.Sprintf("the digest stage uses digester %q, and no digester block declares it. Add one, for example:\n\ndigester %q {\n  endpoint = \"http://127.0.0.1:8080/v1\"\n  model    = \"qwen3-4b\"\n}",
+				s.name, s.name),
+			Subject: body.MissingItemRange().Ptr()})
 	}
 	return s, diags
 }
@@ -79,20 +88,6 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		doc.Warn(w)
 	}
 	return nil
-}
-
-// DigesterName is the digester block a digest stage's body uses: its
-// digester attribute, or DefaultDigester; ok is false when the body does
-// not decode (the stage's own decoding reports why).
-func DigesterName(body hcl.Body) (name string, rng *hcl.Range, ok bool) {
-	var raw rawConfig
-	if diags := gohcl.DecodeBody(body, nil, &raw); diags.HasErrors() {
-		return "", nil, false
-	}
-	if raw.Digester != nil {
-		return *raw.Digester, digesterRange(body), true
-	}
-	return DefaultDigester, nil, true
 }
 
 // digesterRange points at the digester attribute of the stage's block.
