@@ -156,23 +156,34 @@ func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
 }
 
 // TestFirecrawlUnsupported: the Firecrawl endpoints sift does not serve
-// answer Firecrawl's error envelope saying so and what to use instead;
-// sift's own routes and unknown paths are unchanged.
+// answer Firecrawl's error envelope under 200, which every Firecrawl client
+// reads, saying so and what to use instead; any other /v2 path says what
+// sift serves, and sift's own unknown paths stay 404.
 func TestFirecrawlUnsupported(t *testing.T) {
 	srv := newTestServer(t, fixtureOrigin(t), Options{})
-	for _, tc := range []struct{ method, path string }{
-		{"POST", "/v2/crawl"}, {"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11"}, {"DELETE", "/v2/crawl/x"},
-		{"POST", "/v1/map"}, {"POST", "/v2/extract"}, {"GET", "/v2/extract/x"}, {"POST", "/v2/agent"},
-		{"GET", "/v2/team/credit-usage"}, {"GET", "/v2/team/queue-status"}, {"POST", "/v1/scrape"},
+	for _, tc := range []struct{ method, path, instead string }{
+		{"POST", "/v2/crawl", "batch scrape (POST /v2/batch/scrape)"},
+		{"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11", "batch scrape"},
+		{"DELETE", "/v2/crawl/x", "batch scrape"},
+		{"POST", "/v1/map", "batch scrape"}, {"POST", "/v2/extract", "batch scrape"}, {"GET", "/v2/extract/x", "batch scrape"},
+		{"POST", "/v2/agent", "batch scrape"}, {"GET", "/v2/team/credit-usage", "batch scrape"},
+		{"GET", "/v2/team/queue-status", "batch scrape"}, {"POST", "/v1/scrape", "batch scrape"},
+		{"POST", "/v2/parse", "scrape (POST /v2/scrape)"}, {"POST", "/v2/browser", "scrape (POST /v2/scrape)"},
+		{"GET", "/v2/monitor", "maxAge 0"}, {"POST", "/v2/feedback", "scrape (POST /v2/scrape)"},
+		{"POST", "/v2/scrape/abc/interact", "runs no browser"}, {"POST", "/v2/search/research", "/v2/search"},
+		{"GET", "/v2/nothing", "sift serves POST /v2/scrape"},
 	} {
 		resp, body := do(t, tc.method, srv.URL+tc.path, testKey, map[string]any{"url": "https://example.org/"})
 		msg, _ := body["error"].(string)
-		if resp.StatusCode != http.StatusNotFound || body["success"] != false || !strings.HasPrefix(msg, "unsupported: ") ||
-			!strings.Contains(msg, "batch scrape (POST /v2/batch/scrape)") {
+		if resp.StatusCode != http.StatusOK || body["success"] != false || body["code"] != "UNSUPPORTED" ||
+			!strings.HasPrefix(msg, "unsupported: ") || !strings.Contains(msg, tc.instead) {
 			t.Errorf("%s %s: %d %v", tc.method, tc.path, resp.StatusCode, body)
 		}
 	}
-	if resp, body := do(t, "GET", srv.URL+"/v2/nothing", testKey, nil); resp.StatusCode != 404 || body["error"] != "not_found: no such endpoint" {
+	if resp, _ := do(t, "GET", srv.URL+"/v2/scrape", testKey, nil); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET /v2/scrape: %d, want 405: a served path keeps its method check", resp.StatusCode)
+	}
+	if resp, body := do(t, "GET", srv.URL+"/v1/nothing", testKey, nil); resp.StatusCode != 404 || body["error"] != "not_found: no such endpoint" {
 		t.Errorf("unknown path: %d %v", resp.StatusCode, body)
 	}
 }

@@ -21,19 +21,49 @@ var firecrawlUnsupported = []struct{ prefix, instead string }{
 	{"/v1/team", "sift counts no credits or tokens and keeps no queue to report; a scrape costs creditsUsed 1, and batch scrape (POST /v2/batch/scrape) reports its own progress"},
 	{"/v2/concurrency-check", "sift's limits are per caller and host; batch scrape (POST /v2/batch/scrape) queues the work instead"},
 	{"/v1/scrape", "sift speaks Firecrawl v2: use POST /v2/scrape, or batch scrape (POST /v2/batch/scrape)"},
+	{"/v2/parse", "sift converts documents it fetches: serve the file on a URL and use scrape (POST /v2/scrape) or batch scrape (POST /v2/batch/scrape)"},
+	{"/v2/browser", "sift renders no page and runs no browser; scrape (POST /v2/scrape) and batch scrape (POST /v2/batch/scrape) answer pages as fetched"},
+	{"/v2/monitor", "sift watches no page for changes; scrape it again with maxAge 0, or batch scrape (POST /v2/batch/scrape) a list"},
+	{"/v2/feedback", "sift keeps no feedback; scrape (POST /v2/scrape) and batch scrape (POST /v2/batch/scrape) are what it serves"},
 }
 
+// firecrawlServed lists what sift does serve, for the answer to a v2 path
+// it does not know.
+const firecrawlServed = "sift serves POST /v2/scrape, /v2/search, /v2/map and /v2/batch/scrape (with its status, errors and cancel)"
+
 // routeFirecrawlUnsupported answers the Firecrawl endpoints sift does not
-// serve with Firecrawl's error envelope, 404 (the SDKs show "error"
-// as the message and retry no 4xx), saying what to use instead.
+// serve (firecrawlUnsupported and any other /v2 path, through
+// firecrawlNotServed), saying what to use instead.
 func routeFirecrawlUnsupported(r *mux.Router) {
 	for _, u := range firecrawlUnsupported {
-		body := map[string]any{"success": false, "code": "UNSUPPORTED",
-			"error": "unsupported: " + u.prefix + " is not served by sift: " + u.instead}
-		handler := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-			writeJSON(w, http.StatusNotFound, body)
-		})
+		handler := unsupportedAnswer(u.prefix + " is not served by sift: " + u.instead)
 		r.Handle(u.prefix, handler)
 		r.PathPrefix(u.prefix + "/").Handler(handler)
 	}
+	// Endpoints under a path sift serves, for the paths of its own
+	// routes to stay exact.
+	r.Handle("/v2/scrape/{id}/interact", unsupportedAnswer("/v2/scrape/{id}/interact is not served by sift: "+
+		"sift renders no page and runs no browser; scrape (POST /v2/scrape) answers the page as fetched"))
+	r.PathPrefix("/v2/search/research").Handler(unsupportedAnswer("/v2/search/research is not served by sift: " +
+		"use /v2/search, then batch scrape (POST /v2/batch/scrape) the results"))
+}
+
+// firecrawlNotServed answers a /v2 path that is no endpoint sift knows of,
+// Firecrawl's or its own, as unsupported rather than not found: a newer
+// Firecrawl client calls endpoints this list does not name yet.
+func firecrawlNotServed(w http.ResponseWriter, r *http.Request) {
+	unsupportedAnswer(r.URL.Path+" is not a Firecrawl endpoint sift serves: "+firecrawlServed).ServeHTTP(w, r)
+}
+
+// unsupportedAnswer is Firecrawl's error envelope with the message
+// "unsupported: " + msg, under status 200. Every Firecrawl client reads
+// success and error from a 200 answer: the SDK throws an error whose
+// message is the text, and the firecrawl-mcp tools that post through the
+// SDK's raw HTTP client hand the agent the body, where a non-2xx status
+// reaches the agent only as "Request failed with status code 404".
+func unsupportedAnswer(msg string) http.Handler {
+	body := map[string]any{"success": false, "code": "UNSUPPORTED", "error": "unsupported: " + msg}
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, body)
+	})
 }

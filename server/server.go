@@ -182,7 +182,11 @@ func (s *Server) Handler() http.Handler {
 	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", s.logRequests(r)))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
 	routeFirecrawlUnsupported(r)
-	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasPrefix(req.URL.Path, "/v2/") {
+			firecrawlNotServed(w, req)
+			return
+		}
 		writeError(w, classError(errclass.NotFound, "no such endpoint"))
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
