@@ -76,9 +76,10 @@ func TestFirecrawlBatchFieldWarnings(t *testing.T) {
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
-		"urls": []string{origin.URL + "/article"}, "waitFor": 1000, "webhook": "http://127.0.0.1:9/hook"})
+		"urls": []string{origin.URL + "/article"}, "waitFor": 1000, "webhook": "http://127.0.0.1:9/hook",
+		"formats": []string{"markdown", "screenshot"}})
 	id, _ := start["id"].(string)
-	want := []string{"webhook (sift calls no webhooks", "waitFor (sift runs no browser"}
+	want := []string{"webhook (sift calls no webhooks", "waitFor (sift runs no browser", "formats not supported by sift: screenshot"}
 	for _, w := range want {
 		if !strings.Contains(fmt.Sprint(start["warning"]), w) {
 			t.Fatalf("start %v lacks %q", start, w)

@@ -54,6 +54,9 @@ var scrapeFields = map[string]fieldRule{
 	"zeroDataRetention":     {refusal: noRetention},
 	"changeTrackingOptions": {refusal: notServed},
 	"domainTools":           {refusal: notServed},
+	"redactPII":             {refusal: "sift does not redact personal data; the page comes back as published"},
+	"lockdown":              {refusal: notServed},
+	"profile":               {refusal: noBrowser},
 }
 
 // batchFields are the fields /v2/batch/scrape adds to the scrape options.

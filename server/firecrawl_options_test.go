@@ -87,6 +87,9 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		{map[string]any{"removeBase64Images": false}, []string{"removeBase64Images (sift always drops base64 images)"}},
 		{map[string]any{"parsers": []any{map[string]any{"type": "docx"}}}, []string{`parser "docx"`, "parsers without pdf"}},
 		{map[string]any{"frobnicate": 1, "zap": true}, []string{"unknown fields ignored: frobnicate, zap"}},
+		{map[string]any{"redactPII": true, "profile": map[string]any{"name": "p"}},
+			[]string{"redactPII (sift does not redact personal data", "profile (sift runs no browser"}},
+		{map[string]any{"formats": []any{"markdown", "screenshot"}}, []string{"formats not supported by sift: screenshot (sift runs no browser)"}},
 	}
 	for _, tc := range tests {
 		body := map[string]any{"url": origin.URL + "/article"}
@@ -117,6 +120,7 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		{map[string]any{"timeout": "soon"}, `Bad Request: field "timeout": want an integer, not a string`},
 		{map[string]any{"timeout": 0}, `Bad Request: field "timeout": want milliseconds`},
 		{map[string]any{"maxAge": true}, `Bad Request: field "maxAge": want an integer, not a bool`},
+		{map[string]any{"maxAge": -5}, `Bad Request: field "maxAge": want milliseconds, 0 or more`},
 		{map[string]any{"parsers": []any{map[string]any{"maxPages": 2}}}, `Bad Request: field "parsers": `},
 	}
 	for _, tc := range bad {

@@ -91,7 +91,8 @@ func TestScrapeLinks(t *testing.T) {
 }
 
 // TestScrapeMetadata: the metadata Firecrawl returns: the title from
-// <title> (og:title only in ogTitle), og and twitter tags
+// <title> (og:title only in ogTitle), the description from <meta
+// name="description"> (og:description only in ogDescription), og and twitter tags
 // (named and as written), keywords, robots, times, an absolute favicon,
 // scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
 // warning.
@@ -107,6 +108,7 @@ func TestScrapeMetadata(t *testing.T) {
 			`<meta property="og:title" content="OG Meta"><meta property="og:image" content="https://img.example/x.png">`+
 			`<meta property="og:site_name" content="Site"><meta name="twitter:card" content="summary_large_image">`+
 			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
+			`<meta property="og:description" content="OG words"><meta name="description" content="The page's own words">`+
 			`<meta property="article:published_time" content="2026-01-02T03:04:05Z">`+
 			`<meta property="article:modified_time" content="2026-02-03T04:05:06Z"></head>`+
 			`<body><article><h1>Meta</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
@@ -118,6 +120,7 @@ func TestScrapeMetadata(t *testing.T) {
 	meta := data["metadata"].(map[string]any)
 	want := map[string]any{"title": "Meta | Site", "ogTitle": "OG Meta", "ogImage": "https://img.example/x.png", "ogSiteName": "Site",
 		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
+		"description": "The page's own words", "ogDescription": "OG words",
 		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
 		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}
 	for k, v := range want {

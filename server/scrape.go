@@ -78,7 +78,7 @@ func (p *scrapeParser) UnmarshalJSON(b []byte) error {
 // request is the chain's request for url under these options.
 func (o *scrapeOptions) request(url, mode string) stages.Request {
 	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
-	if o.MaxAge != nil && *o.MaxAge >= 0 {
+	if o.MaxAge != nil {
 		age := time.Duration(*o.MaxAge) * time.Millisecond
 		req.MaxAge = &age
 	}
@@ -110,6 +110,19 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 func (o *scrapeOptions) check() *apiError {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
+	}
+	if o.MaxAge != nil && *o.MaxAge < 0 {
+		return badField("maxAge", "want milliseconds, 0 or more (0: fetch fresh)")
+	}
+	var unknown []string
+	for _, f := range o.Formats {
+		if !knownFormats[f] {
+			unknown = append(unknown, string(f)+formatWhy[f])
+		}
+	}
+	if len(unknown) > 0 {
+		// Here, once, so a batch's start answer names them too.
+		o.Warnings = append(o.Warnings, "formats not supported by sift: "+strings.Join(unknown, ", "))
 	}
 	if ae := o.checkSelectors(); ae != nil {
 		return ae
@@ -227,6 +240,11 @@ func (m *scrapeMetadata) fromPage(page pageInfo) {
 	}
 	if m.Title == "" {
 		m.Title = m.OGTitle
+	}
+	// Firecrawl's description is <meta name="description">, og:description
+	// standing in for a page without one (the extractor may prefer it).
+	if d := tag["description"]; d != "" {
+		m.Description = d
 	}
 	if m.Description == "" {
 		m.Description = m.OGDescription
@@ -422,10 +440,6 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			rawStripped = n
 			out.RawHTML = &body
 			returned += service.RawTokens(resp)
-		default:
-			if !knownFormats[f] {
-				unsupported = append(unsupported, string(f)+formatWhy[f])
-			}
 		}
 	}
 	out.Metadata.Sift.Tokens["returned"] = returned

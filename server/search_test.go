@@ -60,6 +60,10 @@ func TestFirecrawlSearch(t *testing.T) {
 	if id, _ := body["id"].(string); len(id) != 36 || body["creditsUsed"] != 1.0 || strings.Contains(fmt.Sprint(body["warning"]), "not applied") {
 		t.Errorf("id, creditsUsed, warning: %v", body)
 	}
+	// A Firecrawl client never asked to rerank: no embedder, no warning.
+	if strings.Contains(fmt.Sprint(body["warning"]), "rerank") {
+		t.Errorf("warning %q speaks of a rerank nobody asked for", body["warning"])
+	}
 	// Firecrawl's defaults and refusals: 5 results unless asked; fields
 	// sift does not apply named in the warning; a field of the wrong type
 	// a 400 naming it.
