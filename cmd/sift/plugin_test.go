@@ -492,8 +492,10 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 	if _, stderr, code := runSift(t, nil, "plugin", "new", "Feed!"); code == 0 || !strings.Contains(stderr, "plugin name") {
 		t.Errorf("a bad name: exit %d, %s", code, stderr)
 	}
-	if _, stderr, code := runSift(t, nil, "plugin", "new", "json"); code == 0 || !strings.Contains(stderr, "built-in plugin's") {
-		t.Errorf("a built-in's name: exit %d, %s", code, stderr)
+	for _, name := range []string{"json", "html", "llm"} {
+		if _, stderr, code := runSift(t, nil, "plugin", "new", name); code == 0 || !strings.Contains(stderr, "built-in plugin's") {
+			t.Errorf("built-in %s's name: exit %d, %s", name, code, stderr)
+		}
 	}
 	if _, stderr, code := runSift(t, nil, "plugin", "list"); code == 0 || !strings.Contains(stderr, "sift plugins lists") {
 		t.Errorf("sift plugin list: exit %d, does not point to sift plugins: %s", code, stderr)

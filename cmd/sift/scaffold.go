@@ -218,6 +218,7 @@ func TestConfigure(t *testing.T) {
 // builtinName reports whether name is a built-in extractor's or digester's.
 func builtinName(name string) bool {
 	_, ex := builtin.Extractors()[name]
+	_, co := builtin.Companions()[name]
 	_, dg := builtin.Digesters()[name]
-	return ex || dg
+	return ex || co || dg
 }

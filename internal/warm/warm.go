@@ -22,6 +22,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -64,7 +65,11 @@ type result struct {
 // wireError carries an extraction error; Class is set for document errors,
 // which the client turns back into an *sdk.DocError.
 type wireError struct {
-	Class   string `json:"class,omitempty"`
+	// Class is a document error's class (sdk.DocError).
+	Class string `json:"class,omitempty"`
+	// Failure is the errclass class of any other error (a plugin's crash,
+	// timeout, panic), so the client exits as an inline run would.
+	Failure string `json:"failure,omitempty"`
 	Message string `json:"message"`
 }
 
@@ -167,6 +172,8 @@ func (s *server) handle(ctx context.Context, conn net.Conn) {
 		ans.Error = &wireError{Message: err.Error()}
 		if de, ok := errors.AsType[*sdk.DocError](err); ok {
 			ans.Error = &wireError{Class: de.Class, Message: de.Message}
+		} else if c, ok := errclass.Of(err); ok {
+			ans.Error.Failure = string(c)
 		}
 	} else {
 		ans.Result = &result{Content: res.Content, Format: res.Format, Title: res.Title,
@@ -256,6 +263,9 @@ func Call(ctx context.Context, conn net.Conn, req *sdk.ExtractRequest) (*sdk.Ext
 	if e := ans.Error; e != nil {
 		if e.Class != "" {
 			return nil, &sdk.DocError{Class: e.Class, Message: e.Message}
+		}
+		if e.Failure != "" {
+			return nil, errclass.New(errclass.Class(e.Failure), e.Message)
 		}
 		return nil, errors.New(e.Message)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 )
@@ -55,6 +56,8 @@ func TestCallCarriesResultsAndErrors(t *testing.T) {
 			return nil, &sdk.DocError{Class: "no_text", Message: "needs OCR"}
 		case "crash":
 			return nil, errors.New("plugin crashed: EOF")
+		case "timeout":
+			return nil, fmt.Errorf("%w after 30s", errclass.New(errclass.Timeout, "plugin timed out"))
 		}
 		return &sdk.ExtractResult{Content: fmt.Sprintf("%s|%s|%s|%d", req.Body, req.ContentType, req.Options["pages"], req.MaxOutputBytes),
 			Format: sdk.FormatMarkdown, Title: "T", Metadata: map[string]string{"pages": "3"}, Warnings: []string{"cut"}}, nil
@@ -78,6 +81,11 @@ func TestCallCarriesResultsAndErrors(t *testing.T) {
 	_, err = call(t, socket, &sdk.ExtractRequest{Body: []byte("crash")})
 	if err == nil || err.Error() != "plugin crashed: EOF" || errors.Is(err, ErrUnreachable) {
 		t.Fatalf("extraction error came back as %#v", err)
+	}
+	// A failure keeps its class, which sets the client's exit code.
+	_, err = call(t, socket, &sdk.ExtractRequest{Body: []byte("timeout")})
+	if c, ok := errclass.Of(err); !ok || c != errclass.Timeout || err.Error() != "plugin timed out after 30s" {
+		t.Fatalf("a timeout came back as %#v", err)
 	}
 }
 
