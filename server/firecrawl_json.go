@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +10,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/siftd/sift/internal/service"
-	"github.com/siftd/sift/plugins/sdk"
 )
 
 // jsonOptions are what the `json` format asks for: a JSON Schema the
@@ -51,13 +49,13 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *apiError {
 	if len(jo.Schema) > maxSchemaBytes {
 		return badField(field, fmt.Sprintf("the schema is %d bytes, at most %d", len(jo.Schema), maxSchemaBytes))
 	}
-	if !hasSchema(jo.Schema) {
+	if !service.HasSchema(jo.Schema) {
 		return nil
 	}
 	if err := checkSchema(jo.Schema); err != nil {
 		return badField(field, err.Error())
 	}
-	if _, err := resolveSchema(jo.Schema); err != nil {
+	if err := resolveSchema(jo.Schema); err != nil {
 		return badField(field, err.Error())
 	}
 	return nil
@@ -151,66 +149,13 @@ func jsonValueKind(v any) string {
 	return "an object"
 }
 
-func hasSchema(raw json.RawMessage) bool {
-	s := string(bytes.TrimSpace(raw))
-	return s != "" && s != "null" && s != "{}"
-}
-
-func resolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		return nil, errors.New("not a JSON Schema: " + strings.TrimPrefix(describeDecodeError(err).Error(), "field "))
+// resolveSchema says, in JSON's terms, why raw is no JSON Schema.
+func resolveSchema(raw json.RawMessage) error {
+	if err := json.Unmarshal(raw, new(jsonschema.Schema)); err != nil {
+		return errors.New("not a JSON Schema: " + strings.TrimPrefix(describeDecodeError(err).Error(), "field "))
 	}
-	return sch.Resolve(nil)
-}
-
-// structuredJSON is the `json` format: the digester asked for JSON under
-// the schema (or any JSON object, given only a prompt) from the page's
-// clean content, and the answer checked against the schema. Any failure is
-// a warning and no json, never a failed scrape: the rest of the document
-// stands.
-func (s *Server) structuredJSON(ctx context.Context, jo *jsonOptions, doc *scrapeDoc, content string) (json.RawMessage, string) {
-	if s.digester == nil {
-		return nil, "json format not produced: no digester (LLM) is configured"
-	}
-	if jo == nil {
-		jo = &jsonOptions{}
-	}
-	schema := `{"type":"object"}`
-	if hasSchema(jo.Schema) {
-		schema = string(jo.Schema)
-	}
-	res, err := s.digester.Digest(ctx, &sdk.DigestRequest{
-		Content: content, Question: jo.Prompt, URL: doc.Metadata.URL, Title: doc.Metadata.Title, JSONSchema: schema,
-	})
-	if err != nil {
-		var de *sdk.DocError
-		if errors.As(err, &de) {
-			return nil, "json format not produced: the digester failed: " + de.Class
-		}
-		return nil, "json format not produced: the digester failed"
-	}
-	answer := []byte(strings.TrimSpace(res.Digest))
-	var v any
-	if err := json.Unmarshal(answer, &v); err != nil {
-		return nil, "json format not produced: the model's answer is not JSON"
-	}
-	rs, err := resolveSchema(json.RawMessage(schema))
-	if err != nil {
-		return nil, "json format not produced: " + err.Error()
-	}
-	if err := rs.Validate(v); err != nil {
-		return nil, "json format not produced: the model's answer does not fit the schema: " + truncateReason(err.Error())
-	}
-	return json.RawMessage(answer), ""
-}
-
-// truncateReason keeps a validator's message short enough for a warning.
-func truncateReason(s string) string {
-	if len(s) > 200 {
-		return s[:200] + "…"
-	}
-	return s
+	_, err := service.ResolveSchema(raw)
+	return err
 }
 
 // addJSON fills data's json from the page's clean content, or warns why
@@ -220,7 +165,12 @@ func (s *Server) addJSON(ctx context.Context, req *scrapeRequest, res *service.R
 	if ex := res.Doc.Extraction; ex != nil {
 		content = ex.Content
 	}
-	out, warning := s.structuredJSON(ctx, req.JSONOptions, data, content)
+	jo := req.JSONOptions
+	if jo == nil {
+		jo = &jsonOptions{}
+	}
+	out, warning := s.svc.StructuredJSON(ctx, service.StructuredRequest{Schema: jo.Schema, Prompt: jo.Prompt,
+		Content: content, URL: data.Metadata.URL, Title: data.Metadata.Title})
 	if warning != "" {
 		data.Warning = joinWarnings(data.Warning, warning)
 		return

@@ -5,6 +5,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -46,6 +47,9 @@ type App interface {
 	Search(ctx context.Context, c *service.Caller, req *service.SearchRequest) (*service.SearchAnswer, *service.Error)
 	// BatchFetch runs a stored batch target, answered as its API would.
 	BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer service.TargetFunc) ([]byte, error)
+	// StructuredJSON is a page's content as JSON under a schema (the
+	// Firecrawl json format), or the warning that says why not.
+	StructuredJSON(ctx context.Context, req service.StructuredRequest) (json.RawMessage, string)
 }
 
 // Options configure a Server.
@@ -105,7 +109,6 @@ type Server struct {
 	log       *slog.Logger
 	health    Health
 	metrics   *metrics.Metrics
-	digester  stages.Digester
 	search    *search.Service
 	batch     *batch.Runner // nil when batch is disabled; not owned
 	pageBytes int           // the most stored results one batch read returns
@@ -135,7 +138,7 @@ func New(opts Options) *Server {
 	}
 	s := &Server{
 		svc: opts.Service, chain: opts.Chain, callers: opts.Service.Callers(), log: opts.Logger,
-		health: opts.Health, metrics: opts.Metrics, search: opts.Search, digester: opts.Digester, now: time.Now,
+		health: opts.Health, metrics: opts.Metrics, search: opts.Search, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
