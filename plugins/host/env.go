@@ -1,12 +1,10 @@
 package host
 
 import (
+	"encoding/json"
 	"os"
 	"slices"
 	"strconv"
-
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/gohcl"
 
 	"github.com/siftd/sift/plugins/sdk"
 )
@@ -32,19 +30,19 @@ func pluginEnv(s *Spec) []string {
 		sdk.EnvMemoryLimit+"="+strconv.FormatInt(s.Memory, 10))
 }
 
-// keyEnv reads the api_key_env a built-in digester block names: the
-// digester reads its key from that variable, so the variable passes to it.
-func keyEnv(body hcl.Body) string {
-	if body == nil {
-		return ""
+// envAttributes are the variables the plugin's block names in the
+// attributes its schema marks Env (sdk.Attribute.Env), read from the
+// block as decoded: the plugin's processes receive them.
+func envAttributes(schema sdk.Schema, cfg []byte) []string {
+	var values map[string]any
+	if json.Unmarshal(cfg, &values) != nil {
+		return nil
 	}
-	content, _, diags := body.PartialContent(&hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "api_key_env"}}})
-	if diags.HasErrors() || content.Attributes["api_key_env"] == nil {
-		return ""
+	var names []string
+	for _, a := range schema.Attributes {
+		if name, ok := values[a.Name].(string); a.Env && ok && name != "" {
+			names = append(names, name)
+		}
 	}
-	var name string
-	if gohcl.DecodeExpression(content.Attributes["api_key_env"].Expr, nil, &name).HasErrors() {
-		return ""
-	}
-	return name
+	return names
 }

@@ -1,6 +1,8 @@
 package host
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,19 +120,49 @@ func mkdir(t *testing.T, dir string, mode os.FileMode) {
 	}
 }
 
-// The variable a built-in digester's api_key_env names passes to it, since
-// the digester reads its key from there.
-func TestDigesterKeyVariablePasses(t *testing.T) {
+// keyedDigester reads its key from the variable its api_key_env names.
+type keyedDigester struct{}
+
+func (keyedDigester) Info(context.Context) (sdk.Info, error) {
+	return sdk.Info{Name: "keyed", Version: "1"}, nil
+}
+
+func (keyedDigester) Schema(context.Context) (sdk.Schema, error) {
+	return sdk.Schema{Attributes: []sdk.Attribute{
+		{Name: "endpoint", Type: sdk.TypeString},
+		{Name: "api_key_env", Type: sdk.TypeString, Env: true},
+		{Name: "model", Type: sdk.TypeString},
+	}}, nil
+}
+
+func (keyedDigester) Configure(context.Context, json.RawMessage) (sdk.Diagnostics, error) {
+	return nil, nil
+}
+
+func (keyedDigester) Digest(context.Context, *sdk.DigestRequest) (*sdk.DigestResult, error) {
+	return &sdk.DigestResult{}, nil
+}
+
+// The variable an Env attribute of a plugin's block names passes to the
+// plugin, once however often the block is checked; other string
+// attributes name nothing.
+func TestEnvAttributeVariablePasses(t *testing.T) {
 	file, diags := hclsyntax.ParseConfig([]byte(`endpoint = "http://127.0.0.1:1/v1"
 api_key_env = "LLM_KEY"
+model = "NOT_A_VARIABLE"
 `), "t.hcl", hcl.InitialPos)
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	specs, diags := PlanDigesters([]config.Plugin{{Name: "llm", Body: file.Body, Env: []string{"OTHER"}}},
-		DigesterBuiltins{"llm": func() sdk.Digester { return nil }}, 1<<20)
+	specs, diags := PlanDigesters([]config.Plugin{{Name: "keyed", Body: file.Body, Env: []string{"OTHER"}}},
+		DigesterBuiltins{"keyed": func() sdk.Digester { return keyedDigester{} }}, 1<<20)
 	if diags.HasErrors() {
 		t.Fatal(diags)
+	}
+	for range 2 {
+		if _, diags := Configure(t.Context(), &specs[0]); diags.HasErrors() {
+			t.Fatal(diags)
+		}
 	}
 	if got, want := specs[0].Env, []string{"OTHER", "LLM_KEY"}; !slices.Equal(got, want) {
 		t.Errorf("Env = %q, want %q", got, want)

@@ -188,6 +188,11 @@ func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diag
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	for _, name := range envAttributes(s.Schema, cfg) {
+		if !slices.Contains(s.Env, name) {
+			s.Env = append(s.Env, name)
+		}
+	}
 	pds, err := impl.Configure(ctx, cfg)
 	if err != nil {
 		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("configure: %w", err))}

@@ -381,9 +381,6 @@ func PlanDigesters(blocks []config.Plugin, builtins DigesterBuiltins, maxMessage
 		s.Digester = true
 		if newDg, ok := builtins[b.Name]; ok && len(b.Command) == 0 {
 			s.Builtin = newDg()
-			if name := keyEnv(b.Body); name != "" {
-				s.Env = append(s.Env, name)
-			}
 		} else if len(b.Command) == 0 {
 			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
 				Detail:  fmt.Sprintf("%q is not a built-in digester; an external one needs command and sha256.", b.Name),

@@ -73,7 +73,7 @@ func (*Digester) Schema(context.Context) (sdk.Schema, error) {
 		{Name: "thinking", Type: sdk.TypeBool, Description: "let the model think first (slower); off by default"},
 		{Name: "max_tokens", Type: sdk.TypeNumber, Description: "token budget of a digest (default 1500)"},
 		{Name: "context_tokens", Type: sdk.TypeNumber, Description: "the model's context; unset, it is learned from the server (llama.cpp /props or /slots, Ollama /api/show), else 8192"},
-		{Name: "api_key_env", Type: sdk.TypeString, Description: "environment variable holding a bearer key"},
+		{Name: "api_key_env", Type: sdk.TypeString, Env: true, Description: "environment variable holding a bearer key"},
 	}}, nil
 }
 

@@ -34,7 +34,7 @@ func schemaToProto(s Schema) *pb.Schema {
 	out := &pb.Schema{}
 	for _, a := range s.Attributes {
 		out.Attributes = append(out.Attributes, &pb.Attribute{
-			Name: a.Name, Type: string(a.Type), Required: a.Required, Description: a.Description,
+			Name: a.Name, Type: string(a.Type), Required: a.Required, Description: a.Description, Env: a.Env,
 		})
 	}
 	for _, o := range s.Options {
@@ -50,7 +50,7 @@ func schemaFromProto(s *pb.Schema) Schema {
 	var out Schema
 	for _, a := range s.GetAttributes() {
 		out.Attributes = append(out.Attributes, Attribute{
-			Name: a.GetName(), Type: AttrType(a.GetType()), Required: a.GetRequired(), Description: a.GetDescription(),
+			Name: a.GetName(), Type: AttrType(a.GetType()), Required: a.GetRequired(), Description: a.GetDescription(), Env: a.GetEnv(),
 		})
 	}
 	for _, o := range s.GetOptions() {

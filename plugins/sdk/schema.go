@@ -23,6 +23,11 @@ type Attribute struct {
 	Type        AttrType
 	Required    bool
 	Description string
+	// Env marks a string attribute whose value names an environment
+	// variable of sift's that the plugin's processes then receive: an API
+	// key stays out of the configuration file, and a plugin gets only the
+	// variables its block names (api_key_env = "OPENAI_API_KEY").
+	Env bool
 }
 
 // Schema lists a plugin's attributes and per-request options. The host

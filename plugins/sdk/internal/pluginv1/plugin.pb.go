@@ -355,9 +355,12 @@ type Attribute struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// One of "string", "integer", "number", "bool", "list(string)".
-	Type          string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	Required      bool   `protobuf:"varint,3,opt,name=required,proto3" json:"required,omitempty"`
-	Description   string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	Type        string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Required    bool   `protobuf:"varint,3,opt,name=required,proto3" json:"required,omitempty"`
+	Description string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	// A string attribute whose value names an environment variable of the
+	// host's that the plugin's processes receive (an API key's variable).
+	Env           bool `protobuf:"varint,5,opt,name=env,proto3" json:"env,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -418,6 +421,13 @@ func (x *Attribute) GetDescription() string {
 		return x.Description
 	}
 	return ""
+}
+
+func (x *Attribute) GetEnv() bool {
+	if x != nil {
+		return x.Env
+	}
+	return false
 }
 
 // Option is one per-request option. Its value reaches the plugin as a
@@ -1074,12 +1084,13 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"attributes\x18\x01 \x03(\v2\x19.sift.plugin.v1.AttributeR\n" +
 	"attributes\x120\n" +
-	"\aoptions\x18\x02 \x03(\v2\x16.sift.plugin.v1.OptionR\aoptions\"q\n" +
+	"\aoptions\x18\x02 \x03(\v2\x16.sift.plugin.v1.OptionR\aoptions\"\x83\x01\n" +
 	"\tAttribute\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1a\n" +
 	"\brequired\x18\x03 \x01(\bR\brequired\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xc7\x01\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x10\n" +
+	"\x03env\x18\x05 \x01(\bR\x03env\"\xc7\x01\n" +
 	"\x06Option\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12 \n" +
