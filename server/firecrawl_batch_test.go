@@ -176,8 +176,9 @@ func TestFirecrawlUnsupported(t *testing.T) {
 	} {
 		resp, body := do(t, tc.method, srv.URL+tc.path, testKey, map[string]any{"url": "https://example.org/"})
 		msg, _ := body["error"].(string)
+		hints, _ := body["agent_hints"].([]any)
 		if resp.StatusCode != http.StatusOK || body["success"] != false || body["code"] != "UNSUPPORTED" ||
-			!strings.HasPrefix(msg, "unsupported: ") || !strings.Contains(msg, tc.instead) {
+			!strings.HasPrefix(msg, "unsupported: ") || !strings.Contains(msg, tc.instead) || len(hints) != 1 || hints[0] != msg {
 			t.Errorf("%s %s: %d %v", tc.method, tc.path, resp.StatusCode, body)
 		}
 	}

@@ -56,13 +56,17 @@ func firecrawlNotServed(w http.ResponseWriter, r *http.Request) {
 }
 
 // unsupportedAnswer is Firecrawl's error envelope with the message
-// "unsupported: " + msg, under status 200. Every Firecrawl client reads
-// success and error from a 200 answer: the SDK throws an error whose
-// message is the text, and the firecrawl-mcp tools that post through the
+// "unsupported: " + msg, under status 200, the message also its one
+// agent_hints entry. Every Firecrawl client reads success and error from a
+// 200 answer: the SDK throws an error whose message is the text (or
+// returns the envelope), and the firecrawl-mcp tools that call through the
 // SDK's raw HTTP client hand the agent the body, where a non-2xx status
-// reaches the agent only as "Request failed with status code 404".
+// reaches the agent only as "Request failed with status code 404". Those
+// that copy only some fields of the body (crawl status, research) pass
+// agent_hints on: firecrawl-mcp's channel for guidance to the agent.
 func unsupportedAnswer(msg string) http.Handler {
-	body := map[string]any{"success": false, "code": "UNSUPPORTED", "error": "unsupported: " + msg}
+	text := "unsupported: " + msg
+	body := map[string]any{"success": false, "code": "UNSUPPORTED", "error": text, "agent_hints": []string{text}}
 	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, body)
 	})

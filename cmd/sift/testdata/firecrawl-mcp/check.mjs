@@ -101,6 +101,19 @@ try {
     t.includes("unsupported: /v2/crawl") && t.includes("batch scrape") && !t.includes("status code"), t);
 } catch (e) { check("crawl: answered unsupported", false, e?.message); }
 
+// Tools that copy only some fields of the answer (a crawl's status, a
+// paper search) pass the envelope's agent_hints on to the agent.
+for (const [tool, args] of [
+  ["firecrawl_check_crawl_status", { id: "0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11" }],
+  ["firecrawl_research_search_papers", { query: "web extraction" }],
+]) {
+  try {
+    const res = await client.callTool({ name: tool, arguments: args });
+    const t = text(res);
+    check(`${tool}: the agent reads unsupported`, t.includes("unsupported: "), t);
+  } catch (e) { check(`${tool}: the agent reads unsupported`, /unsupported: /.test(e?.message || ""), e?.message); }
+}
+
 await client.close();
 console.log(`${passed} passed, ${failed} failed`);
 if (failed > 0) console.log(stderr);
