@@ -50,6 +50,11 @@ func PluginOptions(field string, raw map[string]json.RawMessage, opts map[string
 // optionValue is a scalar JSON value as the string a plugin receives.
 func optionValue(raw json.RawMessage) (string, error) {
 	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		// json.Unmarshal takes null into a string as "", a value the
+		// caller never sent.
+		return "", fmt.Errorf("want a string, a number or a boolean, not null")
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
 		return s, nil
