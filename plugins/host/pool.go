@@ -142,7 +142,9 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) (string, 
 		return "timeout", fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
 	case status.Code(err) == codes.Unavailable || pr.exited():
 		p.replace(pr, "crash")
-		return "crashed", fmt.Errorf("%w: %s", ErrCrashed, status.Convert(err).Message())
+		// gRPC's words for it ("error reading from server: EOF") say
+		// nothing to the caller; the exit is logged with its status.
+		return "crashed", fmt.Errorf("%w: its process ended during the call and was replaced", ErrCrashed)
 	}
 	p.idle <- pr
 	return "failed", fmt.Errorf("%w: %s", ErrFailed, status.Convert(err).Message())

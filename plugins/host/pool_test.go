@@ -101,7 +101,7 @@ func TestPoolSurvivesFaults(t *testing.T) {
 	}{
 		// The SDK recovers the panic: the call fails, the process lives on.
 		{mode: "panic", wantErr: ErrFailed, wantMsg: "plugin panicked in Extract: extractor exploded"},
-		{mode: "exit", wantErr: ErrCrashed},
+		{mode: "exit", wantErr: ErrCrashed, wantMsg: "plugin crashed: its process ended during the call and was replaced"},
 		{mode: "hang", wantErr: ErrTimeout, wantMsg: "killed and replaced", timeout: hangTimeout},
 		{mode: "oversize", wantErr: ErrReplyTooLarge, wantMsg: "larger than max"},
 		{mode: "alloc", wantErr: ErrCrashed},
