@@ -19,13 +19,11 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/daemon"
 	"github.com/siftd/sift/internal/testenv"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
-	"github.com/siftd/sift/search"
-	"github.com/siftd/sift/server"
 )
 
 const (
@@ -151,11 +149,11 @@ search {
 	}
 	m := metrics.New()
 	quiet := slog.New(slog.DiscardHandler)
-	a, diags := app.Load(context.Background(), cfg, app.Options{Logger: quiet, Observer: m, Extractors: host.Builtins{"html": html.New}})
+	d, diags := daemon.New(context.Background(), cfg, daemon.Options{Logger: quiet, Metrics: m, Extractors: host.Builtins{"html": html.New}})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	t.Cleanup(func() { _ = a.Close(context.Background()) })
+	t.Cleanup(func() { _ = d.Close(context.Background()) })
 	// In process (isolation "none") the extractors have no pools; serve
 	// starts the series of each pool it runs.
 	var plugins []string
@@ -163,9 +161,7 @@ search {
 		plugins = append(plugins, p.Name)
 	}
 	m.SetPlugins(plugins)
-	api := server.New(server.Options{Chain: a.Chain, Callers: cfg.Callers, Logger: quiet, Metrics: m,
-		Search: search.New(cfg.Search, m)})
-	srv := httptest.NewServer(api.Handler())
+	srv := httptest.NewServer(d)
 	t.Cleanup(srv.Close)
 	for _, r := range []struct{ key, url string }{
 		{"sift-dev-key", origin.URL + "/"},

@@ -25,17 +25,6 @@ const MaxBatchBody = 256 << 10
 // MaxWait bounds a long-poll (`?wait=`) on a batch job.
 const MaxWait = 30 * time.Second
 
-// testBatch is the runner a test asks newTestAPI to build over the
-// server it makes (Options.testBatch): its owner in production is the
-// daemon, which shares one runner between configurations.
-type testBatch struct {
-	Store     *store.Store
-	Limits    batch.Limits
-	Disabled  bool
-	Runner    batch.Options
-	PageBytes int
-}
-
 // MaxPageBytes bounds the stored results one batch read returns: a read
 // with more to give answers a page and a `next`.
 const MaxPageBytes = 8 << 20

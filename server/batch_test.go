@@ -70,7 +70,7 @@ func batchServer(t testing.TB, origin *httptest.Server, limits batch.Limits) *ht
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	return newTestServer(t, origin, Options{PerHost: 4, testBatch: &testBatch{Store: st, Limits: limits,
+	return newTestServer(t, origin, testOptions{PerHost: 4, testBatch: &testBatch{Store: st, Limits: limits,
 		Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
 }
 
@@ -284,7 +284,7 @@ func TestBatchLongPoll(t *testing.T) {
 
 func TestBatchDisabled(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{testBatch: &testBatch{Disabled: true}})
+	srv := newTestServer(t, origin, testOptions{testBatch: &testBatch{Disabled: true}})
 	for _, m := range []string{"POST /v1/batch", "GET /v1/batch/x", "DELETE /v1/batch/x", "GET /v1/batch/x/0"} {
 		method, path, _ := strings.Cut(m, " ")
 		resp, body := do(t, method, srv.URL+path, testKey, targetsOf(origin.URL))
@@ -328,8 +328,7 @@ func TestBatchLogsCarryNoURL(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = st.Close() })
 	var logs lockedBuffer
-	srv := newTestServer(t, origin, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil)),
-		testBatch: &testBatch{Store: st}})
+	srv := newTestServer(t, origin, testOptions{testBatch: &testBatch{Store: st}, Options: Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}})
 	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/article", origin.URL+"/image"))
 	collect(t, srv.URL, testKey, sub["job_id"].(string), "")
 	host := `"host":"127.0.0.1"`
@@ -375,7 +374,7 @@ func TestBatchPrivateNameFailsItsTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	srv := newTestServer(t, origin, Options{testBatch: &testBatch{Store: st},
+	srv := newTestServer(t, origin, testOptions{testBatch: &testBatch{Store: st},
 		resolver: dnstest.Resolver(t, map[string]string{"intranet.test": "10.0.0.5"})})
 	intranet := fmt.Sprintf("http://intranet.test:%d/admin", port)
 	resp, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(intranet, origin.URL+"/article"))

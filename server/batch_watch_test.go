@@ -28,8 +28,7 @@ func batchAPI(t testing.TB, origin *httptest.Server, st *store.Store, limits bat
 		t.Cleanup(func() { _ = st.Close() })
 	}
 	srv := httptest.NewUnstartedServer(nil)
-	api := newTestAPI(t, origin, Options{PerHost: 4, PublicURL: "http://" + srv.Listener.Addr().String(),
-		testBatch: &testBatch{Store: st, Limits: limits, PageBytes: page, Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}})
+	api := newTestAPI(t, origin, testOptions{PerHost: 4, testBatch: &testBatch{Store: st, Limits: limits, PageBytes: page, Runner: batch.Options{RetryEvery: 20 * time.Millisecond}}, Options: Options{PublicURL: "http://" + srv.Listener.Addr().String()}})
 	srv.Config.Handler = api.Handler()
 	srv.Start()
 	t.Cleanup(srv.Close)

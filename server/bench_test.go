@@ -47,7 +47,7 @@ func BenchmarkCacheHit(b *testing.B) {
 }
 
 func benchCacheHits(b *testing.B, origin *httptest.Server, path string, request map[string]any) {
-	srv := newTestServer(b, origin, Options{Global: 64, PerHost: 64}, `stage "cache" {}`)
+	srv := newTestServer(b, origin, testOptions{Global: 64, PerHost: 64}, `stage "cache" {}`)
 	body, _ := json.Marshal(request)
 	url := srv.URL + path
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -79,7 +79,7 @@ func benchCacheHits(b *testing.B, origin *httptest.Server, path string, request 
 // extract; no cache) with a plain net/http GET of the same loopback page.
 func BenchmarkCleanFetchOverhead(b *testing.B) {
 	origin := fixtureOrigin(b)
-	srv := newTestServer(b, origin, Options{})
+	srv := newTestServer(b, origin, testOptions{})
 	page := origin.URL + "/article"
 	b.Run("rawGET", func(b *testing.B) {
 		for b.Loop() {

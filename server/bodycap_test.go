@@ -29,7 +29,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 // is not.
 func TestRequestBodyOverTheCap(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	const size = 50 << 20
 	for _, route := range []string{"/v1/fetch", "/v2/scrape", "/v2/search", "/v1/search"} {
 		for _, tc := range []struct {

@@ -68,7 +68,7 @@ var hostileJQ = []string{
 // patterns before any fetch, and all twenty cost under 2 CPU-seconds.
 func TestHostileGrepAndJQAreBounded(t *testing.T) {
 	origin, hits := boundsOrigin(t, 40<<10)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	start := cpuTime(t)
 	for _, pattern := range hostileGrep {
 		resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/page", "grep": pattern})
@@ -103,7 +103,7 @@ func TestGrepDeadlineAndGate(t *testing.T) {
 
 	// A deadline far below the pattern's cost on this page, however fast
 	// the machine: what happens at the deadline.
-	hasty := newTestServer(t, origin, Options{grepTimeout: 50 * time.Millisecond})
+	hasty := newTestServer(t, origin, testOptions{grepTimeout: 50 * time.Millisecond})
 	resp, body := post(t, hasty.URL+"/v1/fetch", testKey, slow)
 	if want := "invalid: grep ran past 50ms on this page; narrow the pattern"; resp.StatusCode != http.StatusUnprocessableEntity || body["error"] != want {
 		t.Errorf("slow grep: %d %v, want 422 %s", resp.StatusCode, body["error"], want)
@@ -112,7 +112,7 @@ func TestGrepDeadlineAndGate(t *testing.T) {
 	// A deadline far above it: the slot is held while the grep runs (it
 	// takes seconds on this page), and only the client leaving stops it.
 	// With no line allowed, a second request shows the slot held.
-	srv := newTestServer(t, origin, Options{grepTimeout: time.Minute, GateConfig: &config.Gates{Wait: config.DefaultGateWait}})
+	srv := newTestServer(t, origin, testOptions{grepTimeout: time.Minute, GateConfig: &config.Gates{Wait: config.DefaultGateWait}})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

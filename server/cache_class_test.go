@@ -20,7 +20,7 @@ func TestCachePartitionsByCallerClass(t *testing.T) {
 		fmt.Fprint(w, "plain words")
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	fetch := func(key, path string) map[string]any {
 		t.Helper()
 		_, body := post(t, srv.URL+"/v1/fetch", key, map[string]any{"url": origin.URL + path})

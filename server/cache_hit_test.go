@@ -12,7 +12,7 @@ import (
 // snapshot: the address of the bytes fetched.
 func TestCachedAnswerKeepsHash(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	resp, err := http.Get(origin.URL + "/article")
 	if err != nil {
 		t.Fatal(err)

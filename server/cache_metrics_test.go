@@ -12,7 +12,7 @@ import (
 func TestCacheMetricsByStage(t *testing.T) {
 	origin := fixtureOrigin(t)
 	// guard, fetch, extract, then the cache stages at 4 and 5.
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`, `stage "cache" {
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`, `stage "cache" {
     content_types = ["application/json"]
   }`)
 	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})

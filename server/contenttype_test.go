@@ -17,7 +17,7 @@ func TestContentTypeIsNormalised(t *testing.T) {
 		fmt.Fprint(w, "<html><head><title>T</title></head><body><p>Some words on a page.</p></body></html>")
 	}))
 	t.Cleanup(origin.Close)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	const want = "text/html; charset=utf-8"
 
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/"})

@@ -9,8 +9,8 @@ import (
 	"github.com/siftd/sift/honcho/honchotest"
 )
 
-func contextConfig(url string) Options {
-	return Options{extraConfig: fmt.Sprintf("context \"honcho\" {\n  url     = %q\n  timeout = \"300ms\"\n}\n", url)}
+func contextConfig(url string) testOptions {
+	return testOptions{extraConfig: fmt.Sprintf("context \"honcho\" {\n  url     = %q\n  timeout = \"300ms\"\n}\n", url)}
 }
 
 // TestFetchContext: with context: true the hits of the caller's own
@@ -81,7 +81,7 @@ func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 
 func TestFetchContextNotConfigured(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "context": true})
 	if fmt.Sprint(body["warnings"]) != "[context not configured: the pipeline has no context stage]" {
 		t.Fatalf("warnings %v", body["warnings"])

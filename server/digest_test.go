@@ -50,7 +50,7 @@ func TestDigestMode(t *testing.T) {
 	llm := fakeLLM(t, &busy)
 	origin := fixtureOrigin(t)
 	// The fake LLM is reached by the plugin directly, not through the guard.
-	srv := newTestServer(t, origin, Options{extraConfig: digesterBlock(llm.URL)}, `stage "digest" {}`)
+	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock(llm.URL)}, `stage "digest" {}`)
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "mode": "digest", "question": "when to water?"})
 	if body["content"] != "Digest for when to water?: water early." || body["mode"] != "digest" {
 		t.Fatalf("digest answer %v", body)

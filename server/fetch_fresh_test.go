@@ -17,7 +17,7 @@ func TestFetchFresh(t *testing.T) {
 		fmt.Fprintf(w, "version %d", version.Load())
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	steps := []struct {
 		version int32
 		fresh   bool

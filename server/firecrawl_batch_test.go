@@ -161,7 +161,7 @@ func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
 // reads, saying so and what to use instead; any other /v2 path says what
 // sift serves, and sift's own unknown paths stay 404.
 func TestFirecrawlUnsupported(t *testing.T) {
-	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ method, path, instead string }{
 		{"POST", "/v2/crawl", "batch scrape (POST /v2/batch/scrape)"},
 		{"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11", "batch scrape"},

@@ -57,7 +57,7 @@ func newStructuredLLM(t *testing.T) *structuredLLM {
 func TestScrapeJSONFormat(t *testing.T) {
 	llm := newStructuredLLM(t)
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{extraConfig: digesterBlock(llm.URL)})
+	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock(llm.URL)})
 	schema := map[string]any{
 		"type":       "object",
 		"properties": map[string]any{"when": map[string]any{"type": "string"}, "tools": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}},
@@ -116,7 +116,7 @@ func TestScrapeJSONFormat(t *testing.T) {
 // json format is named in a warning and the answer has no json field.
 func TestScrapeJSONFormatWithoutDigester(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
 		"formats": []any{"markdown", map[string]any{"type": "json", "prompt": "the watering time"}}})
 	data, _ := out["data"].(map[string]any)
@@ -131,7 +131,7 @@ func TestScrapeJSONFormatWithoutDigester(t *testing.T) {
 // a 400 naming the field, in JSON's terms, before anything is fetched.
 func TestScrapeJSONFormatBadSchema(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
 		schema any
 		want   string

@@ -22,7 +22,7 @@ func TestScrapeCacheOptions(t *testing.T) {
 		fmt.Fprintf(w, "version %d", version.Load())
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	scrape := func(opts map[string]any) (string, string) {
 		t.Helper()
 		body := map[string]any{"url": origin.URL + "/page"}
@@ -69,7 +69,7 @@ func TestScrapeCacheOptions(t *testing.T) {
 // a field of the wrong type is a 400 that names it.
 func TestScrapeFieldWarnings(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		fields map[string]any
 		want   []string // in the warning; none means no warning
@@ -145,7 +145,7 @@ func TestScrapeTimeout(t *testing.T) {
 		}
 	}))
 	defer slow.Close()
-	srv := newTestServer(t, slow, Options{})
+	srv := newTestServer(t, slow, testOptions{})
 	start := time.Now()
 	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": slow.URL + "/x", "timeout": 300})
 	// The test server's own fetch timeout is 5 s: an answer well before it
@@ -173,7 +173,7 @@ func TestScrapePDFMaxPages(t *testing.T) {
 		w.Write(body)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf",
 		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 1}}})
 	md, _ := out["data"].(map[string]any)["markdown"].(string)

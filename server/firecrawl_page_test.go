@@ -77,7 +77,7 @@ func TestScrapeLinks(t *testing.T) {
 			`<p>Text with <a href="/docs/one">one</a>, <a href="https://example.org/two">two</a> and <a href="/home">home</a>.</p></article></body></html>`)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page", "formats": []string{"links", "html"}})
 	data := out["data"].(map[string]any)
 	if fmt.Sprint(data["links"]) != fmt.Sprintf("[%s/home %s/docs/one https://example.org/two]", origin.URL, origin.URL) ||
@@ -114,7 +114,7 @@ func TestScrapeMetadata(t *testing.T) {
 			`<body><article><h1>Meta</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
 	data := out["data"].(map[string]any)
 	meta := data["metadata"].(map[string]any)
@@ -151,7 +151,7 @@ func TestFirecrawlMap(t *testing.T) {
 			`<a href="https://other.example/docs/x">elsewhere</a> <a href="/docs/install">again</a></p></article></body></html>`)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		body map[string]any
 		want []string
@@ -196,7 +196,7 @@ func TestScrapeHTMLFormat(t *testing.T) {
 <footer>Copyright the garden club.</footer></body></html>`)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		name       string
 		fields     map[string]any

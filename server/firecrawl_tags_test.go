@@ -42,7 +42,7 @@ func tagsOrigin(t *testing.T) *httptest.Server {
 // HTML page, and on a JSON document all are.
 func TestScrapePageOptions(t *testing.T) {
 	origin := tagsOrigin(t)
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	tests := []struct {
 		name       string
 		opts       map[string]any
@@ -90,7 +90,7 @@ func TestScrapePageOptions(t *testing.T) {
 // fetch; the extractor's own option refuses it as bad_option.
 func TestScrapeBadSelector(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
 		fields map[string]any
 		status int

@@ -37,7 +37,7 @@ func longOrigin(t *testing.T) *httptest.Server {
 
 func TestFetchMaxTokens(t *testing.T) {
 	origin := longOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		name     string
 		req      map[string]any
@@ -101,7 +101,7 @@ func TestFetchMaxTokens(t *testing.T) {
 
 func TestFetchMaxTokensInvalid(t *testing.T) {
 	origin := longOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
 		name string
 		body string
@@ -128,7 +128,7 @@ func TestDigestFallbackIsSelection(t *testing.T) {
 	var busy atomic.Bool
 	busy.Store(true)
 	origin := longOrigin(t)
-	srv := newTestServer(t, origin, Options{extraConfig: digesterBlock(fakeLLM(t, &busy).URL)}, `stage "digest" {}`)
+	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock(fakeLLM(t, &busy).URL)}, `stage "digest" {}`)
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL, "mode": "digest", "question": "When does the tortoise hibernate?"})
 	content, _ := body["content"].(string)
 	warnings, _ := json.Marshal(body["warnings"])

@@ -46,7 +46,7 @@ func TestGatesCanonicalHost(t *testing.T) {
 	}))
 	defer slow.Close()
 	port := netip.MustParseAddrPort(slow.Listener.Addr().String()).Port()
-	srv := newTestServer(t, slow, Options{GateConfig: &config.Gates{Queue: config.DefaultGateQueue}, resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
+	srv := newTestServer(t, slow, testOptions{GateConfig: &config.Gates{Queue: config.DefaultGateQueue}, resolver: dnstest.Resolver(t, map[string]string{"pub.sift.test": "127.0.0.1"})})
 	defer close(release)
 	go func() {
 		_, _ = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": fmt.Sprintf("http://pub.sift.test:%d/a", port), "mode": "raw"})

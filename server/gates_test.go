@@ -72,7 +72,7 @@ func parallel(t *testing.T, url string, n int, body map[string]any) (statuses []
 // applies to it.
 func TestCacheHitsTakeNoGate(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	srv := newTestServer(t, origin.Server, Options{Global: 1, PerHost: 1}, `stage "cache" {}`)
+	srv := newTestServer(t, origin.Server, testOptions{Global: 1, PerHost: 1}, `stage "cache" {}`)
 	page := map[string]any{"url": origin.URL + "/page"}
 	if resp, body := post(t, srv.URL+"/v1/fetch", testKey, page); resp.StatusCode != 200 {
 		t.Fatalf("priming the cache: %d %v", resp.StatusCode, body)
@@ -103,7 +103,7 @@ func TestCacheHitsTakeNoGate(t *testing.T) {
 // are answered from its snapshot, none refused by the per-host gate.
 func TestIdenticalMissesShareOneFetch(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{PerHost: 1}, `stage "cache" {}`)
+	api := newTestAPI(t, origin.Server, testOptions{PerHost: 1}, `stage "cache" {}`)
 	const n = 8
 	var arrived atomic.Int32
 	all := make(chan struct{})

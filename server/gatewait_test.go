@@ -45,7 +45,7 @@ func newOverlapOrigin(t *testing.T, pause time.Duration) *overlapOrigin {
 // sees two of that caller's fetches at once.
 func TestParallelScrapesOfOneHostWait(t *testing.T) {
 	origin := newOverlapOrigin(t, 150*time.Millisecond)
-	srv := newTestServer(t, origin.Server, Options{})
+	srv := newTestServer(t, origin.Server, testOptions{})
 	const n = 8
 	start := time.Now()
 	statuses, bodies := make([]int, n), make([]map[string]any, n)
@@ -74,7 +74,7 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 // with 429 and Retry-After, while those in line are still served.
 func TestGateQueueBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: config.DefaultGateWait, Queue: 1}})
+	api := newTestAPI(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: config.DefaultGateWait, Queue: 1}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	first := make(chan int, 1)
@@ -107,7 +107,7 @@ func TestGateQueueBound(t *testing.T) {
 // wait is answered 429 with Retry-After, and its wait is measured.
 func TestGateWaitBound(t *testing.T) {
 	origin := newBlockingOrigin(t)
-	api := newTestAPI(t, origin.Server, Options{GateConfig: &config.Gates{Wait: 200 * time.Millisecond, Queue: config.DefaultGateQueue}})
+	api := newTestAPI(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: 200 * time.Millisecond, Queue: config.DefaultGateQueue}})
 	srv := httptest.NewServer(api.Handler())
 	defer srv.Close()
 	defer close(origin.release)
@@ -143,7 +143,7 @@ func TestGateWaitBound(t *testing.T) {
 func TestGateSendsHopelessAwayAtOnce(t *testing.T) {
 	const pause, wait = time.Second, 3300 * time.Millisecond
 	origin := newOverlapOrigin(t, pause)
-	srv := newTestServer(t, origin.Server, Options{GateConfig: &config.Gates{Wait: wait, Queue: config.DefaultGateQueue}})
+	srv := newTestServer(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: wait, Queue: config.DefaultGateQueue}})
 	const n = 8
 	type answer struct {
 		status     int

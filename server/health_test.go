@@ -13,9 +13,9 @@ import (
 func TestHealthDetailNeedsKey(t *testing.T) {
 	const secret = `unreachable: Get "http://10.0.0.5:8080/v1/models": connection refused`
 	for _, healthy := range []bool{true, false} {
-		srv := newTestServer(t, fixtureOrigin(t), Options{Health: func() (bool, any) {
+		srv := newTestServer(t, fixtureOrigin(t), testOptions{Options: Options{Health: func() (bool, any) {
 			return healthy, map[string]any{"services": map[string]any{"digester/llm": map[string]any{"ok": false, "error": secret}}}
-		}})
+		}}})
 		wantStatus := http.StatusOK
 		if !healthy {
 			wantStatus = http.StatusServiceUnavailable

@@ -54,7 +54,7 @@ func hidden(s string) (rune, bool) {
 
 func TestAnswersCarryNoInvisibleCharacters(t *testing.T) {
 	origin := hiddenOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		name, path string
 		req        map[string]any
@@ -119,7 +119,7 @@ func allText(v any) string {
 // its content.
 func TestErrorsCarryNoInvisibleCharacters(t *testing.T) {
 	origin := hiddenOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	for _, path := range []string{"/v1/fetch", "/v2/scrape"} {
 		req := map[string]any{"url": origin.URL + "/esc.json", "jq": ".a|error"}
 		if path == "/v2/scrape" {

@@ -41,7 +41,7 @@ func TestKeptAnswersAreTheAnswers(t *testing.T) {
 	origin := fixtureOrigin(t)
 	m := metrics.New()
 	var logs lockedBuffer
-	srv := newTestServer(t, origin, Options{Metrics: m, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{Options: Options{Metrics: m, Logger: slog.New(slog.NewJSONHandler(&logs, nil))}}, `stage "cache" {}`)
 	page := origin.URL + "/article"
 	shapes := []map[string]any{
 		{"url": page},
@@ -133,7 +133,7 @@ func TestKeptAnswersGoWithTheirSnapshot(t *testing.T) {
 		fmt.Fprintf(w, "version %d", version.Load())
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	fetch := func(key string, body map[string]any) (string, bool) {
 		t.Helper()
 		resp, out := post(t, srv.URL+"/v1/fetch", key, body)
@@ -201,7 +201,7 @@ func TestScrapeHitsReadTheBodyOnce(t *testing.T) {
 			`<a href="/one">one</a> <a href="https://example.com/two">two</a>`+"\u200b"+`</article></body></html>`)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	request := map[string]any{"url": origin.URL + "/page", "formats": []string{"markdown", "links", "rawHtml"}}
 	var first map[string]any
 	for i := range 4 {

@@ -50,7 +50,7 @@ func requestLines(t *testing.T, logs *lockedBuffer) []logLine {
 func TestEveryRequestIsLoggedAsAnswered(t *testing.T) {
 	origin := fixtureOrigin(t)
 	var logs lockedBuffer
-	srv := newTestServer(t, origin, Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{Options: Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}}, `stage "cache" {}`)
 
 	cases := []struct {
 		name, key string
@@ -101,7 +101,7 @@ func TestEveryRequestIsLoggedAsAnswered(t *testing.T) {
 }
 
 func TestRequestIDFromClient(t *testing.T) {
-	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ sent, want string }{
 		{"trace-42.a:b", "trace-42.a:b"},
 		{"has space", ""},
@@ -127,7 +127,7 @@ func TestRequestIDFromClient(t *testing.T) {
 func TestMetricsPerCaller(t *testing.T) {
 	origin := fixtureOrigin(t)
 	m := metrics.New()
-	srv := newTestServer(t, origin, Options{Metrics: m})
+	srv := newTestServer(t, origin, testOptions{Options: Options{Metrics: m}})
 	before := scrape(t, srv.URL)
 	for _, want := range []string{
 		`sift_busy_rejections_total{caller="agent"} 0`,
@@ -188,7 +188,7 @@ func grepLines(text, prefix string) string {
 func TestDigestSkippedByContentTypes(t *testing.T) {
 	origin := fixtureOrigin(t)
 	m := metrics.New()
-	srv := newTestServer(t, origin, Options{Metrics: m, extraConfig: digesterBlock("http://127.0.0.1:9/v1")},
+	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock("http://127.0.0.1:9/v1"), Options: Options{Metrics: m}},
 		`stage "digest" { content_types = ["application/pdf"] }`)
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "mode": "digest"})
 	want := "digest skipped: the digest stage's content_types do not include text/html; returning clean content"

@@ -113,9 +113,7 @@ func (s *Server) handleFirecrawlSearch(w http.ResponseWriter, r *http.Request, c
 		req.Limit = firecrawlSearchLimit
 	}
 	req.Limit = min(req.Limit, 100)
-	// A Firecrawl client knows nothing of reranking: it happens when an
-	// embedder is configured, and is not warned of when none is.
-	out, err := s.search.Search(r.Context(), req.Query, "", req.Limit, s.search.Embedder() != nil)
+	out, err := s.svc.SearchWeb(r.Context(), req.Query, req.Limit)
 	if err != nil {
 		writeFirecrawlError(w, toAPIError(err))
 		return

@@ -41,7 +41,7 @@ func fakeSearXNG(t *testing.T, status int) (*httptest.Server, *search.Service) {
 
 func TestFirecrawlSearch(t *testing.T) {
 	_, svc := fakeSearXNG(t, 200)
-	srv := newTestServer(t, fixtureOrigin(t), Options{Search: svc})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: svc})
 	resp, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx", "limit": 2, "origin": "js-sdk"})
 	if resp.StatusCode != 200 || body["success"] != true {
 		t.Fatalf("%d %v", resp.StatusCode, body)
@@ -76,7 +76,7 @@ func TestFirecrawlSearch(t *testing.T) {
 		fmt.Fprintf(w, `{"query":"q","results":[%s],"answers":[],"infoboxes":[],"unresponsive_engines":[]}`, strings.Join(results, ","))
 	}))
 	defer many.Close()
-	srv = newTestServer(t, fixtureOrigin(t), Options{Search: search.New(&config.Search{Timeout: 5 * time.Second,
+	srv = newTestServer(t, fixtureOrigin(t), testOptions{Search: search.New(&config.Search{Timeout: 5 * time.Second,
 		SearXNG: &config.SearXNG{URL: many.URL}, AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 		AllowPorts: []int{int(netip.MustParseAddrPort(many.Listener.Addr().String()).Port())}}, nil)})
 	_, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx",
@@ -95,7 +95,7 @@ func TestFirecrawlSearch(t *testing.T) {
 
 func TestNativeSearch(t *testing.T) {
 	_, svc := fakeSearXNG(t, 200)
-	srv := newTestServer(t, fixtureOrigin(t), Options{Search: svc})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: svc})
 	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "reverse proxy nginx", "k": 3})
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %v", resp.StatusCode, body)
@@ -131,7 +131,7 @@ func TestFirecrawlSearchScrapeOptions(t *testing.T) {
 	svc := search.New(&config.Search{Timeout: 5 * time.Second, SearXNG: &config.SearXNG{URL: sx.URL},
 		AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")},
 		AllowPorts: []int{int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())}}, nil)
-	srv := newTestServer(t, origin, Options{Search: svc})
+	srv := newTestServer(t, origin, testOptions{Search: svc})
 	_, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q",
 		"scrapeOptions": map[string]any{"formats": []string{"markdown", "links"}, "waitFor": 500}})
 	web := body["data"].(map[string]any)["web"].([]any)
@@ -157,12 +157,12 @@ func TestFirecrawlSearchScrapeOptions(t *testing.T) {
 
 func TestSearchFailures(t *testing.T) {
 	_, broken := fakeSearXNG(t, 500)
-	srv := newTestServer(t, fixtureOrigin(t), Options{Search: broken})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: broken})
 	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q"})
 	if resp.StatusCode != 502 || !strings.HasPrefix(body["error"].(string), "upstream: no search backend answered") {
 		t.Fatalf("every backend failing: %d %v", resp.StatusCode, body)
 	}
-	none := newTestServer(t, fixtureOrigin(t), Options{})
+	none := newTestServer(t, fixtureOrigin(t), testOptions{})
 	resp, body = post(t, none.URL+"/v1/search", testKey, map[string]any{"query": "q"})
 	if resp.StatusCode != 501 || !strings.HasPrefix(body["error"].(string), "not_configured") {
 		t.Fatalf("not configured: %d %v", resp.StatusCode, body)
@@ -205,7 +205,7 @@ func TestSearchDigestReadsTopResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			busy.Store(tt.busy)
-			srv := newTestServer(t, origin, Options{Search: svc, PerHost: 4, extraConfig: tt.config})
+			srv := newTestServer(t, origin, testOptions{Search: svc, PerHost: 4, extraConfig: tt.config})
 			resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q", "question": "when to water?", "digest": true, "rerank": false})
 			if resp.StatusCode != 200 {
 				t.Fatalf("%d %v", resp.StatusCode, body)

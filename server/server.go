@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"runtime/debug"
 	"strings"
@@ -50,29 +49,21 @@ type App interface {
 	// StructuredJSON is a page's content as JSON under a schema (the
 	// Firecrawl json format), or the warning that says why not.
 	StructuredJSON(ctx context.Context, req service.StructuredRequest) (json.RawMessage, string)
+	// SearchWeb runs the search backends for a Firecrawl search.
+	SearchWeb(ctx context.Context, query string, limit int) (*search.Outcome, error)
+	// Stages are the chain's stage kinds, in order, for /healthz.
+	Stages() []string
 }
 
 // Options configure a Server.
 type Options struct {
-	// Service runs the requests; when nil, one is made over Chain, Gates
-	// (or GateConfig, Global and PerHost), ArchiveURL, Search and Digester.
+	// Service runs the requests: the application, built by its owner (the
+	// daemon) from the configuration.
 	Service App
-	Chain   *stages.Chain
-	Callers []config.Caller
 	Logger  *slog.Logger
 	Health  Health
-	// Global and PerHost override the gate sizes; 0 means the default.
-	Global, PerHost int
-	// GateConfig is the gates block of gates of its own (Gates nil); nil
-	// means the block's defaults.
-	GateConfig *config.Gates
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
-	// ArchiveURL is the Wayback Machine prefix for `recover`.
-	ArchiveURL string
-	// Search answers /v2/search and /v1/search; nil answers "not
-	// configured".
-	Search *search.Service
 	// Batch is the batch runner behind the batch routes, whose fetch
 	// function is (*Server).BatchFetch; nil answers the routes 503. Its
 	// owner starts and stops it.
@@ -80,10 +71,6 @@ type Options struct {
 	// PageBytes bounds the stored results one batch read returns
 	// (MaxPageBytes when 0); tests shrink it.
 	PageBytes int
-	// Gates, when set, are the gates this server takes: the servers of
-	// successive configurations share one. Else GateConfig, Global and
-	// PerHost make gates of its own.
-	Gates *service.Gates
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
@@ -91,25 +78,15 @@ type Options struct {
 	// batch's status URL, its `next` page); never the request's Host.
 	// Empty means the default listen address's.
 	PublicURL string
-	// Digester condenses the top results of a `/v1/search` with `digest:
-	// true`; nil joins their clean text instead.
-	Digester stages.Digester
-
-	testBatch   *testBatch    // tests: a runner to build over this server
-	extraConfig string        // tests: top-level HCL added to the test config
-	resolver    *net.Resolver // tests: the guard's resolver
-	grepTimeout time.Duration // tests: the grep deadline, service.GrepTimeout when 0
 }
 
 // Server serves the API.
 type Server struct {
 	svc       App
-	chain     *stages.Chain
 	callers   []caller
 	log       *slog.Logger
 	health    Health
 	metrics   *metrics.Metrics
-	search    *search.Service
 	batch     *batch.Runner // nil when batch is disabled; not owned
 	pageBytes int           // the most stored results one batch read returns
 	precheck  func(string) error
@@ -117,7 +94,7 @@ type Server struct {
 	now       func() time.Time
 }
 
-// New returns a server for the given chain and callers.
+// New returns a server over opts.Service.
 func New(opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -128,17 +105,15 @@ func New(opts Options) *Server {
 	if opts.PublicURL == "" {
 		opts.PublicURL = config.DefaultPublicURL(config.DefaultListen)
 	}
-	names := make([]string, len(opts.Callers))
-	for i, c := range opts.Callers {
+	callers := opts.Service.Callers()
+	names := make([]string, len(callers))
+	for i, c := range callers {
 		names[i] = c.Name
 	}
 	opts.Metrics.SetCallers(names)
-	if opts.Service == nil {
-		opts.Service = newService(opts)
-	}
 	s := &Server{
-		svc: opts.Service, chain: opts.Chain, callers: opts.Service.Callers(), log: opts.Logger,
-		health: opts.Health, metrics: opts.Metrics, search: opts.Search, now: time.Now,
+		svc: opts.Service, callers: callers, log: opts.Logger,
+		health: opts.Health, metrics: opts.Metrics, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
 	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
@@ -150,19 +125,6 @@ func New(opts Options) *Server {
 
 // newService is the service of a server given none: over opts' chain, its
 // gates or gates of its own.
-func newService(opts Options) App {
-	gates := opts.Gates
-	if gates == nil {
-		block := config.Gates{Wait: config.DefaultGateWait, Queue: config.DefaultGateQueue}
-		if opts.GateConfig != nil {
-			block = *opts.GateConfig
-		}
-		gates = service.NewGates(block, service.GateSizes{Global: opts.Global, PerHost: opts.PerHost}, opts.Metrics)
-	}
-	return service.New(service.Options{Chain: opts.Chain, Callers: opts.Callers, Gates: gates, Metrics: opts.Metrics,
-		Logger: opts.Logger, ArchiveURL: opts.ArchiveURL, Search: opts.Search, Digester: opts.Digester, GrepTimeout: opts.grepTimeout})
-}
-
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler {
 	r := mux.NewRouter()
@@ -312,5 +274,5 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, status, map[string]any{"ok": ok})
 		return
 	}
-	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.chain.Names(), "dependencies": detail})
+	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.svc.Stages(), "dependencies": detail})
 }

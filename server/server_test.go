@@ -24,10 +24,14 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
+	"github.com/siftd/sift/search"
+	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/store"
 )
 
 const testKey = "test-key"
@@ -45,7 +49,7 @@ const (
 // newTestServer runs sift's real chain (guard, fetch, extract with the
 // built-in extractors in process) against a loopback origin the guard is
 // configured to admit.
-func newTestServer(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *httptest.Server {
+func newTestServer(t testing.TB, origin *httptest.Server, opts testOptions, afterExtract ...string) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewUnstartedServer(nil)
 	if opts.PublicURL == "" {
@@ -58,7 +62,7 @@ func newTestServer(t testing.TB, origin *httptest.Server, opts Options, afterExt
 }
 
 // newTestAPI is newTestServer's API, not yet served.
-func newTestAPI(t testing.TB, origin *httptest.Server, opts Options, afterExtract ...string) *Server {
+func newTestAPI(t testing.TB, origin *httptest.Server, opts testOptions, afterExtract ...string) *Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	src := fmt.Sprintf(`
@@ -109,14 +113,11 @@ extractor "pdf" {
 		t.Fatal(diags)
 	}
 	t.Cleanup(func() { _ = a.Close(context.Background()) })
-	opts.Chain, opts.Callers = a.Chain, cfg.Callers
-	if d, ok := a.Host.Digester("llm"); ok {
-		opts.Digester = d
-	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	opts.PreCheck = a.PreCheck
+	opts.Service = opts.service(a, cfg)
 	tb := opts.testBatch
 	if tb != nil && !tb.Disabled {
 		// The runner calls the server it serves, made just below.
@@ -130,7 +131,7 @@ extractor "pdf" {
 		}
 		ro.Limits, ro.Hooks, ro.Logger = tb.Limits, opts.Metrics.Batch, opts.Logger
 		opts.Batch, opts.PageBytes = batch.New(tb.Store, fetch, ro), tb.PageBytes
-		srv = New(opts)
+		srv = New(opts.Options)
 		if err := opts.Batch.Start(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +142,51 @@ extractor "pdf" {
 		})
 		return srv
 	}
-	return New(opts)
+	return New(opts.Options)
+}
+
+// testOptions are a test server's Options and what the daemon builds in
+// production: the service's gates, search and archive.
+type testOptions struct {
+	Options
+	// Global and PerHost override the gate sizes; 0 means the default.
+	Global, PerHost int
+	// GateConfig is the gates block; nil means the block's defaults.
+	GateConfig *config.Gates
+	ArchiveURL string
+	Search     *search.Service
+
+	testBatch   *testBatch    // a runner to build over the server
+	extraConfig string        // top-level HCL added to the test config
+	resolver    *net.Resolver // the guard's resolver
+	grepTimeout time.Duration // the grep deadline, service.GrepTimeout when 0
+}
+
+// testBatch is the runner a test asks newTestAPI to build over the server
+// it makes: its owner in production is the daemon, which shares one
+// runner between configurations.
+type testBatch struct {
+	Store     *store.Store
+	Limits    batch.Limits
+	Disabled  bool
+	Runner    batch.Options
+	PageBytes int
+}
+
+// service is the application under test, built over a's chain as the
+// daemon builds it.
+func (o *testOptions) service(a *app.App, cfg *config.Config) *service.Service {
+	block := config.Gates{Wait: config.DefaultGateWait, Queue: config.DefaultGateQueue}
+	if o.GateConfig != nil {
+		block = *o.GateConfig
+	}
+	gates := service.NewGates(block, service.GateSizes{Global: o.Global, PerHost: o.PerHost}, o.Metrics)
+	var digester stages.Digester
+	if d, ok := a.Host.Digester("llm"); ok {
+		digester = d
+	}
+	return service.New(service.Options{Chain: a.Chain, Callers: cfg.Callers, Gates: gates, Metrics: o.Metrics,
+		Logger: o.Logger, ArchiveURL: o.ArchiveURL, Search: o.Search, Digester: digester, GrepTimeout: o.grepTimeout})
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {
@@ -209,7 +254,7 @@ func do(t *testing.T, method, url, key string, body any) (*http.Response, map[st
 }
 
 func TestAuth(t *testing.T) {
-	srv := newTestServer(t, fixtureOrigin(t), Options{})
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ key, want string }{{"", "unauthorized: no key: send Authorization: Bearer <key>"},
 		{"wrong", "unauthorized: invalid key: send Authorization: Bearer <key> with a key sift knows"}} {
 		resp, body := post(t, srv.URL+"/v1/fetch", tc.key, map[string]any{"url": "http://example.com/"})
@@ -221,7 +266,7 @@ func TestAuth(t *testing.T) {
 
 func TestFetchClean(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
 	if resp.StatusCode != 200 {
 		t.Fatalf("%d %v", resp.StatusCode, body)
@@ -238,7 +283,7 @@ func TestFetchClean(t *testing.T) {
 
 func TestFetchOptions(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		name    string
 		req     map[string]any
@@ -285,7 +330,7 @@ func TestFetchOptions(t *testing.T) {
 
 func TestFetchErrors(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		name   string
 		body   any
@@ -320,7 +365,7 @@ func TestFetchErrors(t *testing.T) {
 
 func TestScrape(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	resp, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{
 		"url": origin.URL + "/article", "formats": []any{"markdown", map[string]any{"type": "html"}},
 		"onlyMainContent": true, "origin": "js-sdk@4.42.0", "waitFor": 3000,
@@ -349,7 +394,7 @@ func TestScrape(t *testing.T) {
 
 func TestScrapeErrors(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
 		body   any
 		status int
@@ -391,7 +436,7 @@ func TestGates(t *testing.T) {
 	var releaseOnce sync.Once
 	free := func() { releaseOnce.Do(func() { close(release) }) }
 	defer free() // before slow.Close, which waits for the held handlers
-	srv := newTestServer(t, slow, Options{GateConfig: &config.Gates{Wait: time.Minute, Queue: config.DefaultGateQueue}})
+	srv := newTestServer(t, slow, testOptions{GateConfig: &config.Gates{Wait: time.Minute, Queue: config.DefaultGateQueue}})
 	done := make(chan int, 2)
 	go func() {
 		resp, _ := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": slow.URL + "/a", "mode": "raw"})
@@ -424,7 +469,7 @@ func TestCachedFetch(t *testing.T) {
 		fmt.Fprint(w, "plain words")
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	var sizes []any
 	for i, want := range []bool{false, true} {
 		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/page"})
@@ -456,7 +501,7 @@ func TestCachedFetch(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.9.8.7/secret-path"})
 	raw, returned := 0.0, 0.0
 	for range 2 {
@@ -517,7 +562,7 @@ func TestRecover(t *testing.T) {
 		}
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{ArchiveURL: origin.URL + "/web/"})
+	srv := newTestServer(t, origin, testOptions{ArchiveURL: origin.URL + "/web/"})
 
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/down", "recover": true})
 	src, _ := body["source"].(map[string]any)
@@ -551,7 +596,7 @@ func TestOverload(t *testing.T) {
 		fmt.Fprint(w, "ok")
 	}))
 	defer slow.Close()
-	srv := newTestServer(t, slow, Options{Global: 4, PerHost: 2})
+	srv := newTestServer(t, slow, testOptions{Global: 4, PerHost: 2})
 	before := runtime.NumGoroutine()
 	var mem runtime.MemStats
 	runtime.GC()
@@ -606,7 +651,7 @@ func TestOverload(t *testing.T) {
 // idle connection, is disconnected at the timeouts instead of keeping the
 // connection.
 func TestSlowClientsDropped(t *testing.T) {
-	api := newTestAPI(t, fixtureOrigin(t), Options{})
+	api := newTestAPI(t, fixtureOrigin(t), testOptions{})
 	hs := api.HTTPServer(Timeouts{ReadHeader: 200 * time.Millisecond, Read: time.Second, Write: time.Second, Idle: 200 * time.Millisecond})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -648,7 +693,7 @@ func TestFetchPDF(t *testing.T) {
 		w.Write(body)
 	}))
 	defer origin.Close()
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf", "pages": "2"})
 	content, _ := body["content"].(string)
 	if !strings.HasPrefix(content, "<!-- page 2 -->") || strings.Contains(content, "<!-- page 3 -->") ||
@@ -675,7 +720,7 @@ func TestFetchPDF(t *testing.T) {
 // is not.
 func TestFetchOptionNotForThisDocument(t *testing.T) {
 	origin := fixtureOrigin(t)
-	srv := newTestServer(t, origin, Options{})
+	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
 		body map[string]any
 		want string // "" for no warning

@@ -241,7 +241,7 @@ func parallelExtraction(b *testing.B, page []byte) float64 {
 func BenchmarkThroughput(b *testing.B) {
 	page := articlePage()
 	origin, hosts := multiHostOrigin(b, page)
-	srv := newTestServer(b, origin, Options{}, `stage "cache" {}`)
+	srv := newTestServer(b, origin, testOptions{}, `stage "cache" {}`)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	body := func(url string) []byte {
 		out, _ := json.Marshal(map[string]any{"url": url})

@@ -121,8 +121,8 @@ func (d *Daemon) serve(a *app.App) *generation {
 	svc := service.New(service.Options{Chain: a.Chain, Callers: cfg.Callers, Gates: d.gates,
 		Metrics: d.opts.Metrics, Logger: d.log, ArchiveURL: a.ArchiveURL, Search: a.Search, Digester: a.Digester})
 	api := server.New(server.Options{
-		Service: svc, Chain: a.Chain, Callers: cfg.Callers, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
-		PublicURL: cfg.PublicURL, Search: a.Search, Digester: a.Digester, Batch: d.runner, PreCheck: a.PreCheck,
+		Service: svc, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
+		PublicURL: cfg.PublicURL, Batch: d.runner, PreCheck: a.PreCheck,
 	})
 	return newGeneration(a, api)
 }

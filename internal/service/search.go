@@ -125,3 +125,10 @@ func (s *Service) readTop(ctx context.Context, c *Caller, results []search.Resul
 	}
 	return strings.Join(parts, "\n\n"), warnings
 }
+
+// SearchWeb runs the search backends for a client that knows nothing of
+// reranking (a Firecrawl search): the results are reranked when an
+// embedder is configured, and no warning says so when none is.
+func (s *Service) SearchWeb(ctx context.Context, query string, limit int) (*search.Outcome, error) {
+	return s.search.Search(ctx, query, "", limit, s.search.Embedder() != nil)
+}

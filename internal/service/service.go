@@ -106,5 +106,8 @@ func New(opts Options) *Service {
 // Callers are the configured callers, for finding a request's by its key.
 func (s *Service) Callers() []Caller { return s.callers }
 
+// Stages are the chain's stage kinds, in order.
+func (s *Service) Stages() []string { return s.chain.Names() }
+
 // Gates are the gates the service's runs take.
 func (s *Service) Gates() *Gates { return s.gates }
