@@ -16,9 +16,13 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
+// fallbackTimeout bounds a call that comes without a deadline. The host
+// gives every call the block's timeout (config.DefaultDigestTimeout, 60 s,
+// unless set) as its deadline, so this is no default of the block.
+const fallbackTimeout = 60 * time.Second
+
 // Defaults of a digester block.
 const (
-	DefaultTimeout   = 45 * time.Second
 	DefaultMaxTokens = 1500
 	// DefaultContextTokens is the context assumed when it is neither
 	// configured nor learned from the server.
@@ -55,7 +59,7 @@ type Digester struct {
 
 // New returns a digester with defaults; Configure sets the endpoint.
 func New() *Digester {
-	return &Digester{cfg: Config{Flavor: FlavorLlamaCpp, MaxTokens: DefaultMaxTokens, timeout: DefaultTimeout},
+	return &Digester{cfg: Config{Flavor: FlavorLlamaCpp, MaxTokens: DefaultMaxTokens, timeout: fallbackTimeout},
 		client: guard.NewOperatorClient(0), window: &window{}}
 }
 

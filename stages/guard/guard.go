@@ -1,6 +1,6 @@
-// Package guard is the stage that runs the guard (the top-level guard
+// Package guardstage (stages/guard) is the stage that runs the guard (the top-level guard
 // package) on every request, and decodes the guard block into its policy.
-package guard
+package guardstage
 
 import (
 	"context"

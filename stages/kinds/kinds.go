@@ -8,14 +8,14 @@ import (
 	"github.com/siftd/sift/stages/digest"
 	"github.com/siftd/sift/stages/extract"
 	"github.com/siftd/sift/stages/fetch"
-	"github.com/siftd/sift/stages/guard"
+	guardstage "github.com/siftd/sift/stages/guard"
 	"github.com/siftd/sift/stages/workspace"
 )
 
 // Registry returns the built-in stage kinds.
 func Registry() *stages.Registry {
 	return stages.NewRegistry(
-		guard.Kind(),
+		guardstage.Kind(),
 		fetch.Kind(),
 		extract.Kind(),
 		digest.Kind(),
