@@ -123,8 +123,6 @@ func New(opts Options) *Server {
 	return s
 }
 
-// newService is the service of a server given none: over opts' chain, its
-// gates or gates of its own.
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler {
 	r := mux.NewRouter()
