@@ -23,12 +23,13 @@ type TargetFunc func(ctx context.Context, c *Caller, options json.RawMessage) (a
 // class errclass's table marks Requeue (busy, unavailable, cancelled) is
 // retried later; any other failure is the target's.
 func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer TargetFunc) ([]byte, error) {
-	ctx = asBatchTarget(ctx)
 	c := s.callerNamed(bc.Name)
 	if c == nil || batch.KeyID(c.Hash) != bc.Key {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: errclass.OutcomeOther}
 	}
-	out, err := answer(ctx, c, t.Options)
+	batchWork := *c
+	batchWork.Batch = true
+	out, err := answer(ctx, &batchWork, t.Options)
 	var te *batch.TargetError
 	if errors.As(err, &te) {
 		return nil, te

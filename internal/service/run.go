@@ -43,7 +43,7 @@ func (s *Service) RunHeld(ctx context.Context, c *Caller, req stages.Request, ho
 	// would then run past the wait on top of it.
 	free, busy := s.gates.Acquire(ctx, c.Name, HostOf(req.URL), false)
 	if busy != nil {
-		s.logRequest(ctx, c, s.logHost(ctx, req), busy.Status, nil, busy, 0)
+		s.logRequest(ctx, c, s.logHost(c, req), busy.Status, nil, busy, 0)
 		return nil, func() {}, busy
 	}
 	release = sync.OnceFunc(free)
@@ -60,9 +60,7 @@ func (s *Service) RunHeld(ctx context.Context, c *Caller, req stages.Request, ho
 func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate stages.Gate) (*Result, *Error) {
 	start := s.now()
 	poolCaller := c.Name
-	if fromBatch(ctx) {
-		// Pools share their slots out by caller; batch work has a share
-		// of its own, so a batch never takes the caller's interactive slot.
+	if c.Batch {
 		poolCaller = c.Name + "/batch"
 	}
 	req.Caller, req.Share, req.Workspace, req.Restricted = c.Name, poolCaller, c.Workspace, c.Restricted
@@ -78,7 +76,7 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 			s.log.Error("storage failed", "err", se.Err)
 		}
 	}
-	s.logRequest(ctx, c, s.logHost(ctx, req), statusOf(ae), doc, ae, time.Since(start))
+	s.logRequest(ctx, c, s.logHost(c, req), statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {
 		return nil, ae
 	}
@@ -93,8 +91,8 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 // logHost is the host a request's log line names. Batch log lines never
 // carry a target's host, for any caller: a batch is an agent's whole
 // worklist, and its log would list it.
-func (s *Service) logHost(ctx context.Context, req stages.Request) string {
-	if fromBatch(ctx) {
+func (s *Service) logHost(c *Caller, req stages.Request) string {
+	if c.Batch {
 		return ""
 	}
 	return HostOf(req.URL)
@@ -216,7 +214,7 @@ func (s *Service) logRequest(ctx context.Context, c *Caller, host string, status
 	if doc != nil && doc.Response != nil {
 		size = len(doc.Response.Body)
 	}
-	if rec := recordOf(ctx); rec != nil && !fromBatch(ctx) {
+	if rec := recordOf(ctx); rec != nil && !c.Batch {
 		rec.Fetched(host, verdict, size, errText)
 		return
 	}
@@ -265,21 +263,6 @@ func WithRecord(ctx context.Context, r Record) context.Context {
 func recordOf(ctx context.Context) Record {
 	r, _ := ctx.Value(recordKey{}).(Record)
 	return r
-}
-
-// batchTargetKey marks a context as a batch target's.
-type batchTargetKey struct{}
-
-// asBatchTarget marks ctx as a batch target's: its pool share and its log
-// line are a batch's.
-func asBatchTarget(ctx context.Context) context.Context {
-	return context.WithValue(ctx, batchTargetKey{}, true)
-}
-
-// fromBatch reports whether ctx is a batch target's.
-func fromBatch(ctx context.Context) bool {
-	v, _ := ctx.Value(batchTargetKey{}).(bool)
-	return v
 }
 
 // CleanTokens is the clean content's token count, counted by the extract

@@ -26,6 +26,10 @@ type Caller struct {
 	Hash       []byte
 	Workspace  string
 	Restricted bool
+	// Batch marks the caller's batch work (BatchFetch): plugin pools give
+	// it a share of its own, so a batch never takes the caller's
+	// interactive slot, and its log lines never carry a target's host.
+	Batch bool
 }
 
 // Callers are the configured callers; a block without a well-formed key
