@@ -38,6 +38,9 @@ func (d *Doc) Cached() bool { return !d.CachedAt.IsZero() }
 type Request struct {
 	URL    string
 	Caller string
+	// Gate admits the request to the origin (see Gate); nil admits it at
+	// once.
+	Gate Gate
 	// Share names whose share of a bounded resource (a plugin pool's
 	// slots) the request uses: the caller's name, or "<caller>/batch" for
 	// batch work, which has a share of its own.

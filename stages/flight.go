@@ -12,20 +12,12 @@ import (
 // one in flight, never calls it. An error (busy) ends the request.
 type Gate func(ctx context.Context) (release func(), err error)
 
-type gateKey struct{}
-
-// WithGate sets the gate the runner takes before touching the origin.
-func WithGate(ctx context.Context, g Gate) context.Context {
-	return context.WithValue(ctx, gateKey{}, g)
-}
-
-// admit takes ctx's gate, if it carries one.
-func admit(ctx context.Context) (func(), error) {
-	g, _ := ctx.Value(gateKey{}).(Gate)
-	if g == nil {
+// admit takes doc's gate, if its request carries one.
+func admit(ctx context.Context, doc *Doc) (func(), error) {
+	if doc.Request.Gate == nil {
 		return func() {}, nil
 	}
-	release, err := g(ctx)
+	release, err := doc.Request.Gate(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -89,7 +89,7 @@ func (c *Chain) resume(ctx context.Context, doc *Doc, from int) (int, error) {
 func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release func(), err error) {
 	at, key := c.flightKey(doc, pos)
 	if key == "" {
-		release, err := admit(ctx)
+		release, err := admit(ctx, doc)
 		return pos, release, err
 	}
 	f, leader := c.flights.join(key)
@@ -100,7 +100,7 @@ func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release 
 		if next, err := c.resume(ctx, doc, pos); err != nil || next > pos {
 			return next, nil, err
 		}
-		release, err := admit(ctx)
+		release, err := admit(ctx, doc)
 		return pos, release, err
 	}
 	var stageErr error
@@ -110,7 +110,7 @@ func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release 
 	if next, err := c.resume(ctx, doc, pos); err != nil || next > pos {
 		return next, nil, err
 	}
-	if release, err = admit(ctx); err != nil {
+	if release, err = admit(ctx, doc); err != nil {
 		return 0, nil, err
 	}
 	for i := pos; i <= at; i++ {

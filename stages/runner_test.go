@@ -195,13 +195,13 @@ func newRecorder(name string) func(hcl.Body, Deps) (Stage, hcl.Diagnostics) {
 func TestGateOnlyOnMiss(t *testing.T) {
 	for _, fresh := range []bool{false, true} {
 		taken, released := 0, 0
-		ctx := WithGate(context.Background(), func(context.Context) (func(), error) {
+		gate := func(context.Context) (func(), error) {
 			taken++
 			return func() { released++ }, nil
-		})
+		}
 		c := chainOf(st("guard", recorder{"guard"}, true), st("fetch", recorder{"fetch"}, false),
 			st("cache", &snapshotter{"cache", fresh}, false), st("digest", recorder{"digest"}, false))
-		if err := c.Run(ctx, &Doc{}); err != nil {
+		if err := c.Run(context.Background(), &Doc{Request: Request{Gate: gate}}); err != nil {
 			t.Fatal(err)
 		}
 		if want := map[bool]int{false: 1, true: 0}[fresh]; taken != want || released != want {
@@ -214,10 +214,9 @@ func TestGateOnlyOnMiss(t *testing.T) {
 // stage past the checkpoints runs.
 func TestGateRefusalEndsTheRequest(t *testing.T) {
 	busy := errors.New("busy")
-	ctx := WithGate(context.Background(), func(context.Context) (func(), error) { return nil, busy })
-	doc := &Doc{}
+	doc := &Doc{Request: Request{Gate: func(context.Context) (func(), error) { return nil, busy }}}
 	c := chainOf(st("guard", recorder{"guard"}, true), st("fetch", recorder{"fetch"}, false))
-	if err := c.Run(ctx, doc); !errors.Is(err, busy) {
+	if err := c.Run(context.Background(), doc); !errors.Is(err, busy) {
 		t.Fatalf("err %v, want the gate's", err)
 	}
 	if want := []string{"ran guard"}; !reflect.DeepEqual(doc.Warnings, want) {

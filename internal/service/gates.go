@@ -64,9 +64,9 @@ func (g *Gates) Waiting(caller, host string) int {
 
 // gates bound concurrent fetches: a global limit, and a limit per caller
 // per host, so one agent cannot hammer one site or starve the others. Only
-// requests that go to the origin take them (the chain asks, through
-// stages.WithGate): cache hits and requests sharing an identical one in
-// flight do not.
+// requests that go to the origin take them (the chain calls the request's
+// stages.Request.Gate): cache hits and requests sharing an identical one
+// in flight do not.
 //
 // A full gate does not refuse at once: agents fire parallel tool calls at
 // one site, and neither the Firecrawl SDK nor its MCP server retries a

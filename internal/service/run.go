@@ -63,8 +63,7 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 	if c.Batch {
 		poolCaller = c.Name + "/batch"
 	}
-	req.Caller, req.Share, req.Workspace, req.Restricted = c.Name, poolCaller, c.Workspace, c.Restricted
-	ctx = stages.WithGate(ctx, gate)
+	req.Caller, req.Share, req.Workspace, req.Restricted, req.Gate = c.Name, poolCaller, c.Workspace, c.Restricted, gate
 	doc := &stages.Doc{Request: req}
 	err := s.chain.Run(ctx, doc)
 	s.observe(c, doc, err)
