@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,13 +52,14 @@ func TestFetchContext(t *testing.T) {
 // warning.
 func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 	tests := []struct {
-		name  string
-		setup func(*honchotest.Server)
-		warn  string
+		name    string
+		setup   func(*honchotest.Server)
+		warn    string
+		outcome string // of sift_context_lookups_total
 	}{
-		{"empty", func(*honchotest.Server) {}, ""},
-		{"server error", func(f *honchotest.Server) { f.Status = 500 }, "context unavailable: the context source answered an error"},
-		{"timeout", func(f *honchotest.Server) { f.Delay = time.Minute }, "context unavailable: timeout"},
+		{"empty", func(*honchotest.Server) {}, "", "ok"},
+		{"server error", func(f *honchotest.Server) { f.Status = 500 }, "context unavailable: the context source answered an error", "error"},
+		{"timeout", func(f *honchotest.Server) { f.Delay = time.Minute }, "context unavailable: timeout", "timeout"},
 	}
 	origin := fixtureOrigin(t)
 	for _, tt := range tests {
@@ -74,6 +76,9 @@ func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 			got, _ := body["warnings"].([]any)
 			if resp.StatusCode != 200 || body["context"] != nil || fmt.Sprint(got) != fmt.Sprint(warns) || time.Since(start) > 20*time.Second {
 				t.Fatalf("status %d, context %v, warnings %v after %v", resp.StatusCode, body["context"], got, time.Since(start))
+			}
+			if want := fmt.Sprintf(`sift_context_lookups_total{outcome=%q} 1`, tt.outcome); !strings.Contains(scrape(t, srv.URL), want) {
+				t.Errorf("metrics lack %s", want)
 			}
 		})
 	}

@@ -136,4 +136,7 @@ func TestDigestFallbackIsSelection(t *testing.T) {
 		!strings.Contains(string(warnings), "digest fell back to clean: busy") {
 		t.Fatalf("fallback %q, warnings %s", content, warnings)
 	}
+	if want := `sift_digest_fallbacks_total{reason="busy"} 1`; !strings.Contains(scrape(t, srv.URL), want) {
+		t.Errorf("metrics lack %s", want)
+	}
 }

@@ -29,6 +29,10 @@ type Doc struct {
 	// Doc is then that snapshot's whole answer to the request, and what
 	// is derived from it may be kept beside the snapshot.
 	Memo Memo
+	// Outcomes say how the stages that may fall back ended (digest:
+	// the class of a failed digest; context: "ok", "timeout", …), by
+	// stage kind, for the metrics: the warnings say it to the agent.
+	Outcomes map[string]string
 }
 
 // Cached reports whether the Doc came from a cache snapshot.
@@ -141,3 +145,11 @@ type Timing struct {
 
 // Warn adds a warning for the agent.
 func (d *Doc) Warn(msg string) { d.Warnings = append(d.Warnings, msg) }
+
+// SetOutcome records how stage ended (see Outcomes).
+func (d *Doc) SetOutcome(stage, outcome string) {
+	if d.Outcomes == nil {
+		d.Outcomes = map[string]string{}
+	}
+	d.Outcomes[stage] = outcome
+}

@@ -81,6 +81,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		doc.Digest = Fallback(ctx, doc.Extraction.Content, doc.Request.Question)
 		doc.Warn(FallbackWarning(err))
+		doc.SetOutcome("digest", fallbackClass(err))
 		return nil
 	}
 	doc.Digest = res.Digest
@@ -116,17 +117,14 @@ func Fallback(ctx context.Context, content, question string) string {
 
 // FallbackWarning is the warning that says why a digest fell back to clean
 // text: "digest fell back to clean: timeout|busy|unavailable|…".
-func FallbackWarning(err error) string {
-	class := "failed"
-	var de *sdk.DocError
-	if errors.As(err, &de) {
-		class = de.Class
-	}
-	return FallbackPrefix + class
-}
+func FallbackWarning(err error) string { return "digest fell back to clean: " + fallbackClass(err) }
 
-// FallbackPrefix starts the warning of a digest that fell back; the class
-// follows.
-const FallbackPrefix = "digest fell back to clean: "
+// fallbackClass names a failed digest: the digester's class, or "failed".
+func fallbackClass(err error) string {
+	if de, ok := errors.AsType[*sdk.DocError](err); ok {
+		return de.Class
+	}
+	return "failed"
+}
 
 var _ stages.Stage = (*Stage)(nil)

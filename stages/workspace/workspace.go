@@ -23,17 +23,18 @@ const MaxHitBytes = 600
 // a digest, when the chain makes one, since the digest's terms are among
 // the page's key terms.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "context", Config: struct{}{}, After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
+	return stages.Kind{Name: kind, Config: struct{}{}, After: []string{"extract"}, AfterIfPresent: []string{"digest"}, New: New}
 }
 
-// The context stage's warnings; WarnUnavailable is followed by "timeout",
-// ReasonError or the source being unreachable.
+// The context stage's warnings; WarnUnavailable is followed by why.
 const (
 	WarnNotConfigured = "context not configured"
 	WarnNoTerms       = "context skipped: the page has no key terms"
 	WarnUnavailable   = "context unavailable: "
-	ReasonError       = "the context source answered an error"
 )
+
+// kind is the stage's name in the configuration and in Doc.Outcomes.
+const kind = "context"
 
 // Stage searches the caller's workspace when the request asks for context.
 type Stage struct {
@@ -54,18 +55,23 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	if s.source == nil {
 		doc.Warn(WarnNotConfigured)
+		doc.SetOutcome(kind, "not_configured")
 		return nil
 	}
 	terms := keyTerms(doc.Extraction.Title, doc.Digest, doc.Extraction.Content)
 	if len(terms) == 0 {
 		doc.Warn(WarnNoTerms)
+		doc.SetOutcome(kind, "no_terms")
 		return nil
 	}
 	hits, err := s.source.Search(ctx, doc.Request.Workspace, strings.Join(terms, " "))
 	if err != nil {
-		doc.Warn(WarnUnavailable + reason(ctx, err))
+		outcome, why := failure(ctx, err)
+		doc.Warn(WarnUnavailable + why)
+		doc.SetOutcome(kind, outcome)
 		return nil
 	}
+	doc.SetOutcome(kind, "ok")
 	for i := range hits {
 		hits[i].Content = trim(hits[i].Content, MaxHitBytes)
 	}
@@ -73,16 +79,17 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
-// reason names a failure for the agent without the source's address.
-func reason(ctx context.Context, err error) string {
+// failure names a failed lookup: its outcome for the metrics, and its
+// reason for the agent, without the source's address.
+func failure(ctx context.Context, err error) (outcome, reason string) {
 	var se interface{ HTTPStatus() int }
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil || isTimeout(err):
-		return "timeout"
+		return "timeout", "timeout"
 	case errors.As(err, &se):
-		return ReasonError
+		return "error", "the context source answered an error"
 	default:
-		return "the context source is unreachable"
+		return "unreachable", "the context source is unreachable"
 	}
 }
 
