@@ -182,8 +182,13 @@ func TestFirecrawlUnsupported(t *testing.T) {
 			t.Errorf("%s %s: %d %v", tc.method, tc.path, resp.StatusCode, body)
 		}
 	}
-	if resp, _ := do(t, "GET", srv.URL+"/v2/scrape", testKey, nil); resp.StatusCode != http.StatusMethodNotAllowed {
-		t.Errorf("GET /v2/scrape: %d, want 405: a served path keeps its method check", resp.StatusCode)
+	if resp, body := do(t, "GET", srv.URL+"/v2/scrape", testKey, nil); resp.StatusCode != http.StatusMethodNotAllowed ||
+		resp.Header.Get("Allow") != "POST" || body["error"] != "invalid: method not allowed: /v2/scrape takes POST" {
+		t.Errorf("GET /v2/scrape: %d, Allow %q, %v; want 405 naming POST: a served path keeps its method check",
+			resp.StatusCode, resp.Header.Get("Allow"), body)
+	}
+	if resp, _ := do(t, "POST", srv.URL+"/v1/batch/x", testKey, nil); resp.Header.Get("Allow") != "GET, DELETE" {
+		t.Errorf("POST /v1/batch/x: Allow %q, want GET, DELETE", resp.Header.Get("Allow"))
 	}
 	if resp, body := do(t, "GET", srv.URL+"/v1/nothing", testKey, nil); resp.StatusCode != 404 || body["error"] != "not_found: no such endpoint" {
 		t.Errorf("unknown path: %d %v", resp.StatusCode, body)

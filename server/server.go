@@ -152,8 +152,10 @@ func (s *Server) Handler() http.Handler {
 		}
 		writeError(w, classError(errclass.NotFound, "no such endpoint"))
 	})
-	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeError(w, badRequest("method not allowed").WithStatus(http.StatusMethodNotAllowed))
+	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		allow := allowedMethods(r, req)
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, badRequest("method not allowed: "+req.URL.Path+" takes "+strings.Join(allow, " or ")).WithStatus(http.StatusMethodNotAllowed))
 	})
 	return s.logRequests(s.recoverPanics(r))
 }
@@ -273,4 +275,19 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.svc.Stages(), "dependencies": detail})
+}
+
+// allowedMethods are the methods r serves req's path with, for a 405's
+// Allow header.
+func allowedMethods(r *mux.Router, req *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodDelete} {
+		probe := req.Clone(req.Context())
+		probe.Method = m
+		var match mux.RouteMatch
+		if r.Match(probe, &match) && match.MatchErr == nil {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }
