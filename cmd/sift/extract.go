@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/warm"
 	"github.com/siftd/sift/mediatype"
@@ -131,6 +132,11 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 	}
 	if f.warm > 0 {
 		res, err := extractWarm(cmd, f, cfg, req)
+		if c, _ := errclass.Of(err); c == errclass.ExtractorFailed {
+			// The warm extractor's own output goes nowhere: the plugin's
+			// log (a panic's stack) shows only inline.
+			err = fmt.Errorf("%w (for the plugin's own log, run again with --warm 0)", err)
+		}
 		if !errors.Is(err, warm.ErrUnreachable) {
 			return res, err
 		}

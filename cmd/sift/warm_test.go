@@ -203,6 +203,22 @@ func TestDevOverrideWithWarmExtractor(t *testing.T) {
 			t.Errorf("call %d (warm %s): %d override warnings, want 1:\n%s", i, c.warm, n, stderr)
 		}
 	}
+	// A plugin's panic exits 33 either way; only inline does its log
+	// (the stack) reach the terminal, which the warm answer says.
+	boom := filepath.Join(dir, "boom.log")
+	if err := os.WriteFile(boom, []byte("PANIC\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{warmIdle, "0"} {
+		_, stderr, code := runWarm(t, dir, w, "--config", cfg, "--type", "text/x-log", boom)
+		hint := strings.Contains(stderr, "run again with --warm 0")
+		if code != 33 || !strings.Contains(stderr, "plugin panicked in Extract: asked to") || hint != (w != "0") {
+			t.Errorf("a panic (warm %s): exit %d, want 33 and the panic, the hint only when warm:\n%s", w, code, stderr)
+		}
+		if w == "0" && !strings.Contains(stderr, "plugin_test") && !strings.Contains(stderr, "main.tail.Extract") {
+			t.Errorf("a panic inline: the plugin's stack is not shown:\n%s", stderr)
+		}
+	}
 	list := exec.Command(siftBin, "plugins", "--config", cfg, "--json")
 	list.Dir = dir
 	out, stderr, code := runCmd(t, list)
