@@ -52,10 +52,15 @@ func routeFirecrawlUnsupported(r *mux.Router) {
 // Firecrawl's or its own, as unsupported rather than not found: a newer
 // Firecrawl client calls endpoints this list does not name yet.
 func firecrawlNotServed(w http.ResponseWriter, r *http.Request) {
-	unsupportedAnswer(r.URL.Path+" is not a Firecrawl endpoint sift serves: "+firecrawlServed).ServeHTTP(w, r)
+	writeUnsupported(w, r.URL.Path+" is not a Firecrawl endpoint sift serves: "+firecrawlServed)
 }
 
-// unsupportedAnswer is Firecrawl's error envelope with the message
+// unsupportedAnswer answers every request with writeUnsupported's msg.
+func unsupportedAnswer(msg string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeUnsupported(w, msg) })
+}
+
+// writeUnsupported writes Firecrawl's error envelope with the message
 // "unsupported: " + msg, under status 200, the message also its one
 // agent_hints entry. Every Firecrawl client reads success and error from a
 // 200 answer: the SDK throws an error whose message is the text (or
@@ -64,10 +69,7 @@ func firecrawlNotServed(w http.ResponseWriter, r *http.Request) {
 // reaches the agent only as "Request failed with status code 404". Those
 // that copy only some fields of the body (crawl status, research) pass
 // agent_hints on: firecrawl-mcp's channel for guidance to the agent.
-func unsupportedAnswer(msg string) http.Handler {
+func writeUnsupported(w http.ResponseWriter, msg string) {
 	text := "unsupported: " + msg
-	body := map[string]any{"success": false, "code": "UNSUPPORTED", "error": text, "agent_hints": []string{text}}
-	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, body)
-	})
+	writeJSON(w, http.StatusOK, map[string]any{"success": false, "code": "UNSUPPORTED", "error": text, "agent_hints": []string{text}})
 }

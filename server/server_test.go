@@ -30,7 +30,6 @@ import (
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/search"
-	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/store"
 )
 
@@ -181,12 +180,8 @@ func (o *testOptions) service(a *app.App, cfg *config.Config) *service.Service {
 		block = *o.GateConfig
 	}
 	gates := service.NewGates(block, service.GateSizes{Global: o.Global, PerHost: o.PerHost}, o.Metrics)
-	var digester stages.Digester
-	if d, ok := a.Host.Digester("llm"); ok {
-		digester = d
-	}
 	return service.New(service.Options{Chain: a.Chain, Callers: cfg.Callers, Gates: gates, Metrics: o.Metrics,
-		Logger: o.Logger, ArchiveURL: o.ArchiveURL, Search: o.Search, Digester: digester, GrepTimeout: o.grepTimeout})
+		Logger: o.Logger, ArchiveURL: o.ArchiveURL, Search: o.Search, Digester: a.Digester, GrepTimeout: o.grepTimeout})
 }
 
 func fixtureOrigin(t testing.TB) *httptest.Server {

@@ -32,7 +32,7 @@ func pluginNewCommand() *cobra.Command {
 			if !pluginName.MatchString(name) {
 				return fmt.Errorf("plugin name %q: want lower-case letters, digits, - or _, starting with a letter", name)
 			}
-			if builtinName(name) {
+			if builtin.Named(name) {
 				return fmt.Errorf("plugin name %q is a built-in plugin's: a block of that name would configure the built-in; pick another", name)
 			}
 			if dir == "" {
@@ -213,12 +213,4 @@ func TestConfigure(t *testing.T) {
 	}
 }
 `,
-}
-
-// builtinName reports whether name is a built-in extractor's or digester's.
-func builtinName(name string) bool {
-	_, ex := builtin.Extractors()[name]
-	_, co := builtin.Companions()[name]
-	_, dg := builtin.Digesters()[name]
-	return ex || co || dg
 }

@@ -185,15 +185,16 @@ func TestDevOverrideWithWarmExtractor(t *testing.T) {
 		testwait.For(t, "the warm extractors to exit once idle", func() bool { return warmProcs(t, dir) == 0 })
 	})
 
-	for i, c := range []struct{ warm, want string }{
-		{"0", "build 1: one\ntwo\n"},
-		{warmIdle, "build 1: one\ntwo\n"},
-		{warmIdle, "build 2: one\ntwo\n"}, // after the rebuild
+	for i, c := range []struct {
+		build      int // the build made before the call; 0: none
+		warm, want string
+	}{
+		{1, "0", "build 1: one\ntwo\n"},
+		{0, warmIdle, "build 1: one\ntwo\n"},
+		{2, warmIdle, "build 2: one\ntwo\n"},
 	} {
-		if i == 2 {
-			build(2)
-		} else if i == 0 {
-			build(1)
+		if c.build > 0 {
+			build(c.build)
 		}
 		out, stderr, code := runWarm(t, dir, c.warm, "--config", cfg, "--type", "text/x-log", doc)
 		if code != 0 || out != c.want {

@@ -29,6 +29,15 @@ func Companions() host.Companions {
 	return host.Companions{"html": {Binary: "sift-html", ContentTypes: []string{"text/html", "application/xhtml+xml"}}}
 }
 
+// Named reports whether a built-in extractor, companion or digester is
+// called name: a block of that name configures it.
+func Named(name string) bool {
+	_, ex := Extractors()[name]
+	_, co := Companions()[name]
+	_, dg := Digesters()[name]
+	return ex || co || dg
+}
+
 // Digesters returns the built-in digesters by name.
 func Digesters() host.DigesterBuiltins {
 	return host.DigesterBuiltins{"llm": func() sdk.Digester { return llmdigest.New() }}

@@ -33,9 +33,12 @@ type Stage struct {
 	digesters stages.DigesterSet
 }
 
+// kind is the stage's name in the configuration and in Doc.Outcomes.
+const kind = "digest"
+
 // Kind registers the digest stage; it needs clean content before it.
 func Kind() stages.Kind {
-	return stages.Kind{Name: "digest", Config: rawConfig{}, After: []string{"extract"}, New: New}
+	return stages.Kind{Name: kind, Config: rawConfig{}, After: []string{"extract"}, New: New}
 }
 
 // New decodes the digest block.
@@ -46,23 +49,24 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if diags.HasErrors() {
 		return s, diags
 	}
+	if raw.Digester != nil {
+		s.name = *raw.Digester
+	}
 	// A digester no block declares is a mistake, not a digest that
 	// quietly never runs: every request asking for one would get only a
 	// warning.
-	if raw.Digester != nil {
-		s.name = *raw.Digester
-		if _, ok := digester(deps.Digesters, s.name); !ok {
-			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
-				Detail:  fmt.Sprintf("the digest stage names digester %q, and no digester block declares it.", s.name),
-				Subject: digesterRange(body)})
-		}
-	} else if _, ok := digester(deps.Digesters, s.name); !ok {
-		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No digester block",
-			Detail: fmt.Sprintf("the digest stage uses digester %q, and no digester block declares it. Add one, for example:\n\ndigester %q {\n  endpoint = \"http://127.0.0.1:8080/v1\"\n  model    = \"qwen3-4b\"\n}",
-				s.name, s.name),
-			Subject: body.MissingItemRange().Ptr()})
+	if _, ok := digester(deps.Digesters, s.name); ok {
+		return s, diags
 	}
-	return s, diags
+	if raw.Digester != nil {
+		return s, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Unknown digester",
+			Detail:  fmt.Sprintf("the digest stage names digester %q, and no digester block declares it.", s.name),
+			Subject: digesterRange(body)})
+	}
+	return s, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "No digester block",
+		Detail: fmt.Sprintf("the digest stage uses digester %q, and no digester block declares it. Add one, for example:\n\ndigester %q {\n  endpoint = \"http://127.0.0.1:8080/v1\"\n  model    = \"qwen3-4b\"\n}",
+			s.name, s.name),
+		Subject: body.MissingItemRange().Ptr()})
 }
 
 // Run digests doc's clean content, or falls back to it.
@@ -81,7 +85,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		doc.Digest = Fallback(ctx, doc.Extraction.Content, doc.Request.Question)
 		doc.Warn(FallbackWarning(err))
-		doc.SetOutcome("digest", fallbackClass(err))
+		doc.SetOutcome(kind, fallbackClass(err))
 		return nil
 	}
 	doc.Digest = res.Digest
