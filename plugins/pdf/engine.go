@@ -28,6 +28,7 @@ type engine struct {
 	err  error
 
 	first, second lazyInstance
+	warmHelper    sync.Once
 }
 
 type lazyInstance struct {
@@ -38,8 +39,15 @@ type lazyInstance struct {
 
 // instance starts PDFium on first use: compiling the module costs about
 // 4 s, loading it from the on-disk compilation cache about 0.1 s, so warm
-// plugin processes pay it once.
-func (e *engine) instance() (pdfium.Pdfium, error) { return e.get(&e.first) }
+// plugin processes pay it once. It starts the helper instance too, in the
+// background, so the first long document does not wait for it.
+func (e *engine) instance() (pdfium.Pdfium, error) {
+	inst, err := e.get(&e.first)
+	if err == nil {
+		e.warmHelper.Do(func() { go func() { _, _ = e.helper() }() })
+	}
+	return inst, err
+}
 
 // helper is a second instance, started on first use, for reading half of
 // a long document in parallel.

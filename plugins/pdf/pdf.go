@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -128,77 +129,124 @@ func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 }
 
 // parallelPages is the length from which a document is read by two PDFium
-// instances at once, each taking half of the pages: the corpus's long
-// documents took three quarters of its time on one core of two.
-const parallelPages = 16
+// instances at once. Opening a document again costs little beside reading
+// its pages: through sift serve the corpus read at 0.95–0.99 of
+// pdftotext's pages/s with 16 here and 1.02–1.08 with 4 (2 was no better).
+const parallelPages = 4
 
-// readPages reads the pages' text, splitting a long document between the
-// instance that opened it and a helper instance that opens it again.
+// readPages reads the pages' text, sharing a long document between the
+// instance that opened it and a helper instance that opens it again. Each
+// takes the next unread page, so neither idles while the other is left
+// with a document's heavy pages (a fixed half each left one core idle on
+// a third of the corpus's long documents).
 func (e *Extractor) readPages(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, body []byte, pages []int) (string, bool) {
-	if len(pages) < parallelPages {
-		return pageTexts(inst, doc, pages)
+	texts := make([]string, len(pages))
+	var next atomic.Int64
+	read := func(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) {
+		for i := next.Add(1) - 1; i < int64(len(pages)); i = next.Add(1) - 1 {
+			texts[i] = readPage(inst, doc, pages[i])
+		}
+	}
+	if helper, helperDoc, ok := e.openInHelper(body, len(pages)); ok {
+		defer helper.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: helperDoc})
+		done := make(chan struct{})
+		var fault any
+		go func() {
+			defer close(done)
+			// A panic here is raised again below, where the request's own
+			// recovery turns it into this document's error.
+			defer func() { fault = recover() }()
+			read(helper, helperDoc)
+		}()
+		read(inst, doc)
+		<-done
+		if fault != nil {
+			panic(fault)
+		}
+	} else {
+		read(inst, doc)
+	}
+	return joinPages(pages, texts)
+}
+
+// openInHelper opens a long document in the helper instance too; ok is
+// false for a short one, or when the helper cannot read it.
+func (e *Extractor) openInHelper(body []byte, pages int) (pdfium.Pdfium, references.FPDF_DOCUMENT, bool) {
+	if pages < parallelPages {
+		return nil, "", false
 	}
 	helper, err := e.engine.helper()
 	if err != nil {
-		return pageTexts(inst, doc, pages)
+		return nil, "", false
 	}
 	opened, err := helper.OpenDocument(&requests.OpenDocument{File: &body})
 	if err != nil {
-		return pageTexts(inst, doc, pages)
+		return nil, "", false
 	}
-	defer helper.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: opened.Document})
-	half := len(pages) / 2
-	var second string
-	var secondHasText bool
-	done := make(chan struct{})
-	var fault any
-	go func() {
-		defer close(done)
-		// A panic here is raised again below, where the request's own
-		// recovery turns it into this document's error.
-		defer func() { fault = recover() }()
-		second, secondHasText = pageTexts(helper, opened.Document, pages[half:])
-	}()
-	first, firstHasText := pageTexts(inst, doc, pages[:half])
-	<-done
-	if fault != nil {
-		panic(fault)
-	}
-	return first + "\n\n" + second, firstHasText || secondHasText
+	return helper, opened.Document, true
 }
 
-// pageTexts joins the pages' text after their markers and reports whether
+// joinPages puts each page's text after its marker and reports whether
 // any page had text.
-func pageTexts(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int) (string, bool) {
+func joinPages(pages []int, texts []string) (string, bool) {
 	var b strings.Builder
 	hasText := false
-	for _, idx := range pages {
-		if b.Len() > 0 {
+	for i, idx := range pages {
+		if i > 0 {
 			b.WriteString("\n\n")
 		}
 		fmt.Fprintf(&b, PageMarker, idx+1)
-		page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: idx}}
-		// Flattening draws form fields and annotations into the page, so
-		// their text (filled-in forms, stamps, comments) is read too, as
-		// poppler reads it: +0.023 F1 on the corpus (0.883 → 0.906).
-		// Flattening rewrites the page, so it is done only where an
-		// annotation may draw text: it cost a third of the corpus's time
-		// when every page was flattened.
-		if hasDrawnAnnots(inst, page) {
-			_, _ = inst.FPDFPage_Flatten(&requests.FPDFPage_Flatten{Page: page, Usage: requests.FPDFPage_FlattenUsageNormalDisplay})
-		}
-		text, err := inst.GetPageText(&requests.GetPageText{Page: page})
-		if err != nil {
-			continue // an unreadable page stays empty; the others still count
-		}
-		t := cleanText(text.Text)
-		if t != "" {
+		if texts[i] != "" {
 			hasText = true
 			b.WriteString("\n\n")
-			b.WriteString(t)
+			b.WriteString(texts[i])
 		}
 	}
 	return b.String(), hasText
+}
+
+// readPage reads one page's text, cleaned; an unreadable page is empty,
+// and the others still count.
+func readPage(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, idx int) string {
+	page := requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: idx}}
+	// Flattening draws form fields and annotations into the page, so
+	// their text (filled-in forms, stamps, comments) is read too, as
+	// poppler reads it: +0.023 F1 on the corpus (0.883 → 0.906).
+	// Flattening rewrites the page, so it is done only where an
+	// annotation may draw text: it cost a third of the corpus's time
+	// when every page was flattened.
+	if hasDrawnAnnots(inst, page) {
+		_, _ = inst.FPDFPage_Flatten(&requests.FPDFPage_Flatten{Page: page, Usage: requests.FPDFPage_FlattenUsageNormalDisplay})
+	}
+	text, err := pageText(inst, page)
+	if err != nil {
+		return ""
+	}
+	return cleanText(text)
+}
+
+// pageText reads a page's text in one call into PDFium. go-pdfium's
+// GetPageText asks for it a UTF-16 unit at a time, which splits characters
+// outside the Basic Multilingual Plane (mathematical letters, emoji) into
+// two replacement characters, and took a fifth longer.
+func pageText(inst pdfium.Pdfium, page requests.Page) (string, error) {
+	loaded, err := inst.FPDFText_LoadPage(&requests.FPDFText_LoadPage{Page: page})
+	if err != nil {
+		return "", fmt.Errorf("load page text: %w", err)
+	}
+	defer inst.FPDFText_ClosePage(&requests.FPDFText_ClosePage{TextPage: loaded.TextPage})
+	count, err := inst.FPDFText_CountChars(&requests.FPDFText_CountChars{TextPage: loaded.TextPage})
+	if err != nil {
+		return "", fmt.Errorf("count page text: %w", err)
+	}
+	if count.Count <= 0 {
+		return "", nil
+	}
+	text, err := inst.FPDFText_GetText(&requests.FPDFText_GetText{TextPage: loaded.TextPage, Count: count.Count})
+	if err != nil {
+		return "", fmt.Errorf("read page text: %w", err)
+	}
+	return text.Text, nil
 }
 
 // hasDrawnAnnots reports whether the page has an annotation that may draw
@@ -224,12 +272,14 @@ func hasDrawnAnnots(inst pdfium.Pdfium, page requests.Page) bool {
 }
 
 // cleanText normalises PDFium's line breaks and drops control characters
-// other than newlines and tabs.
+// other than newlines and tabs, and the U+FFFE PDFium's page text puts
+// where a word was hyphenated across lines (its character-by-character
+// API reports nothing there).
 func cleanText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || !unicode.IsControl(r) {
+		if r == '\n' || r == '\t' || r != '\ufffe' && !unicode.IsControl(r) {
 			return r
 		}
 		return -1

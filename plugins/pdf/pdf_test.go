@@ -44,6 +44,22 @@ func TestExtract(t *testing.T) {
 	}
 }
 
+// Characters outside the Basic Multilingual Plane (here mathematical
+// italics) come through whole, and the mark PDFium's page text leaves where
+// a word was hyphenated across lines does not come through at all.
+func TestPageTextWholeCharacters(t *testing.T) {
+	res, err := extract(t, New().(*Extractor), "pdfjs-bug1997343.pdf", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "Let 𝑝 be a prime") {
+		t.Errorf("the italic p is not read whole: %.300q", res.Content)
+	}
+	if i := strings.IndexAny(res.Content, "\ufffd\ufffe"); i >= 0 {
+		t.Errorf("a replacement or non-character at byte %d: %q", i, res.Content[max(0, i-40):min(len(res.Content), i+40)])
+	}
+}
+
 func TestExtractErrors(t *testing.T) {
 	e := New().(*Extractor)
 	tests := []struct {
@@ -125,7 +141,7 @@ func TestFormsFlattenedLinksNot(t *testing.T) {
 	if !hasDrawnAnnots(inst, page) {
 		t.Fatal("a page of form fields was not taken for flattening")
 	}
-	if text, _ := pageTexts(inst, doc, []int{0}); !strings.Contains(text, "ABC DEF Man Blue") {
+	if text := readPage(inst, doc, 0); !strings.Contains(text, "ABC DEF Man Blue") {
 		t.Fatalf("the filled-in values are missing: %q", text)
 	}
 	inst, doc, _ = openCorpus(t, e, "pdfjs-TAMReview.pdf")
@@ -144,7 +160,11 @@ func TestParallelReadEqualsSerial(t *testing.T) {
 	for i := range pages {
 		pages[i] = i
 	}
-	serial, _ := pageTexts(inst, doc, pages)
+	texts := make([]string, len(pages))
+	for i, idx := range pages {
+		texts[i] = readPage(inst, doc, idx)
+	}
+	serial, _ := joinPages(pages, texts)
 	parallel, hasText := e.readPages(inst, doc, body, pages)
 	if !hasText || parallel != serial {
 		t.Fatalf("parallel read differs from serial: %d vs %d bytes", len(parallel), len(serial))
