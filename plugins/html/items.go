@@ -150,7 +150,11 @@ func (g *itemGroup) render() *html.Node {
 func countWords(n *html.Node, inLink bool) (all, inLinks int) {
 	switch {
 	case n.Type == html.TextNode:
-		all = len(strings.Fields(stripLinkMarks(n.Data)))
+		for field := range strings.FieldsSeq(n.Data) {
+			if strings.ContainsFunc(field, isNotLinkMark) {
+				all++
+			}
+		}
 		if inLink {
 			inLinks = all
 		}

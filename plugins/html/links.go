@@ -189,17 +189,25 @@ func linkTarget(base *url.URL, href string) string {
 		}
 		target = u.String()
 	}
-	return strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29").Replace(target)
+	return linkTargetEscapes.Replace(target)
 }
+
+// linkTargetEscapes escapes what would end a markdown link's target early.
+var linkTargetEscapes = strings.NewReplacer(" ", "%20", "(", "%28", ")", "%29")
 
 // stripLinkMarks removes link markers from s.
 func stripLinkMarks(s string) string {
 	return strings.Map(func(r rune) rune {
-		if r == linkOpen || r == linkClose || r >= linkBase && r <= linkBase+maxLinks {
-			return -1
+		if isNotLinkMark(r) {
+			return r
 		}
-		return r
+		return -1
 	}, s)
+}
+
+// isNotLinkMark reports whether r is text rather than a link marker.
+func isNotLinkMark(r rune) bool {
+	return r != linkOpen && r != linkClose && (r < linkBase || r > linkBase+maxLinks)
 }
 
 // stripLinkMarksIn removes link markers from the text under n, for content

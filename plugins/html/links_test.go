@@ -139,3 +139,29 @@ func TestLinksFalseKeepsTheSameContent(t *testing.T) {
 		checkText(t, res.Content, []string{"STORY"}, []string{"TAG-ONE", "TAG-THREE"})
 	}
 }
+
+// Link marks are no words of their own, and split none: a text's words
+// are counted as if the marks were not there.
+func TestCountWordsSkipsLinkMarks(t *testing.T) {
+	tests := []struct {
+		text       string
+		all, links int
+	}{
+		{"plain words here", 3, 0},
+		{"see " + marked(0, "the guide") + " now", 4, 0},
+		{"a " + string(linkOpen) + string(rune(linkBase+3)) + " " + string(linkClose) + " b", 2, 0},
+		{"glued" + marked(1, "word") + "s", 1, 0},
+		{"", 0, 0},
+	}
+	for _, tt := range tests {
+		if all, links := countWords(&html.Node{Type: html.TextNode, Data: tt.text}, false); all != tt.all || links != tt.links {
+			t.Errorf("%q: %d words (%d in links), want %d (%d)", tt.text, all, links, tt.all, tt.links)
+		}
+		if want := len(strings.Fields(stripLinkMarks(tt.text))); want != tt.all {
+			t.Errorf("%q: the marks stripped, %d words, want %d", tt.text, want, tt.all)
+		}
+		if all, links := countWords(&html.Node{Type: html.TextNode, Data: tt.text}, true); all != links {
+			t.Errorf("%q in a link: %d words, %d of them in links", tt.text, all, links)
+		}
+	}
+}

@@ -28,7 +28,7 @@ func tooThin(content string) bool {
 // for a thin extraction.
 func wordCount(s string) int {
 	n := 0
-	for _, field := range strings.Fields(s) {
+	for field := range strings.FieldsSeq(s) {
 		cjk, other := 0, false
 		for _, r := range field {
 			if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
@@ -131,19 +131,29 @@ const chromeOnlyShare = 0.9
 // are words of the navigation and footers of the page under root, each
 // word of theirs counted once.
 func chromeOnly(content string, root *html.Node) bool {
-	words := wordsIn(content)
-	if len(words) == 0 {
+	total := wordsInCount(content)
+	if total == 0 {
 		return false
 	}
-	// The content's words are counted off as the chrome's are read: the
-	// content is the smaller of the two on most pages.
-	left := make(map[string]int, len(words))
-	for _, w := range words {
+	need := int(math.Ceil(chromeOnlyShare * float64(total)))
+	// Most pages have fewer words of chrome than that: they are answered
+	// by counting, without the content's words in a map.
+	var chrome []string
+	have := 0
+	for _, n := range matching(root, isNavigationOrFooter) {
+		text := textOf(n)
+		chrome, have = append(chrome, text), have+wordsInCount(text)
+	}
+	if have < need {
+		return false
+	}
+	// The content's words are counted off as the chrome's are read.
+	left := make(map[string]int, total)
+	for _, w := range wordsIn(content) {
 		left[w]++
 	}
-	need := int(math.Ceil(chromeOnlyShare * float64(len(words))))
-	for _, n := range matching(root, isNavigationOrFooter) {
-		for _, w := range wordsIn(textOf(n)) {
+	for _, text := range chrome {
+		for _, w := range wordsIn(text) {
 			if left[w] > 0 {
 				left[w]--
 				if need--; need == 0 {
@@ -171,7 +181,16 @@ func isNavigationOrFooter(n *html.Node) bool {
 
 // wordsIn returns s's words, lower-cased: runs of letters and digits.
 func wordsIn(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	return strings.FieldsFunc(strings.ToLower(s), notWordRune)
 }
+
+// wordsInCount is len(wordsIn(s)), without building them.
+func wordsInCount(s string) int {
+	n := 0
+	for range strings.FieldsFuncSeq(s, func(r rune) bool { return notWordRune(unicode.ToLower(r)) }) {
+		n++
+	}
+	return n
+}
+
+func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }

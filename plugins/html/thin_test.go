@@ -107,3 +107,13 @@ func TestChromePageHasNoContent(t *testing.T) {
 		t.Errorf("content %q, warnings %q; want no content and one warning", res.Content, res.Warnings)
 	}
 }
+
+// wordsInCount counts what wordsIn returns, in every script and on
+// broken UTF-8.
+func TestWordsInCount(t *testing.T) {
+	for _, s := range []string{"", "Home · About us", "İSTANBUL'DA ŞİŞLİ", "数据 data 2024", "a\xffb \xc3", "— — —", "x1y2 z"} {
+		if got, want := wordsInCount(s), len(wordsIn(s)); got != want {
+			t.Errorf("%q: counted %d, wordsIn has %d", s, got, want)
+		}
+	}
+}
