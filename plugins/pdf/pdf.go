@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode"
@@ -149,17 +150,20 @@ func (e *Extractor) readPages(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, 
 	}
 	if helper, helperDoc, ok := e.openInHelper(body, len(pages)); ok {
 		defer helper.FPDF_CloseDocument(&requests.FPDF_CloseDocument{Document: helperDoc})
-		done := make(chan struct{})
+		var helping sync.WaitGroup
 		var fault any
-		go func() {
-			defer close(done)
+		helping.Go(func() {
 			// A panic here is raised again below, where the request's own
 			// recovery turns it into this document's error.
 			defer func() { fault = recover() }()
 			read(helper, helperDoc)
+		})
+		func() {
+			// Even when this instance's read panics, the helper's document
+			// is closed only once the helper is done with it.
+			defer helping.Wait()
+			read(inst, doc)
 		}()
-		read(inst, doc)
-		<-done
 		if fault != nil {
 			panic(fault)
 		}
