@@ -27,6 +27,32 @@ func restoreCodeBlocks(n *html.Node) {
 	}
 }
 
+// separateTopLevel wraps in a paragraph of its own each inline element
+// that stands beside another at the top of go-trafilatura's content. Each
+// element there is a block in go-trafilatura's model (its text puts them
+// on lines of their own), but rendered as HTML they ran together: a
+// reference page's heading "<code>LIMIT</code> and <code>OFFSET</code>",
+// whose heading and " and " go-trafilatura lost, came out as one code
+// span, "`LIMITOFFSET`".
+func separateTopLevel(content *html.Node) {
+	if content == nil {
+		return
+	}
+	afterInline := false
+	for c := content.FirstChild; c != nil; {
+		next := c.NextSibling
+		inline := c.Type == html.ElementNode && isInline(c)
+		if inline && (afterInline || next != nil && next.Type == html.ElementNode && isInline(next)) {
+			p := element(atom.P)
+			content.InsertBefore(p, c)
+			content.RemoveChild(c)
+			p.AppendChild(c)
+		}
+		afterInline = inline
+		c = next
+	}
+}
+
 func textOf(n *html.Node) string {
 	var b strings.Builder
 	var walk func(*html.Node)

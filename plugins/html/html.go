@@ -257,6 +257,7 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult)
 		content.AppendChild(res.CommentsNode)
 	}
 	restoreCodeBlocks(content)
+	separateTopLevel(content)
 	rejoinParagraphs(content)
 	if tooThin(res.ContentText) {
 		content = orNonEmpty(withoutChrome(root), content)

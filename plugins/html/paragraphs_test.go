@@ -73,3 +73,46 @@ func renderBody(t *testing.T, root *html.Node) string {
 	}
 	return b.String()
 }
+
+func TestSeparateTopLevel(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"side by side, each its own paragraph",
+			`<p>a.</p><code>LIMIT</code><code>OFFSET</code><p>b.</p>`,
+			`<p>a.</p><p><code>LIMIT</code></p><p><code>OFFSET</code></p><p>b.</p>`},
+		{"an element with text after it stays",
+			`<p>a.</p><b>Note</b> the tail<p>b.</p>`,
+			`<p>a.</p><b>Note</b> the tail<p>b.</p>`},
+		{"one element alone stays",
+			`<p>a.</p><code>x</code><p>b.</p>`,
+			`<p>a.</p><code>x</code><p>b.</p>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body><div>"+tc.in+"</div></body></html>")
+			div := root.FirstChild.LastChild.FirstChild
+			separateTopLevel(div)
+			if got := renderBody(t, root); got != "<div>"+tc.want+"</div>" {
+				t.Errorf("got  %s\nwant <div>%s</div>", got, tc.want)
+			}
+		})
+	}
+}
+
+// A reference page's heading made of code spans, which go-trafilatura
+// keeps as bare <code> elements, does not come out as one run-together
+// word.
+func TestCodeHeadingsStaySeparate(t *testing.T) {
+	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
+	page := `<html><body><div class="refentry"><div class="refsect1"><h2>Compatibility</h2>` + para +
+		`<div class="refsect2"><h3><code class="literal">LIMIT</code> and <code class="literal">OFFSET</code></h3>` + para +
+		`</div></div></div></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://docs.example/select.html", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Content, "LIMITOFFSET") || !strings.Contains(res.Content, "`LIMIT`") || !strings.Contains(res.Content, "`OFFSET`") {
+		t.Fatalf("the heading's code spans ran together or went: %q", res.Content)
+	}
+}
