@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/enums"
@@ -275,20 +276,43 @@ func hasDrawnAnnots(inst pdfium.Pdfium, page requests.Page) bool {
 	return false
 }
 
-// cleanText normalises PDFium's line breaks and drops control characters
-// other than newlines and tabs, and the U+FFFE PDFium's page text puts
-// where a word was hyphenated across lines (its character-by-character
-// API reports nothing there).
+// cleanText normalises PDFium's line breaks, drops control characters
+// other than newlines and tabs, and reads the U+FFFE PDFium's page text
+// puts for a hyphen at a line's end (see dehyphenate).
 func cleanText(s string) string {
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
-	s = strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || r != '\ufffe' && !unicode.IsControl(r) {
-			return r
+	var b strings.Builder
+	b.Grow(len(s))
+	var prev rune
+	for i, r := range s {
+		switch {
+		case r == softHyphenBreak:
+			next, _ := utf8.DecodeRuneInString(s[i+len(string(softHyphenBreak)):])
+			b.WriteString(dehyphenate(prev, next))
+		case r == '\n' || r == '\t' || !unicode.IsControl(r):
+			b.WriteRune(r)
 		}
-		return -1
-	}, s)
-	return strings.TrimSpace(s)
+		prev = r
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// softHyphenBreak is what PDFium's page text has, without the line break,
+// where a line ends in a hyphen it takes for a word's break.
+const softHyphenBreak = '\ufffe'
+
+// dehyphenate joins a word broken across lines ("produc-" / "tion") when
+// the next line goes on with it: a lower-case letter, or any letter after
+// an upper-case one ("COPY-" / "RIGHT"). Otherwise the hyphen and the
+// line break stay, as pdftotext prints them: at a page's foot the next
+// "line" is a page number or a running head, and joining made "cre8 FREE
+// CULTURE" of "cre-" and "8 FREE CULTURE".
+func dehyphenate(prev, next rune) string {
+	if unicode.IsLower(next) || unicode.IsUpper(prev) && unicode.IsLetter(next) {
+		return ""
+	}
+	return "-\n"
 }
 
 // openError classes a document PDFium could not open.

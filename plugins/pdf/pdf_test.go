@@ -55,8 +55,28 @@ func TestPageTextWholeCharacters(t *testing.T) {
 	if !strings.Contains(res.Content, "Let 𝑝 be a prime") {
 		t.Errorf("the italic p is not read whole: %.300q", res.Content)
 	}
+	// The column's last line ends "The docu-", and a footnote follows.
+	if !strings.Contains(res.Content, "The docu-\n1The current") {
+		t.Errorf("the hyphen at the column's foot was joined to the footnote: %.300q", res.Content[strings.Index(res.Content, "The docu"):])
+	}
 	if i := strings.IndexAny(res.Content, "\ufffd\ufffe"); i >= 0 {
 		t.Errorf("a replacement or non-character at byte %d: %q", i, res.Content[max(0, i-40):min(len(res.Content), i+40)])
+	}
+}
+
+func TestCleanText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"produc\ufffetion of", "production of"},
+		{"COPY\ufffeRIGHT", "COPYRIGHT"},
+		{"commercial cre\ufffe8 FREE CULTURE", "commercial cre-\n8 FREE CULTURE"},
+		{"Coding\ufffeAttribute", "Coding-\nAttribute"},
+		{"the end\ufffe", "the end-"},
+		{"a\r\nb\rc\x00d\te", "a\nb\ncd\te"},
+	}
+	for _, tt := range tests {
+		if got := cleanText(tt.in); got != tt.want {
+			t.Errorf("cleanText(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 
