@@ -322,6 +322,10 @@ func openError(err error) error {
 		return &sdk.DocError{Class: ClassEncrypted, Message: "the PDF needs a password; sift reads PDFs without one or with an empty one"}
 	case errors.Is(err, pdfiumerrors.ErrSecurity):
 		return &sdk.DocError{Class: ClassEncrypted, Message: "the PDF uses an encryption sift cannot read"}
+	case errors.Is(err, pdfiumerrors.ErrFormat):
+		return &sdk.DocError{Class: sdk.ClassInvalid, Message: "malformed PDF: not a PDF, or damaged past reading"}
+	case errors.Is(err, pdfiumerrors.ErrFile):
+		return &sdk.DocError{Class: sdk.ClassInvalid, Message: "malformed PDF: its structure could not be read"}
 	default:
 		return &sdk.DocError{Class: sdk.ClassInvalid, Message: "malformed PDF: " + err.Error()}
 	}

@@ -83,18 +83,19 @@ func TestCleanText(t *testing.T) {
 func TestExtractErrors(t *testing.T) {
 	e := New().(*Extractor)
 	tests := []struct {
-		file, pages, class string
+		file, pages, class, message string
 	}{
-		{"pdfjs-TAMReview.pdf", "40", sdk.ClassBadOption},
-		{"pdfjs-TAMReview.pdf", "x", sdk.ClassBadOption},
-		{"pdfjs-issue12213.pdf", "", ClassNoText},
-		{"pdfjs-issue6010_1.pdf", "", ClassEncrypted},
+		{"pdfjs-TAMReview.pdf", "40", sdk.ClassBadOption, "page 40 is past the last page (23)"},
+		{"pdfjs-TAMReview.pdf", "x", sdk.ClassBadOption, `"x" is not a page number`},
+		{"pdfjs-issue12213.pdf", "", ClassNoText, "needs OCR"},
+		{"pdfjs-issue6010_1.pdf", "", ClassEncrypted, "needs a password"},
+		{"hostile/qpdf-bad1.pdf", "", sdk.ClassInvalid, "malformed PDF: not a PDF, or damaged past reading"},
 	}
 	for _, tt := range tests {
 		_, err := extract(t, e, tt.file, map[string]string{"pages": tt.pages})
 		var de *sdk.DocError
-		if !errors.As(err, &de) || de.Class != tt.class {
-			t.Errorf("%s pages %q: %v, want class %s", tt.file, tt.pages, err, tt.class)
+		if !errors.As(err, &de) || de.Class != tt.class || !strings.Contains(de.Message, tt.message) {
+			t.Errorf("%s pages %q: %v, want class %s saying %q", tt.file, tt.pages, err, tt.class, tt.message)
 		}
 	}
 	if _, err := e.Extract(context.Background(), &sdk.ExtractRequest{Body: []byte("%PDF-1.7\nnot really")}); err == nil {
