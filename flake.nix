@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-4wPf5XaovMtl43is4FKtRuw5CNTsWpZzwACbkuhKYuE=";
+      vendorHash = "sha256-nM90VKrIe9Xw7O0NBCU57l09JvaFW4c3WYgTjl4xNkw=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

@@ -1,0 +1,42 @@
+package sdk
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+// A process with a memory limit gets a soft limit at 80% of it and
+// collects garbage at 5× its live heap, unless GOGC says otherwise; one
+// without a limit keeps Go's defaults.
+func TestLimitMemory(t *testing.T) {
+	// The runtime settings are the process's: each case restores them.
+	restore := func() {
+		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(100)
+	}
+	tests := []struct {
+		name      string
+		limit     int
+		gogcSet   bool
+		wantLimit int64
+		wantGC    int
+	}{
+		{"no limit", 0, false, math.MaxInt64, 100},
+		{"a limit", 500 << 20, false, 400 << 20, gcPercentUnderLimit},
+		{"a limit and GOGC", 500 << 20, true, 400 << 20, 100},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			restore()
+			t.Cleanup(restore)
+			limitMemory(tt.limit, tt.gogcSet)
+			if got := debug.SetMemoryLimit(-1); got != tt.wantLimit {
+				t.Errorf("soft limit %d, want %d", got, tt.wantLimit)
+			}
+			if got := debug.SetGCPercent(100); got != tt.wantGC {
+				t.Errorf("GC percent %d, want %d", got, tt.wantGC)
+			}
+		})
+	}
+}
