@@ -64,6 +64,12 @@ func newTestServer(t testing.TB, origin *httptest.Server, opts testOptions, afte
 func newTestAPI(t testing.TB, origin *httptest.Server, opts testOptions, afterExtract ...string) *Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
+	// html runs in process, unless the test asks for the shipped pool of
+	// sift-html processes (found on PATH).
+	htmlBlock, builtins := "extractor \"html\" {\n  isolation = \"none\"\n}", host.Builtins{"html": html.New}
+	if opts.shippedHTML {
+		htmlBlock, builtins = shippedHTMLBlock, host.Builtins{}
+	}
 	src := fmt.Sprintf(`
 data_dir = %q
 caller "agent" {
@@ -85,9 +91,7 @@ pipeline {
   stage "extract" {}
   %s
 }
-extractor "html" {
-  isolation = "none"
-}
+%s
 %s
 extractor "json" {
   isolation = "none"
@@ -98,7 +102,7 @@ extractor "text" {
 extractor "pdf" {
   isolation = "none"
 }
-`, t.TempDir(), testKeyHash, quietKeyHash, port, strings.Join(afterExtract, "\n"), opts.extraConfig)
+`, t.TempDir(), testKeyHash, quietKeyHash, port, strings.Join(afterExtract, "\n"), htmlBlock, opts.extraConfig)
 	cfg, diags := config.Parse([]byte(src), "test.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
@@ -107,7 +111,7 @@ extractor "pdf" {
 		opts.Metrics = metrics.New()
 	}
 	a, diags := app.Load(context.Background(), cfg, app.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Resolver: opts.resolver,
-		Extractors: host.Builtins{"html": html.New}, Observer: opts.Metrics})
+		Extractors: builtins, Observer: opts.Metrics})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -159,7 +163,15 @@ type testOptions struct {
 	extraConfig string        // top-level HCL added to the test config
 	resolver    *net.Resolver // the guard's resolver
 	grepTimeout time.Duration // the grep deadline, service.GrepTimeout when 0
+	shippedHTML bool          // html from sift-html on PATH, as config.hcl ships it
 }
+
+// shippedHTMLBlock is config.hcl's html block.
+const shippedHTMLBlock = `extractor "html" {
+  pool    = 2
+  timeout = "30s"
+  memory  = "512MiB"
+}`
 
 // testBatch is the runner a test asks newTestAPI to build over the server
 // it makes: its owner in production is the daemon, which shares one
@@ -739,5 +751,16 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 2}}})
 	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
 		t.Errorf("scrape with maxPages of a web page: warning %q", w)
+	}
+}
+
+// The benchmarks' copy of config.hcl's html block is the one it ships.
+func TestShippedHTMLBlockIsConfigs(t *testing.T) {
+	shipped, err := os.ReadFile("../config.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(shipped), shippedHTMLBlock) {
+		t.Fatalf("config.hcl has no block\n%s", shippedHTMLBlock)
 	}
 }
