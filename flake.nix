@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-nM90VKrIe9Xw7O0NBCU57l09JvaFW4c3WYgTjl4xNkw=";
+      vendorHash = "sha256-E2qYpLVK7ppT4VDX20OVOVgW37UkeqLQXQrHWpsDaU4=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
