@@ -13,15 +13,22 @@ import (
 // end. flattenEmphasis unwraps every bold element whose only content is
 // another bold element, and every italic one whose only content is
 // another italic element: the page reads the same.
+//
+// A line break set in an emphasis of its own (<b><br></b>) went with the
+// empty emphasis, and the words on either side ran together ("**Internal
+// Apps**Built"): such an emphasis is replaced by its line breaks.
 func flattenEmphasis(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		if c.Type == html.ElementNode {
 			flattenEmphasis(c)
-			if inner := onlyElementChild(c); inner != nil && sameEmphasis(c.Data, inner.Data) {
+			switch inner := onlyElementChild(c); {
+			case inner != nil && sameEmphasis(c.Data, inner.Data):
 				c.RemoveChild(inner)
 				n.InsertBefore(inner, c)
 				n.RemoveChild(c)
+			case isEmphasis(c.Data) && hasElement(c, "br") && strings.TrimFunc(textOf(c), isBlank) == "":
+				unwrap(c)
 			}
 		}
 		c = next
@@ -45,7 +52,9 @@ func onlyElementChild(n *html.Node) *html.Node {
 }
 
 func sameEmphasis(outer, inner string) bool {
-	bold := func(s string) bool { return s == "b" || s == "strong" }
-	italic := func(s string) bool { return s == "i" || s == "em" }
-	return bold(outer) && bold(inner) || italic(outer) && italic(inner)
+	return isBold(outer) && isBold(inner) || isItalic(outer) && isItalic(inner)
 }
+
+func isBold(tag string) bool     { return tag == "b" || tag == "strong" }
+func isItalic(tag string) bool   { return tag == "i" || tag == "em" }
+func isEmphasis(tag string) bool { return isBold(tag) || isItalic(tag) || tag == "u" }

@@ -16,6 +16,9 @@ func TestFlattenEmphasis(t *testing.T) {
 		{`<b><em>Silt</em></b>`, `<b><em>Silt</em></b>`},                             // bold and italic: both kept
 		{`<b>Soil <strong>kinds</strong></b>`, `<b>Soil <strong>kinds</strong></b>`}, // more than the inner one
 		{`<b><a href="/c">Clay</a></b>`, `<b><a href="/c">Clay</a></b>`},
+		{`<b>Clay</b><b><br></b>Fine`, `<b>Clay</b><br/>Fine`}, // a line break set in bold
+		{`<em> <br> </em>`, ` <br/> `},
+		{`<b>Clay<br></b>`, `<b>Clay<br/></b>`}, // words beside it: kept
 	} {
 		root := parsePage(t, `<html><body><p>`+tc.in+`</p></body></html>`)
 		flattenEmphasis(root)
@@ -27,6 +30,19 @@ func TestFlattenEmphasis(t *testing.T) {
 			t.Errorf("%s became %s, want %s", tc.in, b.String(), want)
 		}
 	}
+}
+
+// A list item's term and definition, parted by a line break set in bold,
+// do not run together.
+func TestBoldLineBreakParts(t *testing.T) {
+	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
+	page := `<html><body><article><h1>Apps</h1>` + para + `<ul><li><b>Internal Apps</b><b><br></b><span>Built for a company.</span></li>` +
+		`<li><b>Partner Apps</b><b><br></b><span>Built for partners.</span></li></ul>` + para + `</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://apps.example/kinds", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"**Internal Apps**  \n  Built for a company."}, []string{"**Internal Apps**Built"})
 }
 
 // TestNestedEmphasisKeepsItsPlace: a list of terms each in a doubled bold
