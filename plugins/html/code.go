@@ -7,6 +7,50 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
+// flattenPreformatted replaces the elements inside each <pre> (other
+// than one <code> around all of it) with their text. Markdown's code
+// blocks hold no markup anyway, and go-trafilatura moved a block's inline
+// elements behind its text: a reference page's synopsis
+// "<em><code>select_statement</code></em> UNION … <em><code>select_statement</code></em>"
+// came out as "UNION … select_statementselect_statement".
+func flattenPreformatted(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if c.Data != "pre" {
+			flattenPreformatted(c)
+			continue
+		}
+		inner := c
+		if only := onlyElementChild(c); only != nil && only.Data == "code" {
+			inner = only
+		}
+		for e := inner.FirstChild; e != nil; e = e.NextSibling {
+			if e.Type == html.ElementNode {
+				e.Type, e.Data, e.DataAtom, e.Attr = html.TextNode, literalText(e), 0, nil
+				e.FirstChild, e.LastChild = nil, nil
+			}
+		}
+	}
+}
+
+// literalText is the text under n as preformatted text shows it, a line
+// break for each <br>.
+func literalText(n *html.Node) string {
+	if n.Type == html.TextNode {
+		return n.Data
+	}
+	if n.Type == html.ElementNode && n.Data == "br" {
+		return "\n"
+	}
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(literalText(c))
+	}
+	return b.String()
+}
+
 // restoreCodeBlocks turns go-trafilatura's <code> blocks back into <pre>:
 // it rewrites <pre><code> as <code><code>, keeping the line breaks, and the
 // markdown converter would render that as one inline code span.

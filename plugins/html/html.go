@@ -164,14 +164,16 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
 // page of its type holds beside its content (reviews, other articles), and
-// writes code in table cells as go-trafilatura keeps it (cells.go). It
-// returns the page type and the links' hrefs by number.
+// writes code in table cells and preformatted blocks as go-trafilatura
+// keeps it (cells.go, code.go). It returns the page type and the links'
+// hrefs by number.
 func prepare(root *html.Node) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
 	removeHidden(root)
 	dropOverlays(root)
 	keepCellCode(root)
+	flattenPreformatted(root)
 	flattenEmphasis(root)
 	markSpaces(root)
 	page := pageTypeOf(root)

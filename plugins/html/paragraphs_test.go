@@ -116,3 +116,44 @@ func TestCodeHeadingsStaySeparate(t *testing.T) {
 		t.Fatalf("the heading's code spans ran together or went: %q", res.Content)
 	}
 }
+
+func TestFlattenPreformatted(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"inline elements become their text",
+			`<pre><em><code>select</code></em> UNION <em><code>select</code></em></pre>`,
+			`<pre>select UNION select</pre>`},
+		{"one code around it all stays",
+			`<pre><code class="language-go"><span class="k">func</span> main()</code></pre>`,
+			`<pre><code class="language-go">func main()</code></pre>`},
+		{"a line break is a newline",
+			`<pre>a<br/><b>b</b></pre>`,
+			`<pre>a
+b</pre>`},
+		{"outside pre nothing changes",
+			`<p><em><code>x</code></em> y</p>`,
+			`<p><em><code>x</code></em> y</p>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+tc.in+"</body></html>")
+			flattenPreformatted(root)
+			if got := renderBody(t, root); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// A synopsis whose placeholders are inline elements keeps its words in
+// their order and apart.
+func TestSynopsisKeepsItsOrder(t *testing.T) {
+	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
+	page := `<html><body><article><h1>SELECT</h1>` + para + `<pre class="synopsis">
+<em class="replaceable"><code>select_statement</code></em> UNION [ ALL | DISTINCT ] <em class="replaceable"><code>select_statement</code></em>
+</pre>` + para + `</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://docs.example/select.html", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"select_statement UNION [ ALL | DISTINCT ] select_statement"}, []string{"select_statementselect_statement"})
+}
