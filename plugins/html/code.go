@@ -7,12 +7,13 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// flattenPreformatted replaces the elements inside each <pre> (other
-// than one <code> around all of it) with their text. Markdown's code
-// blocks hold no markup anyway, and go-trafilatura moved a block's inline
-// elements behind its text: a reference page's synopsis
-// "<em><code>select_statement</code></em> UNION … <em><code>select_statement</code></em>"
-// came out as "UNION … select_statementselect_statement".
+// flattenPreformatted writes each <pre> of several lines as
+// <pre><code>text</code></pre>: the elements inside become their text
+// (literalText), in a <code> around all of it. Markdown's code blocks hold no markup anyway, and
+// go-trafilatura read other shapes wrongly: it moved a block's inline
+// elements behind its text (a synopsis "*select_statement* UNION …
+// *select_statement*" came out as "UNION … select_statementselect_statement"),
+// and it ran the lines of a <pre> without a <code> into one.
 func flattenPreformatted(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
@@ -32,23 +33,44 @@ func flattenPreformatted(n *html.Node) {
 				e.FirstChild, e.LastChild = nil, nil
 			}
 		}
+		// A block of one line stays as it is: go-trafilatura keeps it,
+		// and in a table cell a <code> inside would go.
+		if inner == c && strings.Contains(strings.TrimSpace(textOf(c)), "\n") {
+			code := element(atom.Code)
+			for k := c.FirstChild; k != nil; k = c.FirstChild {
+				c.RemoveChild(k)
+				code.AppendChild(k)
+			}
+			c.AppendChild(code)
+		}
 	}
 }
 
-// literalText is the text under n as preformatted text shows it, a line
-// break for each <br>.
+// literalText is the text under n as preformatted text shows it: a line
+// break for each <br> and after each block, table cells apart by a tab.
 func literalText(n *html.Node) string {
-	if n.Type == html.TextNode {
+	switch {
+	case n.Type == html.TextNode:
 		return n.Data
-	}
-	if n.Type == html.ElementNode && n.Data == "br" {
+	case n.Type != html.ElementNode:
+		return ""
+	case n.Data == "br":
 		return "\n"
 	}
 	var b strings.Builder
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		b.WriteString(literalText(c))
 	}
-	return b.String()
+	text := b.String()
+	switch {
+	case n.Data == "td" || n.Data == "th":
+		return text + "\t"
+	case n.Data == "tr":
+		return strings.TrimRight(text, "\t") + "\n"
+	case blockTags[n.Data] && text != "" && !strings.HasSuffix(text, "\n"):
+		return text + "\n"
+	}
+	return text
 }
 
 // restoreCodeBlocks turns go-trafilatura's <code> blocks back into <pre>:

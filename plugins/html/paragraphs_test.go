@@ -122,13 +122,21 @@ func TestFlattenPreformatted(t *testing.T) {
 		{"inline elements become their text",
 			`<pre><em><code>select</code></em> UNION <em><code>select</code></em></pre>`,
 			`<pre>select UNION select</pre>`},
+		{"several lines go in a code",
+			"<pre><em>select</em>\nUNION</pre>",
+			"<pre><code>select\nUNION</code></pre>"},
 		{"one code around it all stays",
 			`<pre><code class="language-go"><span class="k">func</span> main()</code></pre>`,
 			`<pre><code class="language-go">func main()</code></pre>`},
 		{"a line break is a newline",
 			`<pre>a<br/><b>b</b></pre>`,
-			`<pre>a
-b</pre>`},
+			"<pre><code>a\nb</code></pre>"},
+		{"a block a line",
+			`<pre><div>let a;</div><div>let b;</div></pre>`,
+			"<pre><code>let a;\nlet b;\n</code></pre>"},
+		{"a table's cells apart, its rows a line each",
+			`<pre><table><tr><td>A1</td><td>B1</td></tr><tr><td>A2</td><td>B2</td></tr></table></pre>`,
+			"<pre><code>A1\tB1\nA2\tB2\n</code></pre>"},
 		{"outside pre nothing changes",
 			`<p><em><code>x</code></em> y</p>`,
 			`<p><em><code>x</code></em> y</p>`},
@@ -139,6 +147,32 @@ b</pre>`},
 			flattenPreformatted(root)
 			if got := renderBody(t, root); got != tc.want {
 				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// Preformatted text keeps its lines and its words in their order, whatever
+// shape its markup has.
+func TestPreformattedKeepsItsLines(t *testing.T) {
+	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
+	tests := []struct{ name, pre, want string }{
+		{"plain", "<pre>line one\nline two\n    line three</pre>", "line one\nline two\n    line three"},
+		{"line breaks", "<pre>delta<br>epsilon<br><b>zeta</b> eta</pre>", "delta\nepsilon\nzeta eta"},
+		{"a block a line", "<pre><div>let alpha = 1;</div><div>let beta = 2;</div></pre>", "let alpha = 1;\nlet beta = 2;"},
+		{"a table", "<pre><table><tr><td>cellA1</td><td>cellB1</td></tr><tr><td>cellA2</td><td>cellB2</td></tr></table></pre>", "cellA1\tcellB1\ncellA2\tcellB2"},
+		{"a synopsis", "<pre class=\"synopsis\">\n<em><code>select_statement</code></em> UNION [ ALL | DISTINCT ] <em><code>select_statement</code></em>\n[ LIMIT { <em><code>count</code></em> | ALL } ]\n</pre>",
+			"select_statement UNION [ ALL | DISTINCT ] select_statement\n[ LIMIT { count | ALL } ]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><body><article><h1>Reference</h1>` + para + tc.pre + para + `</article></body></html>`
+			res, err := extractHTML(t, []byte(page), "https://docs.example/ref.html", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, "```\n"+tc.want+"\n```") {
+				t.Errorf("no code block of\n%s\nin\n%s", tc.want, res.Content)
 			}
 		})
 	}
