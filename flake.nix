@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-E2qYpLVK7ppT4VDX20OVOVgW37UkeqLQXQrHWpsDaU4=";
+      vendorHash = "sha256-jqYARcgQISqwFcW2wF4KVUxiRr0L6GldFagKErWAizU=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// A process with a memory limit gets a soft limit at 80% of it and
+// A process with a memory limit gets a soft limit at half of it and
 // collects garbage at 5× its live heap, unless GOGC says otherwise; one
 // without a limit keeps Go's defaults.
 func TestLimitMemory(t *testing.T) {
@@ -23,8 +23,8 @@ func TestLimitMemory(t *testing.T) {
 		wantGC    int
 	}{
 		{"no limit", 0, false, math.MaxInt64, 100},
-		{"a limit", 500 << 20, false, 400 << 20, gcPercentUnderLimit},
-		{"a limit and GOGC", 500 << 20, true, 400 << 20, 100},
+		{"a limit", 500 << 20, false, 250 << 20, gcPercentUnderLimit},
+		{"a limit and GOGC", 500 << 20, true, 250 << 20, 100},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
