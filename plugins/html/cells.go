@@ -14,8 +14,8 @@ import (
 // at all. A <kbd> keeps the text around it there, and the markdown
 // converter writes a <kbd> as a code span, as it writes a <code>.
 // keepCellCode renames every one-line <code> inside a <td> or <th>
-// (outside a <pre>) <kbd>; code of several lines stays code (code.go
-// makes a block of it).
+// (outside a <pre>) <kbd>, and makes a one-line <pre> there a <kbd> of its
+// text; code of several lines stays code (code.go makes a block of it).
 func keepCellCode(n *html.Node) {
 	keepCellCodeIn(n, false)
 }
@@ -26,7 +26,16 @@ func keepCellCodeIn(n *html.Node, inCell bool) {
 			continue
 		}
 		switch c.Data {
-		case "pre", "script", "style", "template", "textarea":
+		case "pre":
+			// One line of preformatted text in a cell is code a table can
+			// hold; as a block it broke the table into loose lines.
+			if text := childrenText(c); inCell && !strings.Contains(strings.TrimSpace(text), "\n") {
+				c.Data, c.DataAtom, c.Attr = "kbd", atom.Kbd, nil
+				c.FirstChild, c.LastChild = nil, nil
+				c.AppendChild(&html.Node{Type: html.TextNode, Data: strings.TrimSpace(text)})
+			}
+			continue
+		case "script", "style", "template", "textarea":
 			continue
 		case "td", "th":
 			keepCellCodeIn(c, true)

@@ -10,7 +10,8 @@ import (
 func TestKeepCellCode(t *testing.T) {
 	root := parsePage(t, `<html><body><p><code>outside</code></p><table><tr><td><code>one</code>, <code>two</code></td>`+
 		`<td><pre><code>in pre</code></pre></td><td><code>two
-lines</code></td></tr></table></body></html>`)
+lines</code></td><td><pre>one
+two</pre></td></tr></table></body></html>`)
 	keepCellCode(root)
 	var b strings.Builder
 	if err := html.Render(&b, root); err != nil {
@@ -18,7 +19,7 @@ lines</code></td></tr></table></body></html>`)
 	}
 	got := b.String()
 	for _, want := range []string{`<p><code>outside</code></p>`, `<kbd>one</kbd>, <kbd>two</kbd>`,
-		`<pre><code>in pre</code></pre>`, "<code>two\nlines</code>"} {
+		`<kbd>in pre</kbd>`, "<code>two\nlines</code>", "<pre>one\ntwo</pre>"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q missing from %s", want, got)
 		}

@@ -27,11 +27,12 @@ func flattenPreformatted(n *html.Node) {
 		if only := onlyElementChild(c); only != nil && only.Data == "code" {
 			inner = only
 		}
-		for e := inner.FirstChild; e != nil; e = e.NextSibling {
-			if e.Type == html.ElementNode {
-				e.Type, e.Data, e.DataAtom, e.Attr = html.TextNode, literalText(e), 0, nil
-				e.FirstChild, e.LastChild = nil, nil
-			}
+		// One text node: the lines' indentation stays where it is, which
+		// the space markers at the edges of separate nodes lost.
+		if inner.FirstChild != nil {
+			text := childrenText(inner)
+			inner.FirstChild, inner.LastChild = nil, nil
+			inner.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		}
 		// A block of one line stays as it is: go-trafilatura keeps it,
 		// and in a table cell a <code> inside would go.
@@ -57,11 +58,7 @@ func literalText(n *html.Node) string {
 	case n.Data == "br":
 		return "\n"
 	}
-	var b strings.Builder
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		b.WriteString(literalText(c))
-	}
-	text := b.String()
+	text := childrenText(n)
 	switch {
 	case n.Data == "td" || n.Data == "th":
 		return text + "\t"
@@ -71,6 +68,15 @@ func literalText(n *html.Node) string {
 		return text + "\n"
 	}
 	return text
+}
+
+// childrenText is the literal text of n's children.
+func childrenText(n *html.Node) string {
+	var b strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		b.WriteString(literalText(c))
+	}
+	return b.String()
 }
 
 // restoreCodeBlocks turns go-trafilatura's <code> blocks back into <pre>:
