@@ -3,6 +3,7 @@ package sdk
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
 	"github.com/hashicorp/go-hclog"
@@ -25,6 +26,7 @@ type ServeConfig struct {
 func Serve(cfg ServeConfig) {
 	maxMsg := envBytes(EnvMaxMessage, DefaultMaxMessage)
 	limitMemory(envBytes(EnvMemoryLimit, 0), os.Getenv("GOGC") != "")
+	nameProcess(filepath.Base(os.Args[0]))
 	// The logger writes to stderr as it is now: go-plugin replaces
 	// os.Stderr with a pipe of its own once it serves.
 	log := newLogger(os.Stderr)
@@ -64,6 +66,14 @@ func limitMemory(limit int, gogcSet bool) {
 	if !gogcSet {
 		debug.SetGCPercent(gcPercentUnderLimit)
 	}
+}
+
+// nameProcess gives the process the name ps and top show, where the
+// kernel has one (Linux): sift runs a plugin from the descriptor of the
+// binary it hashed, /proc/self/fd/3, so the name would be "3". Without
+// /proc nothing changes.
+func nameProcess(name string) {
+	_ = os.WriteFile("/proc/self/comm", []byte(name), 0)
 }
 
 // newLogger is the plugin's logger: JSON entries on w, which the host reads

@@ -1,7 +1,9 @@
 package sdk
 
 import (
+	"bytes"
 	"math"
+	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -38,5 +40,19 @@ func TestLimitMemory(t *testing.T) {
 				t.Errorf("GC percent %d, want %d", got, tt.wantGC)
 			}
 		})
+	}
+}
+
+// A plugin sift starts from /proc/self/fd/3 names itself after its
+// binary, so ps shows "sift-html" rather than "3".
+func TestNameProcess(t *testing.T) {
+	was, err := os.ReadFile("/proc/self/comm")
+	if err != nil {
+		t.Skip("no /proc/self/comm on this system") // only Linux names processes so
+	}
+	t.Cleanup(func() { nameProcess(string(bytes.TrimSpace(was))) })
+	nameProcess("sift-feed")
+	if got, _ := os.ReadFile("/proc/self/comm"); string(bytes.TrimSpace(got)) != "sift-feed" {
+		t.Fatalf("the process is named %q", got)
 	}
 }
