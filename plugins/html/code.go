@@ -70,6 +70,12 @@ func literalText(n *html.Node) string {
 	return text
 }
 
+// isInlineElement reports whether n is an element (not text) that runs on
+// with what is beside it.
+func isInlineElement(n *html.Node) bool {
+	return n != nil && n.Type == html.ElementNode && isInline(n)
+}
+
 // childrenText is the literal text of n's children.
 func childrenText(n *html.Node) string {
 	var b strings.Builder
@@ -113,8 +119,8 @@ func separateTopLevel(content *html.Node) {
 	afterInline := false
 	for c := content.FirstChild; c != nil; {
 		next := c.NextSibling
-		inline := c.Type == html.ElementNode && isInline(c)
-		if inline && (afterInline || next != nil && next.Type == html.ElementNode && isInline(next)) {
+		inline := isInlineElement(c)
+		if inline && (afterInline || isInlineElement(next)) {
 			p := element(atom.P)
 			content.InsertBefore(p, c)
 			content.RemoveChild(c)

@@ -9,9 +9,7 @@ import (
 )
 
 func TestRejoinParagraphs(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
+	tests := []rewriteCase{
 		{"a tail cut off in mid-sentence goes back",
 			`<div><p>The mechanics of </p><code>cached()</code> are different.<p>Next.</p></div>`,
 			`<div><p>The mechanics of <code>cached()</code> are different.</p><p>Next.</p></div>`},
@@ -28,15 +26,7 @@ func TestRejoinParagraphs(t *testing.T) {
 			`<section><p>one</p>two<ul><li>three</li></ul></section>`,
 			`<section><p>one two</p><ul><li>three</li></ul></section>`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, "<html><body>"+tc.in+"</body></html>")
-			rejoinParagraphs(root)
-			if got := renderBody(t, root); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
-		})
-	}
+	checkRewrite(t, rejoinParagraphs, tests)
 }
 
 // Through the whole extractor: go-trafilatura cuts a paragraph inside a
@@ -61,6 +51,24 @@ func TestParagraphKeepsItsCodeSpans(t *testing.T) {
 	}
 }
 
+// rewriteCase is a page body before and after a rewrite of its tree.
+type rewriteCase struct{ name, in, want string }
+
+// checkRewrite runs rewrite on the <body> of each case's page and compares
+// the body's markup with the case's want.
+func checkRewrite(t *testing.T, rewrite func(body *html.Node), tests []rewriteCase) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+tc.in+"</body></html>")
+			rewrite(root.FirstChild.LastChild)
+			if got := renderBody(t, root); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
+
 // renderBody renders the children of root's <body> as HTML.
 func renderBody(t *testing.T, root *html.Node) string {
 	t.Helper()
@@ -75,9 +83,7 @@ func renderBody(t *testing.T, root *html.Node) string {
 }
 
 func TestSeparateTopLevel(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
+	tests := []rewriteCase{
 		{"side by side, each its own paragraph",
 			`<p>a.</p><code>LIMIT</code><code>OFFSET</code><p>b.</p>`,
 			`<p>a.</p><p><code>LIMIT</code></p><p><code>OFFSET</code></p><p>b.</p>`},
@@ -88,16 +94,10 @@ func TestSeparateTopLevel(t *testing.T) {
 			`<p>a.</p><code>x</code><p>b.</p>`,
 			`<p>a.</p><code>x</code><p>b.</p>`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, "<html><body><div>"+tc.in+"</div></body></html>")
-			div := root.FirstChild.LastChild.FirstChild
-			separateTopLevel(div)
-			if got := renderBody(t, root); got != "<div>"+tc.want+"</div>" {
-				t.Errorf("got  %s\nwant <div>%s</div>", got, tc.want)
-			}
-		})
+	for i := range tests {
+		tests[i].in, tests[i].want = "<div>"+tests[i].in+"</div>", "<div>"+tests[i].want+"</div>"
 	}
+	checkRewrite(t, func(body *html.Node) { separateTopLevel(body.FirstChild) }, tests)
 }
 
 // A reference page's heading made of code spans, which go-trafilatura
@@ -118,7 +118,7 @@ func TestCodeHeadingsStaySeparate(t *testing.T) {
 }
 
 func TestFlattenPreformatted(t *testing.T) {
-	tests := []struct{ name, in, want string }{
+	tests := []rewriteCase{
 		{"inline elements become their text",
 			`<pre><em><code>select</code></em> UNION <em><code>select</code></em></pre>`,
 			`<pre>select UNION select</pre>`},
@@ -141,15 +141,7 @@ func TestFlattenPreformatted(t *testing.T) {
 			`<p><em><code>x</code></em> y</p>`,
 			`<p><em><code>x</code></em> y</p>`},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, "<html><body>"+tc.in+"</body></html>")
-			flattenPreformatted(root)
-			if got := renderBody(t, root); got != tc.want {
-				t.Errorf("got  %s\nwant %s", got, tc.want)
-			}
-		})
-	}
+	checkRewrite(t, flattenPreformatted, tests)
 }
 
 // Preformatted text keeps its lines and its words in their order, whatever

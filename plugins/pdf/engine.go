@@ -28,7 +28,6 @@ type engine struct {
 	err  error
 
 	first, second lazyInstance
-	warmHelper    sync.Once
 }
 
 type lazyInstance struct {
@@ -39,18 +38,12 @@ type lazyInstance struct {
 
 // instance starts PDFium on first use: compiling the module costs about
 // 4 s, loading it from the on-disk compilation cache about 0.1 s, so warm
-// plugin processes pay it once. It starts the helper instance too, in the
-// background, so the first long document does not wait for it.
-func (e *engine) instance() (pdfium.Pdfium, error) {
-	inst, err := e.get(&e.first)
-	if err == nil {
-		e.warmHelper.Do(func() { go func() { _, _ = e.helper() }() })
-	}
-	return inst, err
-}
+// plugin processes pay it once.
+func (e *engine) instance() (pdfium.Pdfium, error) { return e.get(&e.first) }
 
-// helper is a second instance, started on first use, for reading half of
-// a long document in parallel.
+// helper is a second instance, for sharing a long document's pages with
+// the first (see readPages). It starts in the background with the pool,
+// so the first long document does not wait for it.
 func (e *engine) helper() (pdfium.Pdfium, error) { return e.get(&e.second) }
 
 func (e *engine) get(l *lazyInstance) (pdfium.Pdfium, error) {
@@ -62,7 +55,9 @@ func (e *engine) get(l *lazyInstance) (pdfium.Pdfium, error) {
 		e.pool, e.err = webassembly.Init(webassembly.Config{Context: context.Background(), MinIdle: 1, MaxIdle: 2, MaxTotal: 2, RuntimeConfig: cfg})
 		if e.err != nil {
 			e.err = fmt.Errorf("start PDFium: %w", e.err)
+			return
 		}
+		go func() { _, _ = e.helper() }()
 	})
 	if e.err != nil {
 		return nil, e.err

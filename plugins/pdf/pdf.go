@@ -288,7 +288,7 @@ func cleanText(s string) string {
 	for i, r := range s {
 		switch {
 		case r == softHyphenBreak:
-			next, _ := utf8.DecodeRuneInString(s[i+len(string(softHyphenBreak)):])
+			next, _ := utf8.DecodeRuneInString(s[i+utf8.RuneLen(softHyphenBreak):])
 			b.WriteString(dehyphenate(prev, next))
 		case r == '\n' || r == '\t' || !unicode.IsControl(r):
 			b.WriteRune(r)
