@@ -206,7 +206,9 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	}
 	out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
-	return chooseContent(root, page, res)
+	content := chooseContent(root, page, res)
+	restoreTitleHeading(root, content, out.Title)
+	return content
 }
 
 // finish removes from the markdown what follows an article's text (tag
