@@ -17,7 +17,7 @@ import (
 // element, as Firecrawl does.
 func restoreTitleHeading(root, content *html.Node, title string) {
 	want := headingWords(title)
-	if content == nil || want == "" || strings.Contains(headingWords(textOf(content)), want) {
+	if content == nil || want == "" || opensWith(content, want) {
 		return
 	}
 	text := headingWords(textOf(content))
@@ -28,10 +28,49 @@ func restoreTitleHeading(root, content *html.Node, title string) {
 	if i < 0 {
 		return
 	}
-	h1 := h1s[i]
-	heading := &html.Node{Type: html.ElementNode, Data: "h1", DataAtom: h1.DataAtom}
-	heading.AppendChild(&html.Node{Type: html.TextNode, Data: strings.TrimSpace(restoreSpaces(stripLinkMarks(textOf(h1))))})
-	content.InsertBefore(heading, content.FirstChild)
+	content.InsertBefore(headingCopy(h1s[i]), content.FirstChild)
+}
+
+// opensWith reports whether a heading of content, or its first block, is
+// words: the title is there already. The title's words elsewhere (a first
+// sentence that names the page's subject) do not count.
+func opensWith(content *html.Node, words string) bool {
+	if first := firstLeafBlock(content); first != nil && headingWords(textOf(first)) == words {
+		return true
+	}
+	return findHeading(content, func(h *html.Node) bool { return headingWords(textOf(h)) == words }) != nil
+}
+
+// firstLeafBlock returns the first block element under n that holds text
+// and no block holding text.
+func firstLeafBlock(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || isInline(c) || headingWords(textOf(c)) == "" {
+			continue
+		}
+		if inner := firstLeafBlock(c); inner != nil {
+			return inner
+		}
+		return c
+	}
+	return nil
+}
+
+// findHeading returns the first heading under n, in document order, that
+// match accepts.
+func findHeading(n *html.Node, match func(*html.Node) bool) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		if isHeading(c) && match(c) {
+			return c
+		}
+		if h := findHeading(c, match); h != nil {
+			return h
+		}
+	}
+	return nil
 }
 
 // headingWords is s's words, markers removed, one space apart, for
@@ -52,4 +91,136 @@ func headsContent(h *html.Node, text string) bool {
 		}
 	}
 	return false
+}
+
+// restoreSectionHeadings puts back the headings of a content that has
+// none, where go-trafilatura found no container and gathered the page's
+// loose text (paragraphs, code, tables, quotes) without them: DocBook's
+// reference pages (div.refsect1 > h2) and pages whose sections sit in
+// <body> itself came out as paragraphs with no section. A heading of the
+// page goes back before the content block that follows it in the page;
+// of the headings above all the content only the nearest, and only when it
+// stands right above the content (headingAbove). The heading's own code
+// spans, which the gathering took for loose text, go.
+func restoreSectionHeadings(root, content *html.Node) {
+	if content == nil || findHeading(content, func(*html.Node) bool { return true }) != nil {
+		return
+	}
+	blocks := map[string][]*html.Node{} // content's blocks by their words, in order
+	tags := map[string]bool{}
+	for c := content.FirstChild; c != nil; c = c.NextSibling {
+		if w := headingWords(textOf(c)); c.Type == html.ElementNode && w != "" {
+			blocks[w], tags[c.Data] = append(blocks[w], c), true
+		}
+	}
+	// next takes the first block of the words still in content (a heading
+	// may have dropped one as its code span).
+	next := func(words string) *html.Node {
+		for len(blocks[words]) > 0 {
+			b := blocks[words][0]
+			blocks[words] = blocks[words][1:]
+			if b.Parent != nil {
+				return b
+			}
+		}
+		return nil
+	}
+	var pending []*html.Node // headings seen since the last content block
+	inContent := false
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if isHeading(c) {
+				if headingWords(textOf(c)) != "" {
+					pending = append(pending, c)
+				}
+				continue
+			}
+			if tags[c.Data] {
+				if anchor := next(headingWords(textOf(c))); anchor != nil { // the page's block c is in content
+					if !inContent {
+						pending = headingAbove(pending, content)
+					}
+					for _, h := range pending {
+						putHeadingBefore(headingCopy(h), anchor)
+					}
+					pending, inContent = pending[:0], true
+					continue
+				}
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
+// headingAbove keeps, of the headings above all the content, the nearest,
+// when it stands right above the content's paragraphs (headsContent): an
+// article's title in a header of its own stays out, as go-trafilatura
+// leaves it (the benchmarks' ground truths hold it apart, as the title).
+func headingAbove(pending []*html.Node, content *html.Node) []*html.Node {
+	if len(pending) == 0 || !headsContent(pending[len(pending)-1], headingWords(textOf(content))) {
+		return pending[:0]
+	}
+	return pending[len(pending)-1:]
+}
+
+// putHeadingBefore inserts heading before block, and drops the blocks of
+// code just before it that are only words of the heading: its code spans,
+// which go-trafilatura gathered as loose text.
+func putHeadingBefore(heading, block *html.Node) {
+	words := headingWords(textOf(heading))
+	for prev := block.PrevSibling; prev != nil; {
+		w := headingWords(textOf(prev))
+		if prev.Type == html.TextNode && w == "" {
+			prev = prev.PrevSibling
+			continue
+		}
+		if w == "" || len(w) >= len(words) || !strings.Contains(words, w) || !codeOnly(prev) {
+			break
+		}
+		gone := prev
+		prev = prev.PrevSibling
+		gone.Parent.RemoveChild(gone)
+	}
+	block.Parent.InsertBefore(heading, block)
+}
+
+// headingCopy copies a heading of the page as go-trafilatura copies
+// content: its links are unwrapped, their text keeping the link markers
+// from which the links are written again (links.go).
+func headingCopy(h *html.Node) *html.Node {
+	heading := dom.Clone(h, true)
+	unwrapLinks(heading)
+	return heading
+}
+
+func unwrapLinks(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		unwrapLinks(c)
+		if c.Type == html.ElementNode && c.Data == "a" {
+			unwrap(c)
+		}
+		c = next
+	}
+}
+
+// codeOnly reports whether every word under n is inside a code element.
+func codeOnly(n *html.Node) bool {
+	switch {
+	case n.Type == html.TextNode:
+		return strings.TrimSpace(stripLinkMarks(restoreSpaces(n.Data))) == ""
+	case n.Type == html.ElementNode && (n.Data == "code" || n.Data == "kbd" || n.Data == "tt"):
+		return true
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if !codeOnly(c) {
+			return false
+		}
+	}
+	return true
 }

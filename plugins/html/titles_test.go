@@ -1,6 +1,7 @@
 package html
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,4 +56,64 @@ func TestRestoreTitleHeading(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSectionHeadingsKept: where go-trafilatura found no container it
+// gathered the page's loose text without its headings; an outside check
+// found pages of sections in <body> itself, a headline under a site's
+// logo, and a DocBook reference page with every heading gone.
+func TestSectionHeadingsKept(t *testing.T) {
+	para := func(s string) string {
+		return "<p>" + s + " is one sentence of this page, written out long enough to count as a paragraph of text.</p>"
+	}
+	for _, tc := range []struct {
+		name, page string
+		headings   []string // the markdown's heading lines, in order
+	}{
+		{"two sections in body", `<title>Two headings page</title><h1>Part one</h1>` + para("Dig") + para("Rake") +
+			`<h1>Part two</h1>` + para("Sow") + para("Thin"), []string{"# Part one", "# Part two"}},
+		{"subheadings in body", `<title>Garden guide</title><h1>Growing carrots</h1>` + para("Carrots") +
+			`<h2>Preparing the soil</h2>` + para("Dig") + `<h2>Sowing the seeds</h2>` + para("Sow"),
+			[]string{"# Growing carrots", "## Preparing the soil", "## Sowing the seeds"}},
+		{"headline under a site's logo", `<title>Harbor Gazette</title><header><h1><a href="/">Harbor Gazette</a></h1></header>
+			<h2>Ferry timetable changes</h2>` + para("From November") + para("The evening crossing") + para("Commuters"),
+			[]string{"## Ferry timetable changes"}},
+		{"title named again in the first sentence", `<title>Home</title><h1>Quokka</h1>` + para("Quokka") + para("Install") + para("Run"),
+			[]string{"# Quokka"}},
+		{"a heading's code span gathered as loose text, and its block again under another heading",
+			`<title>Ref</title><h2>Options</h2>` + para("Intro") + `<h3><code>INHERITS</code> clause</h3>` + para("Inherits") +
+				`<h3>Example</h3><pre>INHERITS</pre>` + para("More"),
+			[]string{"## Options", "### `INHERITS` clause", "### Example"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := extractHTML(t, []byte("<html><body>"+tc.page+"</body></html>"), pageURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := headingLines(res.Content); !slices.Equal(got, tc.headings) {
+				t.Errorf("headings %q, want %q in:\n%s", got, tc.headings, res.Content)
+			}
+		})
+	}
+}
+
+func TestDocBookReferenceKeepsItsSections(t *testing.T) {
+	md := extractFile(t, "docbook").Content
+	want := []string{"## CREATE TABLE", "## Synopsis", "## Description", "## Parameters", "### `INHERITS` and `LIKE`"}
+	if got := headingLines(md); !slices.Equal(got, want) {
+		t.Errorf("headings %q, want %q in:\n%s", got, want, md)
+	}
+	if strings.Contains(md, "\n`INHERITS`\n") || strings.Contains(md, "\n`LIKE`\n") {
+		t.Errorf("the heading's code spans are also loose paragraphs:\n%s", md)
+	}
+}
+
+func headingLines(md string) []string {
+	var out []string
+	for line := range strings.Lines(md) {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, strings.TrimSpace(line))
+		}
+	}
+	return out
 }
