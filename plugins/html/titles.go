@@ -107,12 +107,14 @@ func restoreSectionHeadings(root, content *html.Node) {
 		return
 	}
 	blocks := map[string][]*html.Node{} // content's blocks by their words, in order
-	tags := map[string]bool{}
+	longest := 0
 	for c := content.FirstChild; c != nil; c = c.NextSibling {
-		if w := headingWords(textOf(c)); c.Type == html.ElementNode && w != "" {
-			blocks[w], tags[c.Data] = append(blocks[w], c), true
+		if w := headingWords(textOf(c)); c.Type == html.ElementNode && looseBlocks[c.Data] && w != "" {
+			blocks[w], longest = append(blocks[w], c), max(longest, len(w))
 		}
 	}
+	sizes := map[*html.Node]int{}
+	textSizes(root, sizes)
 	// next takes the first block of the words still in content (a heading
 	// may have dropped one as its code span).
 	next := func(words string) *html.Node {
@@ -139,23 +141,50 @@ func restoreSectionHeadings(root, content *html.Node) {
 				}
 				continue
 			}
-			if tags[c.Data] {
-				if anchor := next(headingWords(textOf(c))); anchor != nil { // the page's block c is in content
-					if !inContent {
-						pending = headingAbove(pending, content)
-					}
-					for _, h := range pending {
-						putHeadingBefore(headingCopy(h), anchor)
-					}
-					pending, inContent = pending[:0], true
-					continue
-				}
+			// A block with more text than any of content's, spaces and
+			// all, cannot be one of them: it is searched inside without
+			// reading its text, so a deep page costs no more than its
+			// blocks' text.
+			if !looseBlocks[c.Data] || sizes[c] > 2*longest+64 {
+				walk(c)
+				continue
 			}
-			walk(c)
+			anchor := next(headingWords(textOf(c)))
+			if anchor == nil {
+				walk(c)
+				continue
+			}
+			if !inContent {
+				pending = headingAbove(pending, content)
+			}
+			for _, h := range pending {
+				putHeadingBefore(headingCopy(h), anchor)
+			}
+			pending, inContent = pending[:0], true
 		}
 	}
 	walk(root)
 }
+
+// textSizes records the bytes of text under each of n's loose blocks
+// (looseBlocks), and returns the bytes under n.
+func textSizes(n *html.Node, sizes map[*html.Node]int) int {
+	if n.Type == html.TextNode {
+		return len(n.Data)
+	}
+	size := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		size += textSizes(c, sizes)
+	}
+	if n.Type == html.ElementNode && looseBlocks[n.Data] {
+		sizes[n] = size
+	}
+	return size
+}
+
+// looseBlocks are the blocks go-trafilatura gathers as loose text.
+var looseBlocks = map[string]bool{"p": true, "pre": true, "code": true, "blockquote": true, "q": true,
+	"table": true, "dl": true, "ul": true, "ol": true}
 
 // headingAbove keeps, of the headings above all the content, the nearest,
 // when it stands right above the content's paragraphs (headsContent): an
