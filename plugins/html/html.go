@@ -264,7 +264,7 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult)
 	restoreCodeBlocks(content)
 	separateTopLevel(content)
 	rejoinParagraphs(content)
-	if tooThin(res.ContentText) {
+	if tooThin(res.ContentText) || flattened(content) {
 		content = orNonEmpty(withoutChrome(root), content)
 	}
 	if wider := widerContent(root, page, content); wider != nil {

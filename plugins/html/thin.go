@@ -194,3 +194,23 @@ func wordsInCount(s string) int {
 }
 
 func notWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
+
+// flattened reports whether content is go-trafilatura's last resort: the
+// page's text run into one paragraph (`<body><p>text</p></body>`), its
+// headings and paragraphs gone into one line. The page without its chrome
+// keeps them, when it has blocks to keep.
+func flattened(content *html.Node) bool {
+	if content == nil || content.Data != "body" {
+		return false
+	}
+	var only *html.Node
+	for c := content.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && only == nil && c.Data == "p":
+			only = c
+		case c.Type == html.ElementNode || isVisibleText(c):
+			return false
+		}
+	}
+	return only != nil && only.FirstChild != nil && only.FirstChild == only.LastChild && only.FirstChild.Type == html.TextNode
+}

@@ -3,6 +3,8 @@ package html
 import (
 	"strings"
 	"testing"
+
+	"github.com/go-shiori/dom"
 )
 
 func TestTitleOnly(t *testing.T) {
@@ -115,5 +117,45 @@ func TestWordsInCount(t *testing.T) {
 		if got, want := wordsInCount(s), len(wordsIn(s)); got != want {
 			t.Errorf("%q: counted %d, wordsIn has %d", s, got, want)
 		}
+	}
+}
+
+// TestFlattenedPageKeepsItsStructure: on a page of sections whose
+// paragraphs sit in <div class="para">, go-trafilatura fell back to the
+// page's text run into one paragraph, headings and all.
+func TestFlattenedPageKeepsItsStructure(t *testing.T) {
+	page := `<html><head><title>Backups</title></head><body><section><h2>Backing up the diary</h2>
+<div class="para"><div>The diary is one file, so a backup is a copy of that file taken while no command is being written to it.</div></div>
+<div class="para"><div>Run quokka backup to make a consistent copy even while shells are open; it uses the online backup and never blocks a prompt.</div></div>
+<h3>Restoring</h3>
+<div class="para"><div>To restore, stop every shell that uses Quokka, put the copy in place of the diary file, and open a new shell.</div></div>
+</section></body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Backing up the diary\n\nThe diary is one file", "written to it.\n\nRun quokka", "### Restoring\n\nTo restore"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("%q missing from:\n%s", want, res.Content)
+		}
+	}
+}
+
+func TestFlattened(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		want          bool
+	}{
+		{"one paragraph of text", `<p>All the text of the page.</p>`, true},
+		{"a paragraph with markup", `<p>Some <b>bold</b> text.</p>`, false},
+		{"two paragraphs", `<p>One.</p><p>Two.</p>`, false},
+		{"a heading and a paragraph", `<h2>Title</h2><p>Text.</p>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := dom.QuerySelector(parsePage(t, "<html><body>"+tc.content+"</body></html>"), "body")
+			if got := flattened(body); got != tc.want {
+				t.Errorf("flattened = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
