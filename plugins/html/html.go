@@ -261,6 +261,7 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult)
 	if page.discussion && res.CommentsNode != nil && content != nil {
 		content.AppendChild(res.CommentsNode)
 	}
+	dropLeadingEcho(content)
 	restoreCodeBlocks(content)
 	separateTopLevel(content)
 	rejoinParagraphs(content)

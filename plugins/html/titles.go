@@ -253,3 +253,30 @@ func codeOnly(n *html.Node) bool {
 	}
 	return true
 }
+
+// dropLeadingEcho removes a first block that go-trafilatura copied ahead
+// of the content's heading from under it: on a forum thread in an
+// <article> whose posts sit in div.body, the first post came out before
+// the thread's title and again after it. The same text elsewhere (a
+// sentence repeated under two headings) stays.
+func dropLeadingEcho(content *html.Node) {
+	first := nextElement(content.FirstChild)
+	if first == nil {
+		return
+	}
+	heading := nextElement(first.NextSibling)
+	if heading == nil || !isHeading(heading) {
+		return
+	}
+	after := nextElement(heading.NextSibling)
+	if w := headingWords(textOf(first)); after != nil && w != "" && w == headingWords(textOf(after)) {
+		content.RemoveChild(first)
+	}
+}
+
+// nextElement returns n or the first element sibling after it.
+func nextElement(n *html.Node) *html.Node {
+	for ; n != nil && n.Type != html.ElementNode; n = n.NextSibling {
+	}
+	return n
+}

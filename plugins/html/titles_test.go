@@ -117,3 +117,47 @@ func headingLines(md string) []string {
 	}
 	return out
 }
+
+// TestLeadingEchoDropped: on a thread in an <article> whose posts sit in
+// div.body, go-trafilatura put the first post before the thread's title
+// and again after it.
+func TestLeadingEchoDropped(t *testing.T) {
+	post := func(who, text string) string {
+		return `<div class="post"><div class="author">` + who + `</div><div class="body"><p>` + text + `</p></div></div>`
+	}
+	first := "My project compiles on x86 but on an ARM board the linker stops with an undefined reference to a math function."
+	page := `<html><head><title>Forum</title></head><body><article><h1>Why does my build fail on ARM?</h1>` +
+		post("alice", first) + post("bob", "On that board the math library is not linked by default. Add -lm at the end of the link line.") +
+		`</article></body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(res.Content, first); n != 1 {
+		t.Errorf("the first post is in the content %d times:\n%s", n, res.Content)
+	}
+	if !strings.HasPrefix(res.Content, "# Why does my build fail on ARM?") {
+		t.Errorf("the thread's title does not open the content:\n%s", res.Content)
+	}
+}
+
+func TestDropLeadingEcho(t *testing.T) {
+	for _, tc := range []struct {
+		name, content string
+		dropped       bool
+	}{
+		{"echo of the block under the heading", `<p>Same words.</p><h1>Title</h1><p>Same words.</p>`, true},
+		{"different first block", `<p>Intro.</p><h1>Title</h1><p>Same words.</p>`, false},
+		{"no heading between", `<p>Same words.</p><p>Same words.</p>`, false},
+		{"a sentence repeated under two headings", `<h2>One</h2><p>Same words.</p><h2>Two</h2><p>Same words.</p>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := dom.QuerySelector(parsePage(t, "<html><body>"+tc.content+"</body></html>"), "body")
+			before := len(dom.Children(body))
+			dropLeadingEcho(body)
+			if got := len(dom.Children(body)) < before; got != tc.dropped {
+				t.Errorf("dropped %v, want %v", got, tc.dropped)
+			}
+		})
+	}
+}
