@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
@@ -204,6 +205,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 		return withoutChrome(root)
 	}
+	res.Metadata.Title = withoutPermalink(res.Metadata.Title)
 	out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
 	content := chooseContent(root, page, res)
@@ -298,6 +300,15 @@ func extractOptions(pageURL string) trafilatura.Options {
 		opts.OriginalURL = u
 	}
 	return opts
+}
+
+// withoutPermalink drops the permalink sign documentation generators put
+// at a heading's end ("Configuration¶"), which go-trafilatura keeps when
+// it takes the heading for the title.
+func withoutPermalink(title string) string {
+	return strings.TrimRightFunc(title, func(r rune) bool {
+		return r == '¶' || r == '\U0001F517' || unicode.IsSpace(r) || r == spaceMark || !isNotLinkMark(r)
+	})
 }
 
 // pageTitle returns the text of the document's <title>.

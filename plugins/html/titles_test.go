@@ -161,3 +161,17 @@ func TestDropLeadingEcho(t *testing.T) {
 		})
 	}
 }
+
+// TestTitleWithoutPermalink: a documentation generator's permalink sign
+// ended the title go-trafilatura took from the heading.
+func TestTitleWithoutPermalink(t *testing.T) {
+	page := `<html><head><title>Quokka</title></head><body><h1>Configuration<a class="headerlink" href="#configuration" title="Link to this heading">¶</a></h1>` +
+		plainPageParagraphs + `</body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Title != "Configuration" || res.Metadata["title"] != "Configuration" {
+		t.Errorf("title %q, metadata title %q, want Configuration", res.Title, res.Metadata["title"])
+	}
+}
