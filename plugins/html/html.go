@@ -209,6 +209,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
 	content := chooseContent(root, page, res)
+	restoreHeadingLevels(root, content)
 	restoreSectionHeadings(root, content)
 	restoreTitleHeading(root, content, out.Title)
 	return content

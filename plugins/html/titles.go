@@ -59,18 +59,28 @@ func firstLeafBlock(n *html.Node) *html.Node {
 // findHeading returns the first heading under n, in document order, that
 // match accepts.
 func findHeading(n *html.Node, match func(*html.Node) bool) *html.Node {
+	var found *html.Node
+	eachHeading(n, func(h *html.Node) bool {
+		if match(h) {
+			found = h
+		}
+		return found == nil
+	})
+	return found
+}
+
+// eachHeading calls visit with each heading under n, in document order,
+// until visit returns false, and reports whether it ran to the end.
+func eachHeading(n *html.Node, visit func(*html.Node) bool) bool {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if isHeading(c) && match(c) {
-			return c
-		}
-		if h := findHeading(c, match); h != nil {
-			return h
+		if isHeading(c) && !visit(c) || !eachHeading(c, visit) {
+			return false
 		}
 	}
-	return nil
+	return true
 }
 
 // headingWords is s's words, markers removed, one space apart, for
@@ -279,4 +289,34 @@ func nextElement(n *html.Node) *html.Node {
 	for ; n != nil && n.Type != html.ElementNode; n = n.NextSibling {
 	}
 	return n
+}
+
+// restoreHeadingLevels gives each heading of content the level its
+// heading has in the page: go-trafilatura's readability fallback turns
+// every <h1> into an <h2>, and a changelog's "Changelog" came out at the
+// level of its versions.
+func restoreHeadingLevels(root, content *html.Node) {
+	levels := map[string]*html.Node{} // the page's headings by their words, the first of each
+	var collect func(*html.Node)
+	collect = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			if !isHeading(c) {
+				collect(c)
+				continue
+			}
+			if w := headingWords(textOf(c)); w != "" && levels[w] == nil {
+				levels[w] = c
+			}
+		}
+	}
+	collect(root)
+	eachHeading(content, func(h *html.Node) bool {
+		if page := levels[headingWords(textOf(h))]; page != nil {
+			h.Data, h.DataAtom = page.Data, page.DataAtom
+		}
+		return true
+	})
 }

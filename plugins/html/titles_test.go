@@ -175,3 +175,13 @@ func TestTitleWithoutPermalink(t *testing.T) {
 		t.Errorf("title %q, metadata title %q, want Configuration", res.Title, res.Metadata["title"])
 	}
 }
+
+// TestHeadingLevelsKept: go-trafilatura's readability fallback turned a
+// changelog's <h1> into an <h2>, the level of its versions.
+func TestHeadingLevelsKept(t *testing.T) {
+	res := extractFile(t, "changelog")
+	want := []string{"# Changelog", "## v2.1.0 (2026-11-20)", "## v2.0.1 (2026-10-02)", "## v2.0.0 (2026-09-15)"}
+	if got := headingLines(res.Content); !slices.Equal(got, want) {
+		t.Errorf("headings %q, want %q in:\n%s", got, want, res.Content)
+	}
+}
