@@ -1,3 +1,6 @@
+// Headings: what go-trafilatura did to the page's headings is undone here,
+// on its content, from the page itself.
+
 package html
 
 import (
