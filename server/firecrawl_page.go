@@ -8,6 +8,9 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/stages/extract"
 )
 
 // pageInfo is what Firecrawl reads from a page beside its content: every
@@ -23,6 +26,11 @@ type pageInfo struct {
 	// Title is the document's <title>, its spaces collapsed.
 	Title string
 }
+
+// maxMetaTags bounds the meta tags read from a page. A page's head is
+// the page's to write: its title and each tag are cut to the extract
+// stage's bounds, as a hostile megabyte of title came back whole.
+const maxMetaTags = 256
 
 // readPage reads an HTML page's links and head. base is the URL the page
 // was fetched from; a <base href> replaces it.
@@ -57,7 +65,7 @@ func readPage(body []byte, base string) pageInfo {
 			}
 		case atom.Title:
 			if svg == 0 && info.Title == "" && tt == html.StartTagToken && z.Next() == html.TextToken {
-				info.Title = strings.Join(strings.Fields(string(z.Text())), " ")
+				info.Title, _ = sdk.Truncate(strings.Join(strings.Fields(string(z.Text())), " "), extract.MaxTitleBytes)
 			}
 		case atom.Base:
 			if u, err := baseURL.Parse(attr(tok, "href")); err == nil && attr(tok, "href") != "" {
@@ -74,8 +82,8 @@ func readPage(body []byte, base string) pageInfo {
 				name = attr(tok, "name")
 			}
 			name = strings.ToLower(strings.TrimSpace(name))
-			if _, dup := info.Meta[name]; name != "" && !dup {
-				info.Meta[name] = strings.TrimSpace(attr(tok, "content"))
+			if _, dup := info.Meta[name]; name != "" && !dup && len(info.Meta) < maxMetaTags {
+				info.Meta[name], _ = sdk.Truncate(strings.TrimSpace(attr(tok, "content")), extract.MaxMetadataBytes)
 			}
 		case atom.Link:
 			rel := strings.Fields(strings.ToLower(attr(tok, "rel")))

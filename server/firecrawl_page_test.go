@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/siftd/sift/stages/extract"
 )
 
 func TestReadPage(t *testing.T) {
@@ -243,5 +245,28 @@ func TestScrapeHTMLFormat(t *testing.T) {
 				t.Errorf("warning %q", w)
 			}
 		})
+	}
+}
+
+// A page's head is the page's to write: a megabyte of title and meta
+// tags, and more tags than any page needs, are cut.
+func TestReadPageBounds(t *testing.T) {
+	huge := strings.Repeat("x", 1<<20)
+	var page strings.Builder
+	page.WriteString("<html><head><title>" + huge + "</title>")
+	page.WriteString(`<meta name="description" content="` + huge + `">`)
+	for i := range 2 * maxMetaTags {
+		fmt.Fprintf(&page, `<meta name="tag%d" content="v">`, i)
+	}
+	page.WriteString("</head><body></body></html>")
+	info := readPage([]byte(page.String()), "https://example.test/")
+	if len(info.Title) != extract.MaxTitleBytes {
+		t.Errorf("title of %d bytes, want %d", len(info.Title), extract.MaxTitleBytes)
+	}
+	if len(info.Meta["description"]) != extract.MaxMetadataBytes {
+		t.Errorf("description of %d bytes, want %d", len(info.Meta["description"]), extract.MaxMetadataBytes)
+	}
+	if len(info.Meta) != maxMetaTags {
+		t.Errorf("%d meta tags read, want %d", len(info.Meta), maxMetaTags)
 	}
 }

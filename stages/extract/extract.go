@@ -5,6 +5,7 @@ package extract
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
@@ -68,15 +69,54 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		return stages.PluginError(name, err)
 	}
+	title, metadata, cut := capMetadata(res.Title, res.Metadata)
 	doc.Extraction = &stages.Extraction{
-		Content: res.Content, Format: string(res.Format), Title: res.Title,
-		Metadata: res.Metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
+		Content: res.Content, Format: string(res.Format), Title: title,
+		Metadata: metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
 		Unapplied: s.unapplied(name, doc.Request),
 	}
-	for _, w := range res.Warnings {
+	for _, w := range append(res.Warnings, cut...) {
 		doc.Warn(w)
 	}
 	return nil
+}
+
+// Bounds of what an extractor reports beside the content: a page's title
+// or meta description is the page's to write, and a hostile one of a
+// megabyte made every answer carry it three times.
+const (
+	// MaxTitleBytes bounds an extraction's title.
+	MaxTitleBytes = 1 << 10
+	// MaxMetadataBytes bounds each metadata value.
+	MaxMetadataBytes = 4 << 10
+)
+
+// capMetadata cuts the title and each metadata value to their bounds, and
+// returns a warning for each it cut. The metadata map is copied when a
+// value is cut, never changed in place.
+func capMetadata(title string, metadata map[string]string) (string, map[string]string, []string) {
+	var warnings []string
+	capped := func(what, v string, max int64) string {
+		cut, truncated := sdk.Truncate(v, max)
+		if truncated {
+			warnings = append(warnings, fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v)))
+		}
+		return cut
+	}
+	title = capped("title", title, MaxTitleBytes)
+	var out map[string]string
+	for _, k := range slices.Sorted(maps.Keys(metadata)) {
+		if v := capped(fmt.Sprintf("metadata %q", k), metadata[k], MaxMetadataBytes); v != metadata[k] {
+			if out == nil {
+				out = maps.Clone(metadata)
+			}
+			out[k] = v
+		}
+	}
+	if out == nil {
+		out = metadata
+	}
+	return title, out, warnings
 }
 
 // route finds the document's extractor, by its start too when the router
