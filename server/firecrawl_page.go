@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -19,18 +20,32 @@ type pageInfo struct {
 	// Links are the page's http(s) links, absolute, without repeats, in
 	// page order.
 	Links []string
-	// Meta holds the head's named meta tags, og:* and twitter:* among
-	// them, by name as written (the first of a name wins).
+	// Meta holds the head's meta tags Firecrawl reports (reported), by
+	// name as written (the first of a name wins).
 	Meta    map[string]string
 	Favicon string
 	// Title is the document's <title>, its spaces collapsed.
 	Title string
+	// Cuts name what of the head was cut to its bound, for the answer's
+	// warning.
+	Cuts []string
 }
 
 // maxMetaTags bounds the meta tags read from a page. A page's head is
 // the page's to write: its title and each tag are cut to the extract
-// stage's bounds, as a hostile megabyte of title came back whole.
+// stage's bounds, as a hostile megabyte of title came back whole, and
+// each cut is named.
 const maxMetaTags = 256
+
+// reported reports whether Firecrawl reports a meta tag of this name: only
+// those are read, so tags of other names cannot crowd them out.
+func reported(name string) bool {
+	switch name {
+	case "description", "keywords", "robots":
+		return true
+	}
+	return strings.HasPrefix(name, "og:") || strings.HasPrefix(name, "twitter:") || strings.HasPrefix(name, "article:")
+}
 
 // readPage reads an HTML page's links and head. base is the URL the page
 // was fetched from; a <base href> replaces it.
@@ -41,11 +56,15 @@ func readPage(body []byte, base string) pageInfo {
 		return info
 	}
 	seen := map[string]bool{}
+	skipped := 0 // meta tags past maxMetaTags
 	z := html.NewTokenizer(bytes.NewReader(body))
 	svg := 0 // a <title> inside an <svg> names the drawing
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
+			if skipped > 0 {
+				info.Cuts = append(info.Cuts, fmt.Sprintf("read the first %d of the page's %d meta tags Firecrawl reports", maxMetaTags, maxMetaTags+skipped))
+			}
 			return info
 		}
 		if tt == html.EndTagToken {
@@ -65,7 +84,7 @@ func readPage(body []byte, base string) pageInfo {
 			}
 		case atom.Title:
 			if svg == 0 && info.Title == "" && tt == html.StartTagToken && z.Next() == html.TextToken {
-				info.Title, _ = sdk.Truncate(strings.Join(strings.Fields(string(z.Text())), " "), extract.MaxTitleBytes)
+				info.Title = info.bounded("the page's <title>", strings.Join(strings.Fields(string(z.Text())), " "), extract.MaxTitleBytes)
 			}
 		case atom.Base:
 			if u, err := baseURL.Parse(attr(tok, "href")); err == nil && attr(tok, "href") != "" {
@@ -82,9 +101,14 @@ func readPage(body []byte, base string) pageInfo {
 				name = attr(tok, "name")
 			}
 			name = strings.ToLower(strings.TrimSpace(name))
-			if _, dup := info.Meta[name]; name != "" && !dup && len(info.Meta) < maxMetaTags {
-				info.Meta[name], _ = sdk.Truncate(strings.TrimSpace(attr(tok, "content")), extract.MaxMetadataBytes)
+			if _, dup := info.Meta[name]; !reported(name) || dup {
+				break
 			}
+			if len(info.Meta) == maxMetaTags {
+				skipped++
+				break
+			}
+			info.Meta[name] = info.bounded(fmt.Sprintf("meta tag %q", name), strings.TrimSpace(attr(tok, "content")), extract.MaxMetadataBytes)
 		case atom.Link:
 			rel := strings.Fields(strings.ToLower(attr(tok, "rel")))
 			if info.Favicon == "" && (slices.Contains(rel, "icon") || slices.Contains(rel, "apple-touch-icon")) {
@@ -92,6 +116,15 @@ func readPage(body []byte, base string) pageInfo {
 			}
 		}
 	}
+}
+
+// bounded cuts v to max bytes, and names the cut of what in Cuts.
+func (info *pageInfo) bounded(what, v string, max int64) string {
+	cut, truncated := sdk.Truncate(v, max)
+	if truncated {
+		info.Cuts = append(info.Cuts, fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v)))
+	}
+	return cut
 }
 
 // absolute resolves href against base; only http(s) links count.

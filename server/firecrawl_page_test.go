@@ -249,14 +249,19 @@ func TestScrapeHTMLFormat(t *testing.T) {
 }
 
 // A page's head is the page's to write: a megabyte of title and meta
-// tags, and more tags than any page needs, are cut.
+// tags, and more tags than any page needs, are cut, each cut named; tags
+// Firecrawl does not report cannot crowd out those it does.
 func TestReadPageBounds(t *testing.T) {
 	huge := strings.Repeat("x", 1<<20)
 	var page strings.Builder
 	page.WriteString("<html><head><title>" + huge + "</title>")
 	page.WriteString(`<meta name="description" content="` + huge + `">`)
+	for i := range 10_000 {
+		fmt.Fprintf(&page, `<meta name="junk%d" content="v">`, i)
+	}
+	page.WriteString(`<meta property="og:title" content="Real">`)
 	for i := range 2 * maxMetaTags {
-		fmt.Fprintf(&page, `<meta name="tag%d" content="v">`, i)
+		fmt.Fprintf(&page, `<meta property="og:tag%d" content="v">`, i)
 	}
 	page.WriteString("</head><body></body></html>")
 	info := readPage([]byte(page.String()), "https://example.test/")
@@ -266,7 +271,36 @@ func TestReadPageBounds(t *testing.T) {
 	if len(info.Meta["description"]) != extract.MaxMetadataBytes {
 		t.Errorf("description of %d bytes, want %d", len(info.Meta["description"]), extract.MaxMetadataBytes)
 	}
-	if len(info.Meta) != maxMetaTags {
-		t.Errorf("%d meta tags read, want %d", len(info.Meta), maxMetaTags)
+	if info.Meta["og:title"] != "Real" || len(info.Meta) != maxMetaTags {
+		t.Errorf("og:title %q and %d tags read, want Real and %d", info.Meta["og:title"], len(info.Meta), maxMetaTags)
+	}
+	want := []string{
+		fmt.Sprintf("the page's <title> cut at %d of %d bytes", extract.MaxTitleBytes, len(huge)),
+		fmt.Sprintf(`meta tag "description" cut at %d of %d bytes`, extract.MaxMetadataBytes, len(huge)),
+		fmt.Sprintf("read the first %d of the page's %d meta tags Firecrawl reports", maxMetaTags, 2*maxMetaTags+2), // description, og:title and the og:tags
+	}
+	if !reflect.DeepEqual(info.Cuts, want) {
+		t.Errorf("cuts %q, want %q", info.Cuts, want)
+	}
+}
+
+// /v2/scrape names the cuts of the head it reports.
+func TestScrapeNamesHeadCuts(t *testing.T) {
+	og := strings.Repeat("o", 5000)
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>Short</title><meta property="og:title" content="`+og+`"></head>`+
+			`<body><article><h1>Short</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, testOptions{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/page"})
+	data := out["data"].(map[string]any)
+	meta := data["metadata"].(map[string]any)
+	if got, _ := meta["ogTitle"].(string); len(got) != extract.MaxMetadataBytes || meta["title"] != "Short" {
+		t.Errorf("ogTitle of %d bytes, title %q", len(got), meta["title"])
+	}
+	if w := fmt.Sprint(data["warning"]); !strings.Contains(w, fmt.Sprintf(`meta tag "og:title" cut at %d of 5000 bytes`, extract.MaxMetadataBytes)) {
+		t.Errorf("warning %q does not name the og:title cut", w)
 	}
 }

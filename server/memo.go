@@ -27,6 +27,9 @@ func pageOf(doc *stages.Doc) pageInfo {
 		for k, v := range page.Meta {
 			size += int64(len(k) + len(v))
 		}
+		for _, c := range page.Cuts {
+			size += int64(len(c))
+		}
 		doc.Memo.Store(memoPage, page, size)
 		v = page
 	}

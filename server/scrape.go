@@ -450,7 +450,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	}
 	out.Metadata.fromPage(page)
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
-	warnings := append(append([]string{}, doc.Warnings...), req.Warnings...)
+	warnings := append(append(append([]string{}, doc.Warnings...), req.Warnings...), page.Cuts...)
 	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
 		warnings = append(warnings, w)
 	}
