@@ -24,11 +24,10 @@ import (
 
 // BenchmarkPDFFetch fetches every PDF under $PDF_BENCH/pdf through
 // /v1/fetch of `sift serve` (guard, fetch, and the pdf extractor's warm
-// pool of two plugin processes, its block as config.hcl ships it) from a loopback
-// origin, and, file by file in the same run,
-// reads it with poppler's pdftotext, one process a file as a user runs
-// it, each pdfRuns times. It prints pages/s of each over the files both
-// read. Without
+// pool of two plugin processes, its block as config.hcl ships it) from a
+// loopback origin and, file by file in the same run, reads it with
+// poppler's pdftotext, one process a file as a user runs it, each pdfRuns
+// times. It prints pages/s of each over the files both read. Without
 // PDF_BENCH it is skipped: the corpus is not part of the repository.
 func BenchmarkPDFFetch(b *testing.B) {
 	dir := os.Getenv("PDF_BENCH")
