@@ -286,9 +286,14 @@ func TestReadPageBounds(t *testing.T) {
 
 // /v2/scrape names the cuts of the head it reports.
 func TestScrapeNamesHeadCuts(t *testing.T) {
-	og := strings.Repeat("o", 5000)
+	og, heading := strings.Repeat("o", 5000), strings.Repeat("h", 2000)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
+		if r.URL.Path == "/untitled" {
+			fmt.Fprint(w, `<html><head></head><body><article><h1>`+heading+`</h1>`+
+				`<p>Enough text to count as the main content of this page.</p></article></body></html>`)
+			return
+		}
 		fmt.Fprint(w, `<html><head><title>Short</title><meta property="og:title" content="`+og+`"></head>`+
 			`<body><article><h1>Short</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
 	}))
@@ -300,7 +305,16 @@ func TestScrapeNamesHeadCuts(t *testing.T) {
 	if got, _ := meta["ogTitle"].(string); len(got) != extract.MaxMetadataBytes || meta["title"] != "Short" {
 		t.Errorf("ogTitle of %d bytes, title %q", len(got), meta["title"])
 	}
-	if w := fmt.Sprint(data["warning"]); !strings.Contains(w, fmt.Sprintf(`meta tag "og:title" cut at %d of 5000 bytes`, extract.MaxMetadataBytes)) {
-		t.Errorf("warning %q does not name the og:title cut", w)
+	// The extraction's title (og:title, cut too) is not what /v2 shows.
+	if w, want := fmt.Sprint(data["warning"]), fmt.Sprintf(`meta tag "og:title" cut at %d of 5000 bytes`, extract.MaxMetadataBytes); w != want {
+		t.Errorf("warning %q, want %q", w, want)
+	}
+	// Without a <title>, /v2 shows the extraction's title, and names its cut.
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/untitled"})
+	data = out["data"].(map[string]any)
+	meta = data["metadata"].(map[string]any)
+	if got, _ := meta["title"].(string); len(got) != extract.MaxTitleBytes ||
+		!strings.Contains(fmt.Sprint(data["warning"]), fmt.Sprintf("title cut at %d of 2000 bytes", extract.MaxTitleBytes)) {
+		t.Errorf("title of %d bytes, warning %q", len(got), data["warning"])
 	}
 }

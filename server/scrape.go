@@ -259,6 +259,36 @@ func (m *scrapeMetadata) fromPage(page pageInfo) {
 	}
 }
 
+// shownWarnings are the Doc's warnings but the extract stage's cuts of
+// what the answer does not show: its title and description come from the
+// page's head when it has them, with cuts of their own (page.Cuts), and
+// no other metadata of the extraction's is shown.
+func shownWarnings(doc *stages.Doc, m scrapeMetadata, page pageInfo) []string {
+	if doc.Extraction == nil || len(doc.Extraction.Cuts) == 0 {
+		return append([]string{}, doc.Warnings...)
+	}
+	shown := map[string]bool{}
+	if page.Title == "" && m.Title == doc.Extraction.Title {
+		shown["title"] = true
+	}
+	if page.Meta["description"] == "" {
+		shown["metadata:description"] = true
+	}
+	hidden := map[string]bool{}
+	for what, w := range doc.Extraction.Cuts {
+		if !shown[what] {
+			hidden[w] = true
+		}
+	}
+	var out []string
+	for _, w := range doc.Warnings {
+		if !hidden[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 type siftFields struct {
 	Hash      string         `json:"hash"`
 	FetchedAt string         `json:"fetchedAt"`
@@ -450,7 +480,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	}
 	out.Metadata.fromPage(page)
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"
-	warnings := append(append(append([]string{}, doc.Warnings...), req.Warnings...), page.Cuts...)
+	warnings := append(append(shownWarnings(doc, out.Metadata, page), req.Warnings...), page.Cuts...)
 	if w := req.pageOptionsWarning(doc.MediaType()); w != "" {
 		warnings = append(warnings, w)
 	}

@@ -126,6 +126,11 @@ type Extraction struct {
 	// Unapplied names the request's own options (not the strict ones)
 	// that the extractor does not declare, and so did not apply.
 	Unapplied []string `json:",omitempty"`
+	// Cuts are the warnings, among the Doc's, of the title and metadata
+	// values the extract stage cut to their bounds, by what was cut
+	// ("title", or "metadata:" and the key): an answer that shows
+	// something else in that place leaves the warning out.
+	Cuts map[string]string `json:",omitempty"`
 }
 
 // ContextHit is one thing the agent's team already knows.

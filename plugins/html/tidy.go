@@ -29,6 +29,13 @@ func tidy(n *html.Node) {
 				case strings.HasPrefix(src, "data:"):
 					replaceWithText(c, attr(c, "alt"))
 				}
+			case "b", "strong", "summary":
+				// A question written as a heading inside <summary> (which
+				// go-trafilatura makes a <b>) stays a heading: rendered as
+				// bold around a heading it came out as "****Question****".
+				if onlyChild := soleElement(c); onlyChild != nil && isHeading(onlyChild) {
+					unwrap(c)
+				}
 			case "a":
 				switch {
 				case strings.TrimFunc(textOf(c), isBlank) == "" && !hasElement(c, "img"),
@@ -43,6 +50,21 @@ func tidy(n *html.Node) {
 		}
 		c = next
 	}
+}
+
+// soleElement returns n's one child element when nothing but blanks
+// stands beside it.
+func soleElement(n *html.Node) *html.Node {
+	var only *html.Node
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode && only == nil:
+			only = c
+		case c.Type == html.ElementNode || isVisibleText(c):
+			return nil
+		}
+	}
+	return only
 }
 
 // blockTags are the elements that start a line of their own.

@@ -85,3 +85,22 @@ func TestCardLinksOnOneLine(t *testing.T) {
 		}
 	}
 }
+
+// A question written as a heading in a <summary> came out as
+// "****Question****": go-trafilatura makes the summary a <b>.
+func TestSummaryHeadingStaysAHeading(t *testing.T) {
+	page := `<html><head><title>FAQ</title></head><body><main><h1>FAQ</h1>` +
+		`<p>Answers to the questions our customers ask most often about invoices and payments.</p>` +
+		`<details><summary><h3>Do you send paper invoices?</h3></summary><p>No, every invoice is sent by email as a PDF, and you can download it again.</p></details>` +
+		`<details><summary>Can I pay by card?</summary><p>Yes, all major cards are accepted, and the payment is taken on the day of the invoice.</p></details>` +
+		`</main></body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n### Do you send paper invoices?\n", "\n**Can I pay by card?**\n"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("%q missing from:\n%s", want, res.Content)
+		}
+	}
+}

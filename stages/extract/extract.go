@@ -69,14 +69,17 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		return stages.PluginError(name, err)
 	}
-	title, metadata, cut := capMetadata(res.Title, res.Metadata)
+	title, metadata, cuts := capMetadata(res.Title, res.Metadata)
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: title,
 		Metadata: metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
-		Unapplied: s.unapplied(name, doc.Request),
+		Unapplied: s.unapplied(name, doc.Request), Cuts: cuts,
 	}
-	for _, w := range append(res.Warnings, cut...) {
+	for _, w := range res.Warnings {
 		doc.Warn(w)
+	}
+	for _, what := range slices.Sorted(maps.Keys(cuts)) {
+		doc.Warn(cuts[what])
 	}
 	return nil
 }
@@ -92,21 +95,25 @@ const (
 )
 
 // capMetadata cuts the title and each metadata value to their bounds, and
-// returns a warning for each it cut. The metadata map is copied when a
-// value is cut, never changed in place.
-func capMetadata(title string, metadata map[string]string) (string, map[string]string, []string) {
-	var warnings []string
-	capped := func(what, v string, max int64) string {
+// returns a warning for each it cut, by what it cut ("title", or
+// "metadata:" and the key). The metadata map is copied when a value is cut, never
+// changed in place.
+func capMetadata(title string, metadata map[string]string) (string, map[string]string, map[string]string) {
+	var cuts map[string]string
+	capped := func(key, what, v string, max int64) string {
 		cut, truncated := sdk.Truncate(v, max)
 		if truncated {
-			warnings = append(warnings, fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v)))
+			if cuts == nil {
+				cuts = map[string]string{}
+			}
+			cuts[key] = fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v))
 		}
 		return cut
 	}
-	title = capped("title", title, MaxTitleBytes)
+	title = capped("title", "title", title, MaxTitleBytes)
 	var out map[string]string
 	for _, k := range slices.Sorted(maps.Keys(metadata)) {
-		if v := capped(fmt.Sprintf("metadata %q", k), metadata[k], MaxMetadataBytes); v != metadata[k] {
+		if v := capped("metadata:"+k, fmt.Sprintf("metadata %q", k), metadata[k], MaxMetadataBytes); v != metadata[k] {
 			if out == nil {
 				out = maps.Clone(metadata)
 			}
@@ -116,7 +123,7 @@ func capMetadata(title string, metadata map[string]string) (string, map[string]s
 	if out == nil {
 		out = metadata
 	}
-	return title, out, warnings
+	return title, out, cuts
 }
 
 // route finds the document's extractor, by its start too when the router
