@@ -203,14 +203,7 @@ func flattened(content *html.Node) bool {
 	if content == nil || content.Data != "body" {
 		return false
 	}
-	var only *html.Node
-	for c := content.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.ElementNode && only == nil && c.Data == "p":
-			only = c
-		case c.Type == html.ElementNode || isVisibleText(c):
-			return false
-		}
-	}
-	return only != nil && only.FirstChild != nil && only.FirstChild == only.LastChild && only.FirstChild.Type == html.TextNode
+	only := onlyElementChild(content)
+	return only != nil && only.Data == "p" && only.FirstChild != nil && only.FirstChild == only.LastChild &&
+		only.FirstChild.Type == html.TextNode
 }

@@ -33,7 +33,7 @@ func tidy(n *html.Node) {
 				// A question written as a heading inside <summary> (which
 				// go-trafilatura makes a <b>) stays a heading: rendered as
 				// bold around a heading it came out as "****Question****".
-				if onlyChild := soleElement(c); onlyChild != nil && isHeading(onlyChild) {
+				if only := onlyElementChild(c); only != nil && isHeading(only) {
 					unwrap(c)
 				}
 			case "a":
@@ -50,21 +50,6 @@ func tidy(n *html.Node) {
 		}
 		c = next
 	}
-}
-
-// soleElement returns n's one child element when nothing but blanks
-// stands beside it.
-func soleElement(n *html.Node) *html.Node {
-	var only *html.Node
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.ElementNode && only == nil:
-			only = c
-		case c.Type == html.ElementNode || isVisibleText(c):
-			return nil
-		}
-	}
-	return only
 }
 
 // blockTags are the elements that start a line of their own.
