@@ -25,6 +25,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/service"
+	"github.com/siftd/sift/internal/testenv"
 	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
@@ -68,7 +69,7 @@ func newTestAPI(t testing.TB, origin *httptest.Server, opts testOptions, afterEx
 	// sift-html processes (found on PATH).
 	htmlBlock, builtins := "extractor \"html\" {\n  isolation = \"none\"\n}", host.Builtins{"html": html.New}
 	if opts.shippedHTML {
-		htmlBlock, builtins = shippedHTMLBlock, host.Builtins{}
+		htmlBlock, builtins = testenv.ShippedBlock(t, "extractor", "html"), host.Builtins{}
 	}
 	src := fmt.Sprintf(`
 data_dir = %q
@@ -165,13 +166,6 @@ type testOptions struct {
 	grepTimeout time.Duration // the grep deadline, service.GrepTimeout when 0
 	shippedHTML bool          // html from sift-html on PATH, as config.hcl ships it
 }
-
-// shippedHTMLBlock is config.hcl's html block.
-const shippedHTMLBlock = `extractor "html" {
-  pool    = 2
-  timeout = "30s"
-  memory  = "512MiB"
-}`
 
 // testBatch is the runner a test asks newTestAPI to build over the server
 // it makes: its owner in production is the daemon, which shares one
@@ -751,16 +745,5 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 2}}})
 	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
 		t.Errorf("scrape with maxPages of a web page: warning %q", w)
-	}
-}
-
-// The benchmarks' copy of config.hcl's html block is the one it ships.
-func TestShippedHTMLBlockIsConfigs(t *testing.T) {
-	shipped, err := os.ReadFile("../config.hcl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(shipped), shippedHTMLBlock) {
-		t.Fatalf("config.hcl has no block\n%s", shippedHTMLBlock)
 	}
 }

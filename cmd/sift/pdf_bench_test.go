@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testenv"
 	"github.com/siftd/sift/plugins/pdf"
 )
 
@@ -52,7 +53,7 @@ func BenchmarkPDFFetch(b *testing.B) {
 		_, _ = w.Write(body)
 	}))
 	b.Cleanup(origin.Close)
-	addr, _ := startSiftCmd(b, origin, shippedPDFBlock)
+	addr, _ := startSiftCmd(b, origin, testenv.ShippedBlock(b, "extractor", "pdf"))
 	var mu sync.Mutex
 	refused := map[string]int{} // why sift read no pages, by error class
 	refuse := func(why string) {
@@ -144,15 +145,6 @@ func timeBoth(sift func() (int, time.Duration, bool), poppler func(pages int) (t
 	slices.Sort(pt)
 	return pages, st[pdfRuns/2], pt[pdfRuns/2], true
 }
-
-// shippedPDFBlock is config.hcl's pdf block.
-const shippedPDFBlock = `extractor "pdf" {
-  pool      = 2
-  timeout   = "60s"
-  memory    = "768MiB"
-  max_pages = 500
-}
-`
 
 // timePdftotext runs pdftotext on the first pages of file (as many as
 // sift read), its text to a pipe, and reports how long it took and

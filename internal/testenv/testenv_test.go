@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -73,5 +74,12 @@ func TestNodeProjectReusesItsInstall(t *testing.T) {
 	r := &recorder{TB: t}
 	if second := NodeProject(r, project); second != first || r.failed != "" {
 		t.Fatalf("second call: %q (first %q), failed %q, skipped %q", second, first, r.failed, r.skipped)
+	}
+}
+
+func TestShippedBlock(t *testing.T) {
+	got := ShippedBlock(t, "extractor", "pdf")
+	if !strings.HasPrefix(strings.TrimSpace(got), `extractor "pdf" {`) || !strings.Contains(got, "max_pages") {
+		t.Errorf("the shipped pdf block:\n%s", got)
 	}
 }
