@@ -96,8 +96,8 @@ const (
 
 // capMetadata cuts the title and each metadata value to their bounds, and
 // returns a warning for each it cut, by what it cut ("title", or
-// "metadata:" and the key). The metadata map is copied when a value is cut, never
-// changed in place.
+// "metadata:" and the key). The metadata map is copied when a value is
+// cut, never changed in place.
 func capMetadata(title string, metadata map[string]string) (string, map[string]string, map[string]string) {
 	var cuts map[string]string
 	capped := func(key, what, v string, max int64) string {
