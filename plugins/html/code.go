@@ -10,10 +10,11 @@ import (
 // flattenPreformatted writes each <pre> of several lines as
 // <pre><code>text</code></pre>: the elements inside become their text
 // (literalText), in a <code> around all of it. Markdown's code blocks
-// hold no markup anyway, and go-trafilatura read other shapes wrongly: it moved a block's inline
-// elements behind its text (a synopsis "*select_statement* UNION …
-// *select_statement*" came out as "UNION … select_statementselect_statement"),
-// and it ran the lines of a <pre> without a <code> into one.
+// hold no markup anyway, and go-trafilatura read other shapes wrongly: it
+// moved a block's inline elements behind its text (a synopsis
+// "*select_statement* UNION … *select_statement*" came out as
+// "UNION … select_statementselect_statement"), and it ran the lines of a
+// <pre> without a <code> into one.
 func flattenPreformatted(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
