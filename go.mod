@@ -9,6 +9,7 @@ require (
 	github.com/andybalholm/cascadia v1.3.4
 	github.com/dustin/go-humanize v1.1.0
 	github.com/glebarez/sqlite v1.11.0
+	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c
 	github.com/google/jsonschema-go v0.4.3
 	github.com/gorilla/mux v1.8.1
 	github.com/hashicorp/go-hclog v1.6.3
@@ -16,6 +17,7 @@ require (
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/itchyny/gojq v0.12.20
 	github.com/jmespath/go-jmespath v0.4.0
+	github.com/klauspost/compress v1.20.1
 	github.com/klippa-app/go-pdfium v1.21.4
 	github.com/markusmobius/go-trafilatura v1.12.2
 	github.com/miekg/dns v1.1.73
@@ -48,7 +50,6 @@ require (
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/forPelevin/gomoji v1.2.0 // indirect
 	github.com/glebarez/go-sqlite v1.21.2 // indirect
-	github.com/go-shiori/dom v0.0.0-20230515143342-73569d674e1c // indirect
 	github.com/go-shiori/go-readability v0.0.0-20241012063810-92284fa8a71f // indirect
 	github.com/gogs/chardet v0.0.0-20211120154057-b7413eaefb8f // indirect
 	github.com/golang/protobuf v1.5.4 // indirect

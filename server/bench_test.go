@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/benchorigin"
 )
 
 func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
@@ -29,7 +31,7 @@ func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
 
 // BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent
 // clients over loopback, for a short page and for the article of
-// BenchmarkThroughput; reports requests/s, the p99 latency, and the CPU
+// BenchmarkThroughput (cmd/sift); reports requests/s, the p99 latency, and the CPU
 // time of the process (sift and its clients) a hit costs.
 func BenchmarkCacheHit(b *testing.B) {
 	b.Run("short", func(b *testing.B) {
@@ -37,11 +39,11 @@ func BenchmarkCacheHit(b *testing.B) {
 		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": origin.URL + "/article"})
 	})
 	b.Run("article", func(b *testing.B) {
-		origin, hosts := multiHostOrigin(b, articlePage())
+		origin, hosts := benchorigin.Serve(b, benchorigin.Article(), 8)
 		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": hosts[0] + "/article"})
 	})
 	b.Run("article-v2scrape", func(b *testing.B) {
-		origin, hosts := multiHostOrigin(b, articlePage())
+		origin, hosts := benchorigin.Serve(b, benchorigin.Article(), 8)
 		benchCacheHits(b, origin, "/v2/scrape", map[string]any{"url": hosts[0] + "/article", "formats": []string{"markdown", "links"}})
 	})
 }

@@ -148,6 +148,16 @@ func searxngBlock(t *testing.T) string {
 
 func startSiftCmd(t testing.TB, origin *httptest.Server, extra string) (string, *exec.Cmd) {
 	t.Helper()
+	return startSiftPipeline(t, origin, "", extra)
+}
+
+// sdkKey is the key of the "sdk" caller of the sift startSiftPipeline runs.
+const sdkKey = "test-key"
+
+// startSiftPipeline is startSiftCmd with stages after extract (a cache,
+// a digest) in the pipeline.
+func startSiftPipeline(t testing.TB, origin *httptest.Server, afterExtract, extra string) (string, *exec.Cmd) {
+	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
@@ -163,9 +173,10 @@ pipeline {
   }
   stage "fetch" {}
   stage "extract" {}
+  %s
 }
 %s
-%s`, addr, filepath.Dir(cfg), port, patientExtractors(extra), extra)
+%s`, addr, filepath.Dir(cfg), port, afterExtract, patientExtractors(extra), extra)
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

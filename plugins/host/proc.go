@@ -78,7 +78,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},
 		Logger: pluginLogger(l.spec.Name, l.log),
 	}
-	if l.spec.External() {
+	if l.spec.thirdParty() {
 		// The pin was checked on the open binary above; go-plugin's own
 		// check (SecureConfig) hashes by path, which a swap defeats.
 		cfg.AutoMTLS = true

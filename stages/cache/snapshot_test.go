@@ -2,12 +2,14 @@ package cache
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"net/http"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/benchorigin"
 	"github.com/siftd/sift/stages"
 )
 
@@ -46,17 +48,19 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 }
 
-// The restored body is a slice of the snapshot, never decoded; appending
-// to it does not write into the snapshot.
-func TestRestoredBodySharesSnapshot(t *testing.T) {
-	data, err := snapshot(sampleDoc(), time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
+// A snapshot of the previous layout (the body raw) is still read, its
+// body a slice of the snapshot, never copied; appending to it does not
+// write into the snapshot.
+func TestRestoresPreviousLayout(t *testing.T) {
+	doc := sampleDoc()
+	data := snapshotV2(t, doc)
 	before := bytes.Clone(data)
 	var got stages.Doc
 	if _, err := restore(&got, data); err != nil {
 		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Response, doc.Response) || !reflect.DeepEqual(got.Extraction, doc.Extraction) {
+		t.Fatalf("restored %+v %+v, want %+v %+v", got.Response, got.Extraction, doc.Response, doc.Extraction)
 	}
 	if i := bytes.Index(data, got.Response.Body); i < 0 || &data[i] != &got.Response.Body[0] {
 		t.Fatal("the body was copied out of the snapshot")
@@ -64,6 +68,34 @@ func TestRestoredBodySharesSnapshot(t *testing.T) {
 	_ = append(got.Response.Body, "appended"...)
 	if !bytes.Equal(data, before) {
 		t.Fatal("appending to the restored body changed the snapshot")
+	}
+}
+
+// snapshotV2 is doc in the previous layout, "sift-snap/2" with the body raw.
+func snapshotV2(t *testing.T, doc *stages.Doc) []byte {
+	t.Helper()
+	data := mustSnapshot(t, doc)
+	rest := data[len(magic):]
+	head, rest, _ := section(rest)
+	_, rest, _ = section(rest)
+	out := append(bytes.Clone(magicV2), binary.AppendUvarint(nil, uint64(len(head)))...)
+	out = append(out, head...)
+	out = append(binary.AppendUvarint(out, uint64(len(doc.Response.Body))), doc.Response.Body...)
+	return append(out, rest...)
+}
+
+// A page's body is stored compressed: the article page's snapshot is a
+// fraction of its body, and the body comes back whole.
+func TestSnapshotBodyCompressed(t *testing.T) {
+	page := benchorigin.Article()
+	doc := &stages.Doc{Response: &stages.Response{Status: 200, Body: page}, Extraction: &stages.Extraction{Content: "story"}}
+	data := mustSnapshot(t, doc)
+	if len(data) > len(page)/2 {
+		t.Fatalf("snapshot of %d bytes for a body of %d: want it compressed", len(data), len(page))
+	}
+	var got stages.Doc
+	if _, err := restore(&got, data); err != nil || !bytes.Equal(got.Response.Body, page) {
+		t.Fatalf("restore: %v; body equal: %v", err, bytes.Equal(got.Response.Body, page))
 	}
 }
 
@@ -75,6 +107,8 @@ func TestRestoreRefusesOtherData(t *testing.T) {
 		"truncated":       good[:len(good)-1],
 		"trailing bytes":  append(bytes.Clone(good), 0),
 		"huge length":     append(bytes.Clone(magic), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01),
+		"body not S2":     withBody(t, []byte("plain, not compressed")),
+		"body of 2 GiB":   withBody(t, binary.AppendUvarint(nil, 2<<30)),
 		"no response":     mustSnapshot(t, &stages.Doc{}),
 	} {
 		var doc stages.Doc
@@ -82,6 +116,18 @@ func TestRestoreRefusesOtherData(t *testing.T) {
 			t.Errorf("%s: err %v, want errFormat", name, err)
 		}
 	}
+}
+
+// withBody is the sample snapshot with its body section replaced by packed.
+func withBody(t *testing.T, packed []byte) []byte {
+	t.Helper()
+	data := mustSnapshot(t, sampleDoc())
+	head, rest, _ := section(data[len(magic):])
+	_, content, _ := section(rest)
+	out := append(bytes.Clone(magic), binary.AppendUvarint(nil, uint64(len(head)))...)
+	out = append(out, head...)
+	out = append(binary.AppendUvarint(out, uint64(len(packed))), packed...)
+	return append(out, content...)
 }
 
 func mustSnapshot(t *testing.T, doc *stages.Doc) []byte {
@@ -100,6 +146,7 @@ func FuzzRestore(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(`{"response":{}}`))
 	f.Add(append(bytes.Clone(magic), 2, '{', '}', 0, 0))
+	f.Add(append(bytes.Clone(magicV2), 2, '{', '}', 0, 0))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var doc stages.Doc
 		if _, err := restore(&doc, data); err == nil && doc.Response == nil {
