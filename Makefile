@@ -70,7 +70,7 @@ bench: build
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
-	$(GO) test -run '^$$' -bench Throughput -benchtime 1x ./server/
+	$(GO) test -run '^$$' -bench '^BenchmarkThroughput$$' -benchtime 1x ./cmd/sift/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench PDFFetch -benchtime 1x -timeout 60m ./cmd/sift/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
 	FOCUS_BENCH_DATA=$(if $(BENCH_ABS),$(BENCH_ABS)/data) FOCUS_EMBED_URL=$(EMBED_URL) \

@@ -154,23 +154,8 @@ func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
 // oldest first, what exceeds the budget. A snapshot larger than the whole
 // budget is not stored. It returns the entries it dropped, by stage.
 func (s *Store) CachePut(ctx context.Context, key string, stage int, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
-	return s.CachePutBatch(ctx, []CachePutItem{{Key: key, Stage: stage, Snapshot: snapshot, Expires: expires}}, now, budget)
-}
-
-// CachePutItem is one snapshot for CachePutBatch to store.
-type CachePutItem struct {
-	Key      string
-	Stage    int
-	Snapshot []byte
-	Expires  time.Time
-}
-
-// CachePutBatch is CachePut of several snapshots in one transaction: the
-// running totals, the housekeeping and the commit are paid once for all
-// of them. Of two items with one key, the later is stored.
-func (s *Store) CachePutBatch(ctx context.Context, items []CachePutItem, now time.Time, budget int64) (Dropped, error) {
-	entries, blobs := batchRows(items, now, budget)
-	if len(entries) == 0 {
+	size := int64(len(snapshot))
+	if size > budget {
 		return nil, nil
 	}
 	var t *tally
@@ -179,26 +164,21 @@ func (s *Store) CachePutBatch(ctx context.Context, items []CachePutItem, now tim
 		if t, err = s.begin(tx); err != nil {
 			return err
 		}
-		keys := make([]string, len(entries))
-		for i, e := range entries {
-			keys[i] = e.Key
-		}
 		var old []CacheEntry
-		if err := tx.Select("bytes, stage").Where("cache_key IN ?", keys).Find(&old).Error; err != nil {
+		if err := tx.Select("bytes, stage").Where("cache_key = ?", key).Limit(1).Find(&old).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
-		for _, o := range old {
-			t.add(o.Stage, -o.Bytes, -1)
+		if len(old) == 1 {
+			t.add(old[0].Stage, -old[0].Bytes, -1)
 		}
-		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&entries).Error; err != nil {
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, CreatedAt: now, ExpiresAt: expires}
+		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
-		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&blobs).Error; err != nil {
+		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&CacheBlob{Key: key, Snapshot: snapshot}).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
-		for _, e := range entries {
-			t.add(e.Stage, e.Bytes, 1)
-		}
+		t.add(stage, size, 1)
 		if err := expire(tx, t, now); err != nil {
 			return err
 		}
@@ -211,29 +191,6 @@ func (s *Store) CachePutBatch(ctx context.Context, items []CachePutItem, now tim
 		return nil, err
 	}
 	return t.dropped, nil
-}
-
-// batchRows returns the rows that store items: one per key, the last
-// item's, leaving out snapshots larger than the whole budget.
-func batchRows(items []CachePutItem, now time.Time, budget int64) ([]CacheEntry, []CacheBlob) {
-	at := map[string]int{}
-	var entries []CacheEntry
-	var blobs []CacheBlob
-	for _, it := range items {
-		size := int64(len(it.Snapshot))
-		if size > budget {
-			continue
-		}
-		entry := CacheEntry{Key: it.Key, Bytes: size, Stage: it.Stage, CreatedAt: now, ExpiresAt: it.Expires}
-		blob := CacheBlob{Key: it.Key, Snapshot: it.Snapshot}
-		if i, ok := at[it.Key]; ok {
-			entries[i], blobs[i] = entry, blob
-			continue
-		}
-		at[it.Key] = len(entries)
-		entries, blobs = append(entries, entry), append(blobs, blob)
-	}
-	return entries, blobs
 }
 
 // Dropped counts the entries a put dropped, by the stage that stored them

@@ -37,7 +37,8 @@ const (
 // each after extractRound in-process extractions (and as many again on
 // all cores): interleaved, the limit and the misses share whatever else
 // the machine is doing. Measured in one 0.6 s window before the misses,
-// the limit moved between 95 and 130 pages/s from run to run.
+// the limit moved between 95 and 130 pages/s from run to run; in four
+// rounds of ten, between 95 and 135.
 const (
 	missRounds   = 8
 	extractRound = 20
@@ -182,9 +183,10 @@ func pageExtraction(page []byte) func() error {
 	}
 }
 
-// BenchmarkThroughput drives the whole pipeline (guard, fetch, extract in
-// the shipped pool of sift-html processes, cache; sift's default gates)
-// with benchClients concurrent clients of one caller: cache misses spread
+// BenchmarkThroughput drives `sift serve`, built as it ships, through its
+// whole pipeline (guard, fetch, extract in the shipped pool of sift-html
+// processes, cache; sift's default gates) with benchClients concurrent
+// clients of one caller: cache misses spread
 // over benchHosts loopback origins, in rounds between measurements of the
 // in-process extraction limit, then cache hits of one URL. It prints
 // pages/s, p50 and p99 and the refusals of each, the limit beside the

@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// Article is a news article of about 80 KB: navigation, the story,
+// Article is a news article of about 40 KB: navigation, the story,
 // a sidebar of teasers and a footer.
 func Article() []byte {
 	var b bytes.Buffer
