@@ -213,7 +213,7 @@ func BenchmarkThroughput(b *testing.B) {
 		var ext extraction
 		var misses load
 		var missCPU time.Duration
-		var rounds []float64 // each round's misses ÷ its limit
+		var rounds []float64           // each round's misses ÷ its limit
 		stamp := time.Now().UnixNano() // every miss's URL is new
 		for r := range missRounds {
 			roundLimit := ext.measure(b, extract, extractRound)
