@@ -5,6 +5,7 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -224,14 +225,23 @@ func (s *Stage) lookup(ctx context.Context, key string) (*restoredSnapshot, stag
 	}
 	r.origin = origin
 	if memo != nil {
-		// The content is a copy of the snapshot's; the body shares its memory.
-		var size int64
-		if r.doc.Extraction != nil {
-			size = int64(len(r.doc.Extraction.Content))
-		}
-		memo.Store(memoDoc, r, size)
+		memo.Store(memoDoc, r, restoredSize(&r.doc, data))
 	}
 	return r, memo, true, nil
+}
+
+// restoredSize is the memory a Doc restored from data holds beyond data
+// itself: the content, a copy, and the body, decompressed, unless it is a
+// slice of a snapshot of the previous layout.
+func restoredSize(doc *stages.Doc, data []byte) int64 {
+	var size int64
+	if doc.Extraction != nil {
+		size = int64(len(doc.Extraction.Content))
+	}
+	if doc.Response != nil && !bytes.HasPrefix(data, magicV2) {
+		size += int64(len(doc.Response.Body))
+	}
+	return size
 }
 
 // Run stores a snapshot of the Doc as it stands, for as long as the

@@ -72,7 +72,7 @@ func TestRestoresPreviousLayout(t *testing.T) {
 }
 
 // snapshotV2 is doc in the previous layout, "sift-snap/2" with the body raw.
-func snapshotV2(t *testing.T, doc *stages.Doc) []byte {
+func snapshotV2(t testing.TB, doc *stages.Doc) []byte {
 	t.Helper()
 	data := mustSnapshot(t, doc)
 	rest := data[len(magic):]
@@ -130,7 +130,7 @@ func withBody(t *testing.T, packed []byte) []byte {
 	return append(out, content...)
 }
 
-func mustSnapshot(t *testing.T, doc *stages.Doc) []byte {
+func mustSnapshot(t testing.TB, doc *stages.Doc) []byte {
 	t.Helper()
 	data, err := snapshot(doc, time.Now())
 	if err != nil {
@@ -153,4 +153,25 @@ func FuzzRestore(f *testing.F) {
 			t.Fatal("restored without a response")
 		}
 	})
+}
+
+// A snapshot decoded in memory is counted with its decompressed body; a
+// body of the previous layout is a slice of the snapshot, already counted.
+func TestRestoredSizeCountsTheBody(t *testing.T) {
+	doc := &stages.Doc{Response: &stages.Response{Status: 200, Body: benchorigin.Article()}, Extraction: &stages.Extraction{Content: "story"}}
+	for name, tc := range map[string]struct {
+		data []byte
+		want int64
+	}{
+		"compressed":      {mustSnapshot(t, doc), int64(len(doc.Response.Body) + len("story"))},
+		"previous layout": {snapshotV2(t, doc), int64(len("story"))},
+	} {
+		var got stages.Doc
+		if _, err := restore(&got, tc.data); err != nil {
+			t.Fatal(err)
+		}
+		if size := restoredSize(&got, tc.data); size != tc.want {
+			t.Errorf("%s: %d bytes, want %d", name, size, tc.want)
+		}
+	}
 }
