@@ -92,10 +92,13 @@ type Plugin struct {
 	ContentTypes []string
 	// Env names the variables of sift's environment the plugin receives
 	// besides PATH and TMPDIR; a plugin gets none of the others.
-	Env       []string
-	Pool      int
-	Timeout   time.Duration
-	Memory    int64
+	Env     []string
+	Pool    int
+	Timeout time.Duration
+	Memory  int64
+	// CPUs is the GOMAXPROCS of each plugin process, or 0 for Go's
+	// default (every CPU).
+	CPUs      int
 	Isolation string
 	// PerCaller, when set, admits at most that many of one caller's
 	// documents into the pool at once, answers busy when the pool or the

@@ -39,8 +39,11 @@ pipeline {
   }
 }
 
+# Each html process reads one page at a time on one thread: on one CPU its
+# collector stops competing with the pool's other processes for the cores.
 extractor "html" {
   pool    = 2
+  cpus    = 1
   timeout = "30s"
   memory  = "512MiB"
 }

@@ -65,6 +65,7 @@ type rawPlugin struct {
 	Pool         hcl.Expression `hcl:"pool,optional" type:"number" doc:"plugin processes kept running (1–64, default 2)"`
 	Timeout      hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one plugin call (default \"30s\"; a digester's \"60s\")"`
 	Memory       hcl.Expression `hcl:"memory,optional" type:"size" doc:"memory limit of each plugin process (default \"512MiB\")"`
+	CPUs         hcl.Expression `hcl:"cpus,optional" type:"number" doc:"how many CPUs each plugin process runs Go code on at once, its GOMAXPROCS (1–1024; default every CPU); 1 suits a plugin that reads one document at a time on one thread"`
 	Isolation    hcl.Expression `hcl:"isolation,optional" type:"string" doc:"\"subprocess\" (default) or \"none\" (a built-in run inside sift; tests)"`
 	PerCaller    hcl.Expression `hcl:"per_caller,optional" type:"number" doc:"at most this many of one caller's documents in the pool at once; busy instead of queueing when full (0, the default, is no per-caller share)"`
 	Remain       hcl.Body       `hcl:",remain"`
@@ -209,6 +210,7 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 	}
 	p.Timeout, diags = optDuration(rp.Timeout, defTimeout, diags)
 	p.Memory, diags = optSize(rp.Memory, DefaultMemory, diags)
+	p.CPUs, diags = optInt(rp.CPUs, 0, 1, 1024, diags)
 	p.Isolation, diags = optString(rp.Isolation, IsolationSubprocess, diags)
 	if p.Isolation != IsolationSubprocess && p.Isolation != IsolationNone {
 		diags = append(diags, attrError(rp.Isolation.Range().Ptr(), "Invalid isolation",

@@ -15,7 +15,8 @@ import (
 var inherited = []string{"PATH", "TMPDIR"}
 
 // pluginEnv is the whole environment of a plugin process: inherited, the
-// names the spec lists, and the limits the host passes. Plugins parse
+// names the spec lists, and the limits the host passes (with the block's
+// cpus as GOMAXPROCS). Plugins parse
 // hostile documents, so sift's keys and DSN never reach them; go-plugin
 // adds its own protocol variables.
 func pluginEnv(s *Spec) []string {
@@ -25,9 +26,15 @@ func pluginEnv(s *Spec) []string {
 			env = append(env, name+"="+v)
 		}
 	}
-	return append(env,
+	env = append(env,
 		sdk.EnvMaxMessage+"="+strconv.Itoa(s.MaxMessage),
 		sdk.EnvMemoryLimit+"="+strconv.FormatInt(s.Memory, 10))
+	if s.CPUs > 0 {
+		// Go's runtime reads it at start; last, so that it wins over a
+		// GOMAXPROCS the block's env passes on.
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(s.CPUs))
+	}
+	return env
 }
 
 // envAttributes are the variables the plugin's block names in the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -41,7 +42,7 @@ func TestPluginEnvironmentIsOnlyWhatSiftDecides(t *testing.T) {
 			t.Errorf("the plugin's environment lacks %s", want)
 		}
 	}
-	allowed := []string{"PATH", "TMPDIR", "SIFT_TEST_LISTED", sdk.EnvMaxMessage, sdk.EnvMemoryLimit,
+	allowed := []string{"PATH", "TMPDIR", "SIFT_TEST_LISTED", sdk.EnvMaxMessage, sdk.EnvMemoryLimit, "GOMAXPROCS",
 		sdk.Handshake.MagicCookieKey, "PLUGIN_MIN_PORT", "PLUGIN_MAX_PORT", "PLUGIN_PROTOCOL_VERSIONS", "PLUGIN_CLIENT_CERT",
 		"PLUGIN_UNIX_SOCKET_DIR", sdk.EnvCacheDir}
 	for _, kv := range env {
@@ -166,5 +167,30 @@ model = "NOT_A_VARIABLE"
 	}
 	if got, want := specs[0].Env, []string{"OTHER", "LLM_KEY"}; !slices.Equal(got, want) {
 		t.Errorf("Env = %q, want %q", got, want)
+	}
+}
+
+// A block's cpus is its processes' GOMAXPROCS, over one the block's env
+// passes on; without cpus, what env passes on holds.
+func TestPluginCPUs(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "3")
+	for _, tc := range []struct {
+		cpus int
+		env  []string
+		want int
+	}{
+		{cpus: 1, env: []string{"GOMAXPROCS"}, want: 1},
+		{cpus: 2, want: 2},
+		{cpus: 0, env: []string{"GOMAXPROCS"}, want: 3},
+	} {
+		spec := testSpec(t, "")
+		spec.Pool, spec.CPUs, spec.Env = 1, tc.cpus, tc.env
+		res, err := extract(t, startHost(t, spec), "procs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Content != strconv.Itoa(tc.want) {
+			t.Errorf("cpus %d: the plugin runs on %s CPUs, want %d", tc.cpus, res.Content, tc.want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +139,8 @@ func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*s
 		return &sdk.ExtractResult{Content: "wrote to stderr", Format: sdk.FormatText}, nil
 	case "env":
 		return &sdk.ExtractResult{Content: strings.Join(os.Environ(), "\x00"), Format: sdk.FormatText}, nil
+	case "procs":
+		return &sdk.ExtractResult{Content: strconv.Itoa(runtime.GOMAXPROCS(0)), Format: sdk.FormatText}, nil
 	case "gate":
 		// Runs until the test creates the file named by the "gate" option,
 		// so the test, not the clock, decides how long the call lasts.
