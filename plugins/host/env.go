@@ -15,10 +15,9 @@ import (
 var inherited = []string{"PATH", "TMPDIR"}
 
 // pluginEnv is the whole environment of a plugin process: inherited, the
-// names the spec lists, and the limits the host passes (with the block's
-// cpus as GOMAXPROCS). Plugins parse
-// hostile documents, so sift's keys and DSN never reach them; go-plugin
-// adds its own protocol variables.
+// names the spec lists, and the limits the host passes (the block's cpus
+// as GOMAXPROCS among them). Plugins parse hostile documents, so sift's
+// keys and DSN never reach them; go-plugin adds its own protocol variables.
 func pluginEnv(s *Spec) []string {
 	var env []string
 	for _, name := range slices.Concat(inherited, s.Env) {
