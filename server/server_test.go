@@ -709,6 +709,10 @@ func TestFetchPDF(t *testing.T) {
 	if resp.StatusCode != http.StatusUnprocessableEntity || body["hint"] != "ocr" || !strings.HasPrefix(body["error"].(string), "no_text:") {
 		t.Fatalf("scan: %d %v", resp.StatusCode, body)
 	}
+	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/blank-drawing.pdf"})
+	if _, hinted := body["hint"]; resp.StatusCode != http.StatusUnprocessableEntity || hinted || !strings.HasPrefix(body["error"].(string), "empty:") {
+		t.Fatalf("a PDF with neither text nor images: %d %v", resp.StatusCode, body)
+	}
 	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-TAMReview.pdf", "pages": "30"})
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body["error"].(string), "past the last page") {
 		t.Fatalf("pages 30 of 23: %d %v", resp.StatusCode, body)

@@ -39,6 +39,9 @@ const (
 	ClassNoText = "no_text"
 	// ClassEncrypted is a PDF that needs a password.
 	ClassEncrypted = "encrypted"
+	// ClassEmpty is a PDF whose pages hold neither text nor images:
+	// nothing to read, by OCR or otherwise.
+	ClassEmpty = "empty"
 )
 
 // PageMarker starts each page's text: `<!-- page 3 -->`. Markdown renders
@@ -120,14 +123,45 @@ func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 	}
 	content, hasText := e.readPages(inst, doc, req.Body, pages)
 	if !hasText {
-		return nil, &sdk.DocError{Class: ClassNoText,
-			Message: "the PDF has no text layer (a scan?); reading it needs OCR"}
+		return nil, noTextError(inst, doc, pages)
 	}
 	var warning string
 	if res.Content, warning = sdk.CapOutput(content, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
 		res.Warnings = append(res.Warnings, warning)
 	}
 	return res, nil
+}
+
+// noTextError says why a PDF gave no text: pages drawn from images (a
+// scan) need OCR; pages with neither text nor images are empty, and OCR
+// would not help.
+func noTextError(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int) error {
+	for _, idx := range pages {
+		if mayHoldImages(inst, requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: idx}}) {
+			return &sdk.DocError{Class: ClassNoText, Message: "the PDF has no text layer (a scan?); reading it needs OCR"}
+		}
+	}
+	return &sdk.DocError{Class: ClassEmpty, Message: "the PDF's pages hold no text and no images: there is nothing to read"}
+}
+
+// mayHoldImages reports whether a page draws an image, or a form XObject
+// that may hold one; a page that cannot be read counts as one that may.
+func mayHoldImages(inst pdfium.Pdfium, page requests.Page) bool {
+	n, err := inst.FPDFPage_CountObjects(&requests.FPDFPage_CountObjects{Page: page})
+	if err != nil {
+		return true
+	}
+	for i := range n.Count {
+		obj, err := inst.FPDFPage_GetObject(&requests.FPDFPage_GetObject{Page: page, Index: i})
+		if err != nil {
+			return true
+		}
+		typ, err := inst.FPDFPageObj_GetType(&requests.FPDFPageObj_GetType{PageObject: obj.PageObject})
+		if err != nil || typ.Type == enums.FPDF_PAGEOBJ_IMAGE || typ.Type == enums.FPDF_PAGEOBJ_FORM {
+			return true
+		}
+	}
+	return false
 }
 
 // parallelPages is the length from which a document is read by two PDFium

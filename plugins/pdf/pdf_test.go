@@ -88,6 +88,7 @@ func TestExtractErrors(t *testing.T) {
 		{"pdfjs-TAMReview.pdf", "40", sdk.ClassBadOption, "page 40 is past the last page (23)"},
 		{"pdfjs-TAMReview.pdf", "x", sdk.ClassBadOption, `"x" is not a page number`},
 		{"pdfjs-issue12213.pdf", "", ClassNoText, "needs OCR"},
+		{"blank-drawing.pdf", "", ClassEmpty, "hold no text and no images: there is nothing to read"},
 		{"pdfjs-issue6010_1.pdf", "", ClassEncrypted, "needs a password"},
 		{"hostile/qpdf-bad1.pdf", "", sdk.ClassInvalid, "malformed PDF: not a PDF, or damaged past reading"},
 	}
