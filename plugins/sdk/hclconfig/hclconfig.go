@@ -18,7 +18,7 @@ import (
 // SiftAttributes are the attributes of an extractor or digester block that
 // sift itself reads (how to run the plugin); the rest of the block is the
 // plugin's, decoded by Decode.
-var SiftAttributes = []string{"command", "sha256", "content_types", "env", "pool", "timeout", "memory", "isolation", "per_caller"}
+var SiftAttributes = []string{"command", "sha256", "content_types", "env", "pool", "timeout", "memory", "cpus", "isolation", "per_caller"}
 
 // Decode decodes the plugin's part of a block against its schema, so
 // diagnostics keep the file and line they are about, and returns the
