@@ -6,17 +6,24 @@ import (
 	"github.com/siftd/sift/config"
 )
 
-// TestShapeFollowsWhatTheOutputDependsOn: the cache's keys change with any
-// stage or plugin block, and stay when only callers change.
+// TestShapeFollowsWhatTheOutputDependsOn: the cache's keys change with a
+// stage's settings and a plugin's own, and stay when only callers, how a
+// plugin runs, or the file's comments and layout change.
 func TestShapeFollowsWhatTheOutputDependsOn(t *testing.T) {
-	parse := func(extract, key string) string {
+	parse := func(extract, key string, plugin ...string) string {
 		t.Helper()
+		pdf := "  isolation = \"none\"\n"
+		if len(plugin) > 0 {
+			pdf = plugin[0]
+		}
 		src := `caller "c" {
   key_sha256 = "` + key + `"
 }
 extractor "html" {
   isolation = "none"
 }
+extractor "pdf" {
+` + pdf + `}
 pipeline {
   stage "guard" {}
   stage "fetch" {}
@@ -43,5 +50,19 @@ pipeline {
 		if parse(extract, keyA) == base {
 			t.Errorf("extract {%s} kept the shape: the cache would restore the old chain's snapshots", extract)
 		}
+	}
+	if parse("\n    max_output = \"1KiB\" # a comment\n\n  ", keyA) != parse("\n    max_output   =   \"1KiB\"\n  ", keyA) {
+		t.Error("a comment or spaces changed the shape")
+	}
+	for _, running := range []string{
+		"  isolation = \"none\"\n  pool = 3\n  timeout = \"2m\"\n  memory = \"1GiB\"\n  cpus = 1\n  per_caller = 1\n  env = [\"GOGC\"]\n",
+		"  # how the pool runs\n  isolation    = \"none\"\n",
+	} {
+		if parse("", keyA, running) != base {
+			t.Errorf("pdf {%s} changed the shape: how a plugin runs does not change what it reads", running)
+		}
+	}
+	if parse("", keyA, "  isolation = \"none\"\n  max_pages = 5\n") == base {
+		t.Error("the pdf block's max_pages kept the shape: the cache would restore pages past the new bound")
 	}
 }
