@@ -1,10 +1,11 @@
 package app
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"hash"
+	"io"
 	"maps"
 	"slices"
 
@@ -15,25 +16,33 @@ import (
 	"github.com/siftd/sift/plugins/sdk/hclconfig"
 )
 
-// shape fingerprints what the chain's output depends on: each stage
-// block's settings, and each plugin block's name, command, pin, content
-// types and settings of its own. Cache keys carry it, so a stage's
-// settings changed on the same data directory (an extract filter, a
-// max_output, another extractor, a pdf block's max_pages) start the cache
-// afresh instead of restoring what the old chain made. How a plugin runs
-// (its pool, timeout, memory, cpus, isolation, per_caller, env), the
-// file's comments and layout, callers, the listener and the other blocks
-// play no part: changing them keeps the cache.
+// shape fingerprints what the chain's output depends on: each stage's
+// kind, content types and settings (a cache stage's lifetimes and budgets
+// aside), and each plugin block's command, pin, content types and
+// settings of its own. Cache keys carry it, so a setting changed on the
+// same data directory (an extract filter, a max_output, another
+// extractor, a pdf block's max_pages) starts the cache afresh instead of
+// restoring what the old chain made. How a plugin runs (its pool,
+// timeout, memory, cpus, isolation, per_caller, env), a block holding
+// nothing else, the file's comments and layout, callers, the listener and
+// the other blocks play no part: changing them keeps the cache.
 func shape(cfg *config.Config) string {
 	h := sha256.New()
 	for _, st := range chainBlocks(cfg) {
 		fmt.Fprintf(h, "stage %q %q\n", st.Kind, st.ContentTypes)
-		writeSettings(h, cfg, st.Body, nil)
+		if st.Kind != "cache" { // how long and how much it keeps, not what
+			writeSettings(h, cfg, st.Body, nil)
+		}
 	}
 	for _, blocks := range [][]config.Plugin{cfg.Extractors, cfg.Digesters} {
 		for _, p := range blocks {
+			var own bytes.Buffer
+			writeSettings(&own, cfg, p.Body, hclconfig.SiftAttributes)
+			if own.Len() == 0 && len(p.Command) == 0 && p.SHA256 == "" && len(p.ContentTypes) == 0 {
+				continue // tunes how a built-in runs: as if there were no block
+			}
 			fmt.Fprintf(h, "plugin %q %q %q %q\n", p.Name, p.Command, p.SHA256, p.ContentTypes)
-			writeSettings(h, cfg, p.Body, hclconfig.SiftAttributes)
+			h.Write(own.Bytes())
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
@@ -43,7 +52,7 @@ func shape(cfg *config.Config) string {
 // by name, each with its expression as the file writes it, then its nested
 // blocks the same way; the file's comments and layout between them do not
 // count.
-func writeSettings(h hash.Hash, cfg *config.Config, body hcl.Body, skip []string) {
+func writeSettings(h io.Writer, cfg *config.Config, body hcl.Body, skip []string) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok {
 		return

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/siftd/sift/config"
@@ -16,26 +17,7 @@ func TestShapeFollowsWhatTheOutputDependsOn(t *testing.T) {
 		if len(plugin) > 0 {
 			pdf = plugin[0]
 		}
-		src := `caller "c" {
-  key_sha256 = "` + key + `"
-}
-extractor "html" {
-  isolation = "none"
-}
-extractor "pdf" {
-` + pdf + `}
-pipeline {
-  stage "guard" {}
-  stage "fetch" {}
-  stage "extract" {` + extract + `}
-  stage "cache" {}
-}
-`
-		cfg, diags := config.Parse([]byte(src), "test.hcl")
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		return shape(cfg)
+		return shapeOf(t, configOf(extract, key, pdf))
 	}
 	keyA := "a665a45920422f9d417e4867efdc4fb8a04a1f3fff1fa07e998e86f7f7a27ae3"
 	keyB := "b3a8e0e1f9ab1bfe3a36f231f676f78bb30a519d2b21e6c530c0eee8ebb4a5d0"
@@ -62,7 +44,50 @@ pipeline {
 			t.Errorf("pdf {%s} changed the shape: how a plugin runs does not change what it reads", running)
 		}
 	}
+	noBlock := strings.Replace(configOf("", keyA, ""), "extractor \"pdf\" {\n}\n", "", 1)
+	if strings.Contains(noBlock, `extractor "pdf"`) {
+		t.Fatal("the test's configuration without a pdf block still has one")
+	}
+	for name, src := range map[string]string{
+		"a block that tunes only how a plugin runs": configOf("", keyA, "  pool = 3\n") + "extractor \"json\" {\n  pool = 3\n}\n",
+		"an empty block":                       configOf("", keyA, ""),
+		"no pdf block":                         noBlock,
+		"a cache stage's budget and lifetimes": strings.Replace(configOf("", keyA, ""), "stage \"cache\" {}", "stage \"cache\" {\n    max_bytes = \"1GiB\"\n    ttl = \"1h\"\n  }", 1),
+	} {
+		if shapeOf(t, src) != base {
+			t.Errorf("%s changed the shape", name)
+		}
+	}
 	if parse("", keyA, "  isolation = \"none\"\n  max_pages = 5\n") == base {
 		t.Error("the pdf block's max_pages kept the shape: the cache would restore pages past the new bound")
 	}
+}
+
+// configOf is the shape test's configuration: a caller with key, an html
+// block, a pdf block of pdf's text, and extract's text in the extract stage.
+func configOf(extract, key, pdf string) string {
+	return `caller "c" {
+  key_sha256 = "` + key + `"
+}
+extractor "html" {
+  isolation = "none"
+}
+extractor "pdf" {
+` + pdf + `}
+pipeline {
+  stage "guard" {}
+  stage "fetch" {}
+  stage "extract" {` + extract + `}
+  stage "cache" {}
+}
+`
+}
+
+func shapeOf(t *testing.T, src string) string {
+	t.Helper()
+	cfg, diags := config.Parse([]byte(src), "test.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return shape(cfg)
 }
