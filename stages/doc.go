@@ -94,6 +94,10 @@ type Response struct {
 	// it was fetched and kept in cache snapshots like Tokens; empty when
 	// the fetcher did not compute it.
 	Hash string
+	// FetchedAt is when the response came from the origin; zero when the
+	// fetcher did not say. A cache snapshot keeps it, so an answer from the
+	// cache reports the time the answer from the origin did.
+	FetchedAt time.Time
 }
 
 // BodyHash is the content address of a fetched body.

@@ -84,7 +84,17 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 	} else {
 		StripInvisible(doc)
 	}
-	return &Result{Doc: doc, FetchedAt: start.UTC()}, nil
+	return &Result{Doc: doc, FetchedAt: fetchedAt(doc, start)}, nil
+}
+
+// fetchedAt is when doc's content came from the origin: the fetch stage's
+// time, which a cache snapshot keeps as its cached_at; the request's start
+// when the response does not say.
+func fetchedAt(doc *stages.Doc, start time.Time) time.Time {
+	if doc.Response != nil && !doc.Response.FetchedAt.IsZero() {
+		return doc.Response.FetchedAt.UTC()
+	}
+	return start.UTC()
 }
 
 // logHost is the host a request's log line names. Batch log lines never

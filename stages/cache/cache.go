@@ -257,8 +257,11 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	}
 	now := s.now()
 	origin := now
-	if doc.Cached() {
+	switch at := doc.Response.FetchedAt; {
+	case doc.Cached():
 		origin = doc.CachedAt
+	case !at.IsZero() && !at.After(now):
+		origin = at // the snapshot is as old as the fetch, not the store
 	}
 	ttl := lifetime(doc.Response.Header, s.ttl, s.maxTTL, origin)
 	expires := origin.Add(ttl)

@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/stages"
@@ -44,7 +45,7 @@ func (c *client) read(resp *http.Response, target *stages.Target, f *framing) (*
 	header := resp.Header.Clone()
 	header.Del("Set-Cookie")
 	return &stages.Response{FinalURL: target.URL, Status: resp.StatusCode, Header: header, Body: body, ContentType: contentType,
-		Tokens: tokens.EstimateBytes(body), Hash: stages.BodyHash(body)}, nil
+		Tokens: tokens.EstimateBytes(body), Hash: stages.BodyHash(body), FetchedAt: time.Now().UTC()}, nil
 }
 
 func readError(ctx context.Context, err error) error {
