@@ -172,7 +172,12 @@ func (s *Store) CachePut(ctx context.Context, key string, stage int, snapshot []
 			t.add(old[0].Stage, -old[0].Bytes, -1)
 		}
 		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, CreatedAt: now, ExpiresAt: expires}
-		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&entry).Error; err != nil {
+		// Every column, created_at too: GORM's UpdateAll leaves a
+		// CreatedAt out, and a replaced snapshot then kept the first one's
+		// age (served as its cached_at, counted by max age and eviction).
+		replace := clause.OnConflict{Columns: []clause.Column{{Name: "cache_key"}},
+			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "created_at", "expires_at"})}
+		if err := tx.Clauses(replace).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&CacheBlob{Key: key, Snapshot: snapshot}).Error; err != nil {

@@ -315,3 +315,27 @@ func TestOldCacheLayoutDropped(t *testing.T) {
 	}
 	checkTotals(t, s, 1<<20)
 }
+
+// A replaced entry is as old as its new snapshot, read from the database
+// as from memory: its taken time, by which hits report cached_at and max
+// age and eviction count, is the second put's.
+func TestReplacedEntryTakesTheNewTime(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		second := first.Add(10 * time.Minute)
+		for _, put := range []struct {
+			at   time.Time
+			snap string
+		}{{first, "one"}, {second, "two"}} {
+			if _, err := s.CachePut(ctx, "k", 0, []byte(put.snap), put.at, put.at.Add(time.Hour), 1<<20); err != nil {
+				t.Fatal(err)
+			}
+		}
+		snap, at, ok, err := s.CacheGet(ctx, "k", second)
+		if !ok || err != nil || string(snap) != "two" || !at.Equal(second) {
+			t.Fatalf("the replaced entry reads %q taken at %v (ok %v, %v), want %q at %v", snap, at, ok, err, "two", second)
+		}
+	})
+}
