@@ -20,18 +20,8 @@ func TestPluginEnv(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
-			cfg, diags := Parse([]byte(tc.src), "t.hcl")
-			if tc.wantErr != "" {
-				if !strings.Contains(diags.Error(), tc.wantErr) {
-					t.Fatalf("diags = %v, want %q", diags, tc.wantErr)
-				}
-				return
-			}
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			if got := cfg.Extractors[0].Env; !slices.Equal(got, tc.want) {
-				t.Errorf("Env = %q, want %q", got, tc.want)
+			if p, ok := parseExtractor(t, tc.src, tc.wantErr); ok && !slices.Equal(p.Env, tc.want) {
+				t.Errorf("Env = %q, want %q", p.Env, tc.want)
 			}
 		})
 	}
@@ -50,19 +40,27 @@ func TestPluginCPUs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
-			cfg, diags := Parse([]byte(tc.src), "t.hcl")
-			if tc.wantErr != "" {
-				if !strings.Contains(diags.Error(), tc.wantErr) {
-					t.Fatalf("diags = %v, want %q", diags, tc.wantErr)
-				}
-				return
-			}
-			if diags.HasErrors() {
-				t.Fatal(diags)
-			}
-			if got := cfg.Extractors[0].CPUs; got != tc.want {
-				t.Errorf("CPUs = %d, want %d", got, tc.want)
+			if p, ok := parseExtractor(t, tc.src, tc.wantErr); ok && p.CPUs != tc.want {
+				t.Errorf("CPUs = %d, want %d", p.CPUs, tc.want)
 			}
 		})
 	}
+}
+
+// parseExtractor parses src, a configuration of one extractor block, and
+// returns the block; when wantErr is set it checks that the diagnostics say
+// it instead, and ok is false.
+func parseExtractor(t *testing.T, src, wantErr string) (p Plugin, ok bool) {
+	t.Helper()
+	cfg, diags := Parse([]byte(src), "t.hcl")
+	if wantErr != "" {
+		if !strings.Contains(diags.Error(), wantErr) {
+			t.Fatalf("diags = %v, want %q", diags, wantErr)
+		}
+		return Plugin{}, false
+	}
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return cfg.Extractors[0], true
 }

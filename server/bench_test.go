@@ -12,22 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/benchorigin"
+	"github.com/siftd/sift/internal/loadtest"
 )
-
-func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+testKey)
-	resp, err := client.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b.Fatalf("status %d", resp.StatusCode)
-	}
-}
 
 // BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent
 // clients over loopback, for a short page and for the article of
@@ -39,11 +25,11 @@ func BenchmarkCacheHit(b *testing.B) {
 		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": origin.URL + "/article"})
 	})
 	b.Run("article", func(b *testing.B) {
-		origin, hosts := benchorigin.Serve(b, benchorigin.Article(), 8)
+		origin, hosts := loadtest.Serve(b, loadtest.Article(), 8)
 		benchCacheHits(b, origin, "/v1/fetch", map[string]any{"url": hosts[0] + "/article"})
 	})
 	b.Run("article-v2scrape", func(b *testing.B) {
-		origin, hosts := benchorigin.Serve(b, benchorigin.Article(), 8)
+		origin, hosts := loadtest.Serve(b, loadtest.Article(), 8)
 		benchCacheHits(b, origin, "/v2/scrape", map[string]any{"url": hosts[0] + "/article", "formats": []string{"markdown", "links"}})
 	})
 }
@@ -53,24 +39,24 @@ func benchCacheHits(b *testing.B, origin *httptest.Server, path string, request 
 	body, _ := json.Marshal(request)
 	url := srv.URL + path
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	benchPost(b, client, url, body) // prime the cache
+	loadtest.Post(b, client, url, testKey, body) // prime the cache
 	var mu sync.Mutex
 	var lat []time.Duration
 	b.SetParallelism(4) // 4 × GOMAXPROCS clients
 	b.ResetTimer()
-	start, cpu := time.Now(), cpuTime(b)
+	start, cpu := time.Now(), loadtest.CPUTime(b)
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
 			t0 := time.Now()
-			benchPost(b, client, url, body)
+			loadtest.Post(b, client, url, testKey, body)
 			mine = append(mine, time.Since(t0))
 		}
 		mu.Lock()
 		lat = append(lat, mine...)
 		mu.Unlock()
 	})
-	elapsed, used := time.Since(start), cpuTime(b)-cpu
+	elapsed, used := time.Since(start), loadtest.CPUTime(b)-cpu
 	slices.Sort(lat)
 	b.ReportMetric(float64(used.Microseconds())/float64(len(lat)), "cpu_µs/hit")
 	b.ReportMetric(float64(len(lat))/elapsed.Seconds(), "req/s")
@@ -96,7 +82,7 @@ func BenchmarkCleanFetchOverhead(b *testing.B) {
 	body, _ := json.Marshal(map[string]any{"url": page})
 	b.Run("siftClean", func(b *testing.B) {
 		for b.Loop() {
-			benchPost(b, http.DefaultClient, srv.URL+"/v1/fetch", body)
+			loadtest.Post(b, http.DefaultClient, srv.URL+"/v1/fetch", testKey, body)
 		}
 	})
 }
@@ -118,7 +104,7 @@ func BenchmarkBatchOverhead(b *testing.B) {
 		for i := range n {
 			targets[i] = map[string]any{"url": fmt.Sprintf("%s/article?r=%d&i=%d", origin.URL, round, i)}
 			body, _ := json.Marshal(map[string]any{"url": fmt.Sprintf("%s/article?direct=%d&i=%d", origin.URL, round, i)})
-			benchPost(b, http.DefaultClient, srv.URL+"/v1/fetch", body)
+			loadtest.Post(b, http.DefaultClient, srv.URL+"/v1/fetch", testKey, body)
 		}
 		direct += time.Since(start)
 

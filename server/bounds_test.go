@@ -7,11 +7,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/loadtest"
 )
 
 // boundsOrigin serves a page of lines of "a" (size bytes), and a JSON
@@ -69,7 +69,7 @@ var hostileJQ = []string{
 func TestHostileGrepAndJQAreBounded(t *testing.T) {
 	origin, hits := boundsOrigin(t, 40<<10)
 	srv := newTestServer(t, origin, testOptions{})
-	start := cpuTime(t)
+	start := loadtest.CPUTime(t)
 	for _, pattern := range hostileGrep {
 		resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/page", "grep": pattern})
 		msg, _ := body["error"].(string)
@@ -88,7 +88,7 @@ func TestHostileGrepAndJQAreBounded(t *testing.T) {
 			t.Errorf("jq %.40s: %d %v", program, resp.StatusCode, body)
 		}
 	}
-	if spent := cpuTime(t) - start; spent > 2*time.Second {
+	if spent := loadtest.CPUTime(t) - start; spent > 2*time.Second {
 		t.Errorf("twenty hostile requests cost %s of CPU, want under 2s", spent)
 	}
 }
@@ -143,9 +143,9 @@ func TestGrepDeadlineAndGate(t *testing.T) {
 	cancel()
 	<-gone
 	time.Sleep(200 * time.Millisecond)
-	before := cpuTime(t)
+	before := loadtest.CPUTime(t)
 	time.Sleep(time.Second)
-	if spent := cpuTime(t) - before; spent > 300*time.Millisecond {
+	if spent := loadtest.CPUTime(t) - before; spent > 300*time.Millisecond {
 		t.Errorf("after the client left, sift still spent %s of CPU in a second", spent)
 	}
 }
@@ -157,14 +157,4 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within 30s")
 		}
 	}
-}
-
-// cpuTime is the CPU time this process has used.
-func cpuTime(t testing.TB) time.Duration {
-	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -10,7 +10,6 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages/extract"
 )
 
@@ -120,9 +119,9 @@ func readPage(body []byte, base string) pageInfo {
 
 // bounded cuts v to max bytes, and names the cut of what in Cuts.
 func (info *pageInfo) bounded(what, v string, max int64) string {
-	cut, truncated := sdk.Truncate(v, max)
-	if truncated {
-		info.Cuts = append(info.Cuts, fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v)))
+	cut, warning := extract.Bound(what, v, max)
+	if warning != "" {
+		info.Cuts = append(info.Cuts, warning)
 	}
 	return cut
 }

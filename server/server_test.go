@@ -25,7 +25,6 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/service"
-	"github.com/siftd/sift/internal/testenv"
 	"github.com/siftd/sift/internal/testwait"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
@@ -65,12 +64,8 @@ func newTestServer(t testing.TB, origin *httptest.Server, opts testOptions, afte
 func newTestAPI(t testing.TB, origin *httptest.Server, opts testOptions, afterExtract ...string) *Server {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
-	// html runs in process, unless the test asks for the shipped pool of
-	// sift-html processes (found on PATH).
+	// html runs in process.
 	htmlBlock, builtins := "extractor \"html\" {\n  isolation = \"none\"\n}", host.Builtins{"html": html.New}
-	if opts.shippedHTML {
-		htmlBlock, builtins = testenv.ShippedBlock(t, "extractor", "html"), host.Builtins{}
-	}
 	src := fmt.Sprintf(`
 data_dir = %q
 caller "agent" {
@@ -164,7 +159,6 @@ type testOptions struct {
 	extraConfig string        // top-level HCL added to the test config
 	resolver    *net.Resolver // the guard's resolver
 	grepTimeout time.Duration // the grep deadline, service.GrepTimeout when 0
-	shippedHTML bool          // html from sift-html on PATH, as config.hcl ships it
 }
 
 // testBatch is the runner a test asks newTestAPI to build over the server

@@ -64,7 +64,7 @@ func BenchmarkPDFFetch(b *testing.B) {
 	fetchPDF := func(name string) (int, time.Duration, bool) {
 		body, _ := json.Marshal(map[string]any{"url": origin.URL + "/" + url.PathEscape(name)})
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer test-key")
+		req.Header.Set("Authorization", "Bearer "+sdkKey)
 		start := time.Now()
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -15,11 +15,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/benchorigin"
+	"github.com/siftd/sift/internal/loadtest"
 	"github.com/siftd/sift/internal/testenv"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/sdk"
@@ -151,14 +150,14 @@ func (e extraction) parallel() float64 { return float64(e.parN) / e.parWall.Seco
 // changes the wall time. It returns the round's own limit.
 func (e *extraction) measure(b *testing.B, extract func() error, each int) float64 {
 	b.Helper()
-	start, cpu := time.Now(), cpuTime(b)
+	start, cpu := time.Now(), loadtest.CPUTime(b)
 	for range each {
 		if err := extract(); err != nil {
 			b.Fatal(err)
 		}
 	}
 	wall := time.Since(start)
-	e.n, e.wall, e.cpu = e.n+each, e.wall+wall, e.cpu+cpuTime(b)-cpu
+	e.n, e.wall, e.cpu = e.n+each, e.wall+wall, e.cpu+loadtest.CPUTime(b)-cpu
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	start = time.Now()
@@ -188,14 +187,14 @@ func pageExtraction(page []byte) func() error {
 // BenchmarkThroughput drives `sift serve`, built as it ships, through its
 // whole pipeline (guard, fetch, extract in the shipped pool of sift-html
 // processes, cache; sift's default gates) with benchClients concurrent
-// clients of one caller: cache misses spread
-// over benchHosts loopback origins, in rounds between measurements of the
-// in-process extraction limit, then cache hits of one URL. It prints
-// pages/s, p50 and p99 and the refusals of each, the limit beside the
-// misses, and the mean time of each stage from /metrics.
+// clients of one caller: cache misses spread over benchHosts loopback
+// origins, in rounds between measurements of the in-process extraction
+// limit, then cache hits of one URL. It prints pages/s, p50 and p99 and
+// the refusals of each, the limit beside the misses, and the mean time of
+// each stage from /metrics.
 func BenchmarkThroughput(b *testing.B) {
-	page := benchorigin.Article()
-	origin, hosts := benchorigin.Serve(b, page, benchHosts)
+	page := loadtest.Article()
+	origin, hosts := loadtest.Serve(b, page, benchHosts)
 	addr, _ := startSiftPipeline(b, origin, `stage "cache" {}`, testenv.ShippedBlock(b, "extractor", "html"))
 	srv := "http://" + addr
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -229,7 +228,7 @@ func BenchmarkThroughput(b *testing.B) {
 		slices.Sort(rounds)
 		limit, per, extractCPU, parallel := ext.limit(), ext.per(), ext.cpuPer(), ext.parallel()
 		hot := body(hosts[0] + "/article?hot")
-		benchPost(b, client, srv+"/v1/fetch", hot)
+		loadtest.Post(b, client, srv+"/v1/fetch", sdkKey, hot)
 		cpu := treeCPU(b)
 		hits := drive(b, client, srv+"/v1/fetch", benchPhase, func(int, int) []byte { return hot })
 		hitCPU := treeCPU(b) - cpu
@@ -309,7 +308,7 @@ func treeCPU(b *testing.B) time.Duration {
 		procs[pid] = proc{ppid: ppid, cpu: time.Duration(utime+stime) * 10 * time.Millisecond}
 	}
 	self := os.Getpid()
-	total := cpuTime(b)
+	total := loadtest.CPUTime(b)
 	for pid, p := range procs {
 		for anc := p.ppid; anc > 1 && pid != self; anc = procs[anc].ppid {
 			if anc == self {
@@ -319,33 +318,6 @@ func treeCPU(b *testing.B) time.Duration {
 		}
 	}
 	return total
-}
-
-// cpuTime is this process's CPU time, user and system.
-func cpuTime(b *testing.B) time.Duration {
-	b.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		b.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// benchPost posts body to url as the benchmark's caller and fails unless
-// sift answers 200.
-func benchPost(b *testing.B, client *http.Client, url string, body []byte) {
-	b.Helper()
-	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Authorization", "Bearer "+sdkKey)
-	resp, err := client.Do(req)
-	if err != nil {
-		b.Fatal(err)
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		b.Fatalf("status %d", resp.StatusCode)
-	}
 }
 
 // printStageMeans prints each stage's mean time from sift_stage_duration_seconds.

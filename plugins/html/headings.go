@@ -72,6 +72,11 @@ func findHeading(n *html.Node, match func(*html.Node) bool) *html.Node {
 	return found
 }
 
+// hasHeading reports whether n holds a heading.
+func hasHeading(n *html.Node) bool {
+	return findHeading(n, func(*html.Node) bool { return true }) != nil
+}
+
 // eachHeading calls visit with each heading under n, in document order,
 // until visit returns false, and reports whether it ran to the end.
 func eachHeading(n *html.Node, visit func(*html.Node) bool) bool {
@@ -116,7 +121,7 @@ func headsContent(h *html.Node, text string) bool {
 // stands right above the content (headingAbove). The heading's own code
 // spans, which the gathering took for loose text, go.
 func restoreSectionHeadings(root, content *html.Node) {
-	if content == nil || findHeading(content, func(*html.Node) bool { return true }) != nil {
+	if content == nil || hasHeading(content) {
 		return
 	}
 	blocks := map[string][]*html.Node{} // content's blocks by their words, in order
@@ -273,25 +278,18 @@ func codeOnly(n *html.Node) bool {
 // the thread's title and again after it. The same text elsewhere (a
 // sentence repeated under two headings) stays.
 func dropLeadingEcho(content *html.Node) {
-	first := nextElement(content.FirstChild)
+	first := dom.FirstElementChild(content)
 	if first == nil {
 		return
 	}
-	heading := nextElement(first.NextSibling)
+	heading := dom.NextElementSibling(first)
 	if heading == nil || !isHeading(heading) {
 		return
 	}
-	after := nextElement(heading.NextSibling)
+	after := dom.NextElementSibling(heading)
 	if w := headingWords(textOf(first)); after != nil && w != "" && w == headingWords(textOf(after)) {
 		content.RemoveChild(first)
 	}
-}
-
-// nextElement returns n or the first element sibling after it.
-func nextElement(n *html.Node) *html.Node {
-	for ; n != nil && n.Type != html.ElementNode; n = n.NextSibling {
-	}
-	return n
 }
 
 // restoreHeadingLevels gives each heading of content the level its
@@ -299,23 +297,16 @@ func nextElement(n *html.Node) *html.Node {
 // every <h1> into an <h2>, and a changelog's "Changelog" came out at the
 // level of its versions.
 func restoreHeadingLevels(root, content *html.Node) {
-	levels := map[string]*html.Node{} // the page's headings by their words, the first of each
-	var collect func(*html.Node)
-	collect = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			if !isHeading(c) {
-				collect(c)
-				continue
-			}
-			if w := headingWords(textOf(c)); w != "" && levels[w] == nil {
-				levels[w] = c
-			}
-		}
+	if content == nil || !hasHeading(content) {
+		return
 	}
-	collect(root)
+	levels := map[string]*html.Node{} // the page's headings by their words, the first of each
+	eachHeading(root, func(h *html.Node) bool {
+		if w := headingWords(textOf(h)); w != "" && levels[w] == nil {
+			levels[w] = h
+		}
+		return true
+	})
 	eachHeading(content, func(h *html.Node) bool {
 		if page := levels[headingWords(textOf(h))]; page != nil {
 			h.Data, h.DataAtom = page.Data, page.DataAtom

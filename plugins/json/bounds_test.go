@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/itchyny/gojq"
 
+	"github.com/siftd/sift/internal/loadtest"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -82,7 +82,7 @@ func TestLoopingJQEndsAtItsDeadline(t *testing.T) {
 // TestHostileJQIsBounded: each hostile program ends with an invalid error
 // inside the documented 2 s, and all ten together cost under 2 CPU-seconds.
 func TestHostileJQIsBounded(t *testing.T) {
-	start := cpuTime(t)
+	start := loadtest.CPUTime(t)
 	for _, program := range hostileJQ {
 		began := time.Now()
 		_, err := runJQ(context.Background(), []byte(`{"x": "abc"}`), program)
@@ -95,19 +95,9 @@ func TestHostileJQIsBounded(t *testing.T) {
 			t.Errorf("%.40s: took %s, past the %s limit", program, took, QueryTimeout)
 		}
 	}
-	if spent := cpuTime(t) - start; spent > 2*time.Second {
+	if spent := loadtest.CPUTime(t) - start; spent > 2*time.Second {
 		t.Errorf("ten hostile programs cost %s of CPU, want under 2s", spent)
 	}
-}
-
-// cpuTime is the CPU time this process has used.
-func cpuTime(t *testing.T) time.Duration {
-	t.Helper()
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		t.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // FuzzBoundedJQ: the rewrite of `*` and `+` never panics and keeps every

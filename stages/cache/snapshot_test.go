@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/benchorigin"
+	"github.com/siftd/sift/internal/loadtest"
 	"github.com/siftd/sift/stages"
 )
 
@@ -87,7 +87,7 @@ func snapshotV2(t testing.TB, doc *stages.Doc) []byte {
 // A page's body is stored compressed: the article page's snapshot is a
 // fraction of its body, and the body comes back whole.
 func TestSnapshotBodyCompressed(t *testing.T) {
-	page := benchorigin.Article()
+	page := loadtest.Article()
 	doc := &stages.Doc{Response: &stages.Response{Status: 200, Body: page}, Extraction: &stages.Extraction{Content: "story"}}
 	data := mustSnapshot(t, doc)
 	if len(data) > len(page)/2 {
@@ -158,7 +158,7 @@ func FuzzRestore(f *testing.F) {
 // A snapshot decoded in memory is counted with its decompressed body; a
 // body of the previous layout is a slice of the snapshot, already counted.
 func TestRestoredSizeCountsTheBody(t *testing.T) {
-	doc := &stages.Doc{Response: &stages.Response{Status: 200, Body: benchorigin.Article()}, Extraction: &stages.Extraction{Content: "story"}}
+	doc := &stages.Doc{Response: &stages.Response{Status: 200, Body: loadtest.Article()}, Extraction: &stages.Extraction{Content: "story"}}
 	for name, tc := range map[string]struct {
 		data []byte
 		want int64

@@ -101,12 +101,12 @@ const (
 func capMetadata(title string, metadata map[string]string) (string, map[string]string, map[string]string) {
 	var cuts map[string]string
 	capped := func(key, what, v string, max int64) string {
-		cut, truncated := sdk.Truncate(v, max)
-		if truncated {
+		cut, warning := Bound(what, v, max)
+		if warning != "" {
 			if cuts == nil {
 				cuts = map[string]string{}
 			}
-			cuts[key] = fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v))
+			cuts[key] = warning
 		}
 		return cut
 	}
@@ -124,6 +124,17 @@ func capMetadata(title string, metadata map[string]string) (string, map[string]s
 		out = metadata
 	}
 	return title, out, cuts
+}
+
+// Bound cuts v to max bytes and, when it cut, returns the warning that
+// names the cut of what: the extract stage's words for a title or a
+// metadata value cut, which a page's head read elsewhere uses too.
+func Bound(what, v string, max int64) (cut, warning string) {
+	cut, truncated := sdk.Truncate(v, max)
+	if truncated {
+		warning = fmt.Sprintf("%s cut at %d of %d bytes", what, len(cut), len(v))
+	}
+	return cut, warning
 }
 
 // route finds the document's extractor, by its start too when the router

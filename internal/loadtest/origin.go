@@ -1,7 +1,8 @@
-// Package benchorigin is the origin of the pipeline's benchmarks: a news
-// article served on several loopback addresses at once, so that a
-// benchmark's fetches spread over hosts as an agent's do.
-package benchorigin
+// Package loadtest is what the pipeline's benchmarks and bounds tests
+// drive sift with and measure it by: a news article served on several
+// loopback addresses at once, so that fetches spread over hosts as an
+// agent's do; a caller's request; the CPU time a process spent.
+package loadtest
 
 import (
 	"bytes"
