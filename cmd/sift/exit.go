@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/plugins/sdk"
@@ -44,6 +45,25 @@ func withClassExit(err error, message string) error {
 		return &classExit{err: err, row: errclass.Get(c)}
 	}
 	return err
+}
+
+// withAnswerExit gives err, sift's answer of status saying message, the
+// exit code of the class message starts with. A 422 of a class the table
+// does not list is a document's, of the extractor's own (the pdf
+// extractor's encrypted, empty): errclass.Document gives it the row of an
+// invalid document, as the answer's status and `sift extract` do.
+func withAnswerExit(err error, status int, message string) error {
+	head, _, found := strings.Cut(message, ":")
+	if _, known := errclass.FromMessage(message); !known && found && status == http.StatusUnprocessableEntity && isClassName(head) {
+		return &classExit{err: err, row: errclass.Document(errclass.Class(head))}
+	}
+	return withClassExit(err, message)
+}
+
+// isClassName reports whether s could name an error class: lower-case
+// letters and underscores.
+func isClassName(s string) bool {
+	return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz_") == ""
 }
 
 // withErrorExit gives err the exit code of its class: a document's class,

@@ -97,7 +97,7 @@ func callSiftMethod(cmd *cobra.Command, method, path string, body any) ([]byte, 
 		if e.Status == http.StatusUnauthorized {
 			return nil, withClassExit(fmt.Errorf("%w (set SIFT_KEY to the caller's key)", e), e.Message)
 		}
-		return nil, withClassExit(e, e.Message)
+		return nil, withAnswerExit(e, e.Status, e.Message)
 	}
 	return resp.Body, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,9 +31,19 @@ func TestFetchCLIMaxTokens(t *testing.T) {
 
 // TestFetchCLIExitCodes: `sift fetch` exits with the code errclass's
 // table gives: 4 or 5 when the origin answered 4xx or 5xx (its page is
-// still printed), the class's code when sift refused or failed, 0 else.
+// still printed), the class's code when sift refused or failed (a class of
+// the extractor's own, as `sift extract` does), 0 else.
 func TestFetchCLIExitCodes(t *testing.T) {
+	blank, err := os.ReadFile(filepath.Join("..", "..", "plugins", "pdf", "testdata", "blank-drawing.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/blank.pdf" {
+			w.Header().Set("Content-Type", "application/pdf")
+			w.Write(blank)
+			return
+		}
 		status := map[string]int{"/missing": 404, "/broken": 503}[r.URL.Path]
 		if status == 0 {
 			status = 200
@@ -58,6 +70,7 @@ func TestFetchCLIExitCodes(t *testing.T) {
 		{[]string{"--json", origin.URL + "/missing"}, exit(errclass.Origin4xx), `"status":404`, "the origin answered 404"},
 		{[]string{"http://10.0.0.5/"}, exit(errclass.Blocked), "", "blocked: private address 10.0.0.5"},
 		{[]string{"--max-tokens", "0", origin.URL + "/page"}, exit(errclass.Invalid), "", "invalid: max_tokens 0"},
+		{[]string{origin.URL + "/blank.pdf"}, exit(errclass.Invalid), "", "empty: the PDF's pages hold no text and no images"},
 	}
 	for _, tc := range tests {
 		stdout, stderr, code := runSift(t, nil, append([]string{"fetch"}, tc.args...)...)
