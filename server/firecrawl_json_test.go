@@ -160,3 +160,46 @@ func TestScrapeJSONFormatBadSchema(t *testing.T) {
 		t.Errorf("a property named type: %d %v", resp.StatusCode, out)
 	}
 }
+
+// TestScrapeJSONFormatHostileSchema: the red team's schemas, a $ref to
+// the root and an anyOf chain whose branches both refer to the next
+// level, are 400s naming the bound, before the model is asked; the
+// server goes on answering. Before the bounds, the first overflowed
+// Go's stack (a fatal error no recover catches) and the second held a
+// core for many seconds after the client gave up.
+func TestScrapeJSONFormatHostileSchema(t *testing.T) {
+	llm := newStructuredLLM(t)
+	llm.answer = `{"a":{"a":{"a":1}}}`
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock(llm.URL)})
+	defs := make([]string, 0, 31)
+	for i := range 30 {
+		defs = append(defs, fmt.Sprintf(`"l%d":{"anyOf":[{"$ref":"#/$defs/l%d"},{"$ref":"#/$defs/l%d"}]}`, i, i+1, i+1))
+	}
+	defs = append(defs, `"l30":{"type":"string"}`)
+	chain := `{"$ref":"#/$defs/l0","$defs":{` + strings.Join(defs, ",") + `}}`
+	for _, tc := range []struct{ schema, want string }{
+		{`{"$ref":"#"}`, `field "formats[0].schema": $ref at /$ref refers back to /, which holds it: recursive schemas are not taken`},
+		{`{"type":"object","properties":{"a":{"$ref":"#"}}}`, `recursive schemas are not taken`},
+		{chain, `the schema unrolls to more than 2000 subschemas`},
+	} {
+		body := map[string]any{"url": origin.URL + "/article",
+			"formats": []any{map[string]any{"type": "json", "schema": json.RawMessage(tc.schema)}}}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		msg, _ := out["error"].(string)
+		if resp.StatusCode != 400 || !strings.Contains(msg, tc.want) {
+			t.Errorf("%.40s: %d %q, want 400 %q", tc.schema, resp.StatusCode, msg, tc.want)
+		}
+	}
+	llm.mu.Lock()
+	asked := len(llm.prompts)
+	llm.mu.Unlock()
+	if asked != 0 {
+		t.Errorf("the model was asked %d times for a refused schema", asked)
+	}
+	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
+		"formats": []any{map[string]any{"type": "json", "schema": map[string]any{"type": "object"}}}})
+	if data, _ := out["data"].(map[string]any); resp.StatusCode != 200 || data["json"] == nil {
+		t.Errorf("after the refusals: %d %v", resp.StatusCode, out)
+	}
+}

@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
+	"github.com/siftd/sift/internal/schemacheck"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -51,11 +49,14 @@ func (s *Service) StructuredJSON(ctx context.Context, req StructuredRequest) (js
 	if err := json.Unmarshal(answer, &v); err != nil {
 		return nil, "json format not produced: the model's answer is not JSON"
 	}
-	rs, err := ResolveSchema(json.RawMessage(schema))
+	rs, err := schemacheck.Parse(json.RawMessage(schema))
 	if err != nil {
 		return nil, "json format not produced: " + err.Error()
 	}
-	if err := rs.Validate(v); err != nil {
+	if err := rs.Validate(ctx, v); err != nil {
+		if ctx.Err() != nil {
+			return nil, "json format not produced: the request ended while the answer was being checked"
+		}
 		return nil, "json format not produced: the model's answer does not fit the schema: " + truncateReason(err.Error())
 	}
 	return json.RawMessage(answer), ""
@@ -65,15 +66,6 @@ func (s *Service) StructuredJSON(ctx context.Context, req StructuredRequest) (js
 func HasSchema(raw json.RawMessage) bool {
 	s := string(bytes.TrimSpace(raw))
 	return s != "" && s != "null" && s != "{}"
-}
-
-// ResolveSchema reads raw as a JSON Schema, ready to validate with.
-func ResolveSchema(raw json.RawMessage) (*jsonschema.Resolved, error) {
-	var sch jsonschema.Schema
-	if err := json.Unmarshal(raw, &sch); err != nil {
-		return nil, fmt.Errorf("not a JSON Schema: %w", err)
-	}
-	return sch.Resolve(nil)
 }
 
 // truncateReason keeps a validator's message short enough for a warning.
