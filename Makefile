@@ -107,6 +107,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzEscape$$' -fuzztime $(FUZZTIME) ./internal/invisible/
 	$(GO) test -run '^$$' -fuzz '^FuzzNormal$$' -fuzztime $(FUZZTIME) ./mediatype/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/schemacheck/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzSniffRuleMatchContent$$' -fuzztime $(FUZZTIME) .
 
 tools:
