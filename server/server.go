@@ -142,7 +142,8 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
 	// Each tool call is a request of its own, with its own log line.
-	r.Handle("/mcp", s.mcpRoute(mcptool.HTTPHandler("", s.logRequests(r)))).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
+	mcpHTTP := mcptool.NewHTTP("", s.logRequests(r), mcptool.HTTPOptions{PublicURL: s.publicURL})
+	r.Handle("/mcp", s.mcpRoute(mcpHTTP)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
 	routeFirecrawlUnsupported(r)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -163,10 +164,10 @@ func (s *Server) Handler() http.Handler {
 // mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
 // key is the same 401 as on /v1/fetch. The tools call the routes in
 // process with the request's key, so each call meets the same gates and
-// guard as the route itself.
-func (s *Server) mcpRoute(h http.Handler) http.HandlerFunc {
-	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, _ *caller) {
-		h.ServeHTTP(w, r)
+// guard as the route itself; a session belongs to the key that opened it.
+func (s *Server) mcpRoute(h *mcptool.HTTP) http.HandlerFunc {
+	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, c *caller) {
+		h.Serve(w, r, string(c.Hash))
 	})
 }
 

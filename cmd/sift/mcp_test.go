@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -512,5 +514,66 @@ func TestMCPTypeScriptClient(t *testing.T) {
 				t.Fatalf("the MCP TypeScript SDK checks failed: %v", err)
 			}
 		})
+	}
+}
+
+// TestMCPHTTPSessionsAndOrigins: the red team's cases against the real
+// sift serve behind a proxy's name. A session is its key's alone:
+// another key's request on it is a 404, and the owner's session goes on;
+// a foreign Origin is a 403; the public URL's Host, as a reverse proxy
+// that keeps the Host header sends it, is taken.
+func TestMCPHTTPSessionsAndOrigins(t *testing.T) {
+	origin := newMCPOrigin(t)
+	bob := sha256.Sum256([]byte("bob-key"))
+	addr, _ := startSiftCmd(t, origin.Server, fmt.Sprintf("public_url = \"https://sift.example.com\"\ncaller \"bob\" {\n  key_sha256 = %q\n}\n", hex.EncodeToString(bob[:])))
+	ctx, cancel := context.WithTimeout(context.Background(), mcpDeadline)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "alice", Version: "0"}, nil).Connect(ctx,
+		&mcp.StreamableClientTransport{Endpoint: "http://" + addr + "/mcp", HTTPClient: &http.Client{Transport: bearer{"test-key"}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	post := func(key, session string, header map[string]string, body string) int {
+		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+key)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+		}
+		for k, v := range header {
+			if k == "Host" {
+				req.Host = v
+			} else {
+				req.Header.Set(k, v)
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	toolsList := `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	for _, tc := range []struct {
+		name, key, session string
+		header             map[string]string
+		body               string
+		want               int
+	}{
+		{"bob on alice's session", "bob-key", cs.ID(), nil, toolsList, http.StatusNotFound},
+		{"a foreign Origin", "test-key", "", map[string]string{"Origin": "https://attacker.example"}, initialize, http.StatusForbidden},
+		{"the public URL's Host", "test-key", "", map[string]string{"Host": "sift.example.com"}, initialize, http.StatusOK},
+		{"another Host on loopback", "test-key", "", map[string]string{"Host": "rebind.attacker.example"}, initialize, http.StatusForbidden},
+	} {
+		if got := post(tc.key, tc.session, tc.header, tc.body); got != tc.want {
+			t.Errorf("%s: %d, want %d", tc.name, got, tc.want)
+		}
+	}
+	if _, err := cs.ListTools(ctx, nil); err != nil {
+		t.Errorf("alice's session after bob's try: %v", err)
 	}
 }
