@@ -6,6 +6,7 @@ PROTO_DIR := plugins/sdk/proto
 PB_OUT    := plugins/sdk/internal/pluginv1
 PROTOC_GEN_GO_VERSION      := v1.36.12
 PROTOC_GEN_GO_GRPC_VERSION := v1.6.0
+STATICCHECK_VERSION        := v0.8.2
 # Packages whose code runs concurrently get the race detector. Not cmd/sift:
 # its tests run sift as a subprocess built without -race, so a race pass of
 # them would instrument only the test harness and double the longest
@@ -25,7 +26,7 @@ PDF_ABS   := $(if $(PDF_BENCH),$(abspath $(PDF_BENCH)))
 # An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
 EMBED_URL ?=
 
-.PHONY: build run test e2e bench fuzz proto tools clean nix-check
+.PHONY: build run test lint e2e bench fuzz proto tools clean nix-check
 
 # sift and sift-html, its HTML extractor, which it finds beside itself.
 build:
@@ -62,6 +63,18 @@ test:
 	  exit 1; \
 	fi; \
 	echo "== make test: every step passed"
+
+# gofmt, go vet and staticcheck over the three modules; any finding fails.
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) -C plugins/sdk vet ./...
+	$(GO) -C examples/extractor vet ./...
+	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(TOOLS)/staticcheck ./...
+	cd plugins/sdk && $(TOOLS)/staticcheck ./...
+	cd examples/extractor && $(TOOLS)/staticcheck ./...
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/

@@ -18,7 +18,7 @@ func publicURL(expr hcl.Expression, listen string, diags hcl.Diagnostics) (strin
 	raw, diags := optString(expr, "", diags)
 	base, err := ParsePublicURL(raw)
 	if err != nil {
-		return DefaultPublicURL(listen), append(diags, attrError(expr.Range().Ptr(), "Invalid public_url", err.Error()))
+		return DefaultPublicURL(listen), append(diags, attrError(expr.Range().Ptr(), "Invalid public_url", err.Error()+"."))
 	}
 	return base, diags
 }
@@ -32,11 +32,11 @@ func ParsePublicURL(raw string) (string, error) {
 	case err != nil:
 		return "", err
 	case u.Scheme != "http" && u.Scheme != "https":
-		return "", fmt.Errorf("public_url must start with http:// or https://, got %q.", raw)
+		return "", fmt.Errorf("public_url must start with http:// or https://, got %q", raw)
 	case u.Host == "" || u.Hostname() == "":
-		return "", fmt.Errorf("public_url must name a host, got %q.", raw)
+		return "", fmt.Errorf("public_url must name a host, got %q", raw)
 	case u.User != nil, u.RawQuery != "", u.ForceQuery, u.Fragment != "":
-		return "", errors.New("public_url must be a scheme, a host and at most a path prefix: no credentials, query or fragment.")
+		return "", errors.New("public_url must be a scheme, a host and at most a path prefix: no credentials, query or fragment")
 	}
 	return strings.TrimRight(u.Scheme+"://"+u.Host+u.EscapedPath(), "/"), nil
 }

@@ -24,7 +24,7 @@ func TestStructuredRealLlamaCpp(t *testing.T) {
 		_ = json.Unmarshal(body, &seen)
 		resp, err := http.Post(base+"/chat/completions", "application/json", strings.NewReader(string(body)))
 		if err != nil {
-			http.Error(w, err.Error(), 502)
+			http.Error(w, err.Error(), http.StatusBadGateway)
 			return
 		}
 		defer resp.Body.Close()

@@ -106,8 +106,7 @@ func TestFetchPage(t *testing.T) {
 }
 
 func TestRedirects(t *testing.T) {
-	var final *origin
-	final = newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
+	final := newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, "landed")
 	})
 	hops := newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
