@@ -79,7 +79,7 @@ func extractPage(cmd *cobra.Command, ex stages.Extractor, mediaType, pageURL str
 	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{Body: body, ContentType: mediaType, URL: pageURL})
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
-		return err.Error(), ms, "err"
+		return cleanText(err.Error()), ms, "err"
 	}
-	return res.Content, ms, "ok"
+	return cleanResult(res).Content, ms, "ok"
 }

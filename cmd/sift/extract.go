@@ -21,6 +21,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/internal/warm"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/plugins/host"
@@ -95,6 +96,7 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	if err != nil {
 		return withErrorExit(err)
 	}
+	res = cleanResult(res)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
@@ -147,6 +149,23 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 	}
 	defer closeFn()
 	return ex.Extract(cmd.Context(), req)
+}
+
+// cleanResult is res cleaned of invisible and control characters exactly
+// as /v1/fetch cleans its answer (service.StripInvisible): its content,
+// title, metadata, HTML and warnings, with a warning of how many it
+// removed. What sift extract prints to a pipe or a file is read by an
+// agent as often as by a person, and a terminal gets the same text.
+func cleanResult(res *sdk.ExtractResult) *sdk.ExtractResult {
+	doc := &stages.Doc{
+		Extraction: &stages.Extraction{Content: res.Content, Title: res.Title, Metadata: res.Metadata, HTML: res.HTML},
+		Warnings:   res.Warnings,
+	}
+	service.StripInvisible(doc)
+	clean := *res
+	ex := doc.Extraction
+	clean.Content, clean.Title, clean.Metadata, clean.HTML, clean.Warnings = ex.Content, ex.Title, ex.Metadata, ex.HTML, doc.Warnings
+	return &clean
 }
 
 // pageMarker matches the page markers of the pdf extractor.

@@ -27,7 +27,7 @@ func main() {
 	stop()
 	if err != nil {
 		if _, quiet := err.(exitError); !quiet {
-			fmt.Fprintln(terminalSafe(os.Stderr), "sift:", err)
+			fmt.Fprintln(terminalSafe(os.Stderr), "sift:", cleanText(err.Error()))
 		}
 		os.Exit(exitCode(err))
 	}

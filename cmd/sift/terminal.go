@@ -21,6 +21,14 @@ func terminalSafe(w io.Writer) io.Writer {
 	return w
 }
 
+// cleanText is s without the invisible and control characters that sift's
+// answers leave out (invisible.Strip, as every error message of the API is
+// cleaned): an error may quote the document.
+func cleanText(s string) string {
+	s, _ = invisible.Strip(s)
+	return s
+}
+
 // terminalWriter escapes what a terminal would act on (invisible.Escape).
 type terminalWriter struct{ f *os.File }
 

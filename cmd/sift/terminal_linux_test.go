@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -76,8 +75,9 @@ func jsonString(s string) []byte {
 }
 
 // TestTerminalGetsNoControlBytes: what sift extract, fetch and search print
-// to a terminal carries no byte a terminal would act on; a pipe still gets
-// the bytes as they are.
+// to a terminal carries no byte a terminal would act on: what sift's answer
+// still holds is shown as escapes. sift extract cleans its output as
+// /v1/fetch does, for a terminal as for a pipe.
 func TestTerminalGetsNoControlBytes(t *testing.T) {
 	const hostile = "title\x1b]0;owned\x07 \x1b[2Jcleared \u202Eesrever\u202C \x9b31m end"
 	file := filepath.Join(t.TempDir(), "hostile.txt")
@@ -95,20 +95,26 @@ func TestTerminalGetsNoControlBytes(t *testing.T) {
 	}))
 	t.Cleanup(sift.Close)
 	env := []string{"SIFT_URL=" + sift.URL, "SIFT_KEY=k", "SIFT_EXTRACT_WARM=0"}
-	for _, args := range [][]string{
-		{"extract", "--type", "text/plain", file},
-		{"fetch", "http://example.com/"},
-		{"search", "query"},
+	const cleaned = "title]0;owned [2Jcleared esrever \uFFFD31m end"
+	for _, tc := range []struct {
+		args []string
+		want []string // on the terminal
+	}{
+		{[]string{"extract", "--type", "text/plain", file}, []string{cleaned, "warning: removed 5 invisible or control characters"}},
+		{[]string{"fetch", "http://example.com/"}, []string{`\x1b]0;owned\x07`, `\u202e`}},
+		{[]string{"search", "query"}, []string{`\x1b]0;owned\x07`, `\u202e`}},
 	} {
-		t.Run(args[0], func(t *testing.T) {
-			out := runOnTerminal(t, env, args...)
+		t.Run(tc.args[0], func(t *testing.T) {
+			out := runOnTerminal(t, env, tc.args...)
 			if i := bytes.IndexFunc(out, func(r rune) bool {
 				return r != '\n' && r != '\r' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || r == '\u202E')
 			}); i >= 0 {
 				t.Errorf("the terminal received a control character at %d: %q", i, out)
 			}
-			if !bytes.Contains(out, []byte(`\x1b]0;owned\x07`)) || !bytes.Contains(out, []byte(`\u202e`)) {
-				t.Errorf("the escapes are not shown: %q", out)
+			for _, w := range tc.want {
+				if !bytes.Contains(out, []byte(w)) {
+					t.Errorf("no %q on the terminal: %q", w, out)
+				}
 			}
 		})
 	}
@@ -117,7 +123,7 @@ func TestTerminalGetsNoControlBytes(t *testing.T) {
 		cmd.Env = append(os.Environ(), env...)
 		return cmd
 	}())
-	if code != 0 || !strings.Contains(stdout, "\x1b]0;owned\x07") {
-		t.Errorf("a pipe should get the bytes as they are: exit %d, %q", code, stdout)
+	if code != 0 || stdout != cleaned+"\n" {
+		t.Errorf("a pipe should get the text cleaned as on a terminal: exit %d, %q", code, stdout)
 	}
 }
