@@ -32,8 +32,8 @@ EMBED_URL ?=
 build:
 	$(GO) build -o bin/ ./cmd/sift ./cmd/sift-html
 
-# config.hcl is read from disk (the binary embeds config/default.hcl), so
-# an edit of it relinks nothing: go build finds both binaries up to date.
+# config.hcl is read from disk; the binary embeds the same file as the
+# default for a command given no --config.
 run: build
 	./$(BIN) serve --config config.hcl
 
