@@ -1,7 +1,6 @@
 package main
 
 import (
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/internal/mcptool"
@@ -17,7 +16,7 @@ func mcpCommand() *cobra.Command {
 			"SIFT_KEY, as `sift fetch` does. `sift serve` answers the same tools over streamable HTTP at /mcp.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return mcptool.Stdio(siftVersion(), siftclient.FromEnv()).Run(cmd.Context(), &mcp.StdioTransport{})
+			return mcptool.Stdio(siftVersion(), siftclient.FromEnv()).Run(cmd.Context(), &mcptool.StdioTransport{})
 		},
 	}
 }
