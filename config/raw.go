@@ -19,7 +19,7 @@ type rawFile struct {
 	PublicURL  hcl.Expression `hcl:"public_url,optional" type:"string" doc:"base of every absolute URL sift hands back (scheme, host, optional path prefix); default http:// and the listen address"`
 	DataDir    hcl.Expression `hcl:"data_dir,optional" type:"string" doc:"directory of the SQLite store and other state (default \"./data\")"`
 	Store      *rawStore      `hcl:"store,block" doc:"the database of the cache and the batch jobs"`
-	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME)"`
+	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME); two blocks may not hold one key"`
 	Pipeline   *rawPipeline   `hcl:"pipeline,block" doc:"the stage chain, in order; it must hold guard, fetch and extract. Without the block sift runs guard, fetch, extract (no cache) with a warning"`
 	Extractors []rawPlugin    `hcl:"extractor,block" doc:"an extractor plugin: a built-in one (html, json, text, pdf) tuned, or an external binary"`
 	Digesters  []rawPlugin    `hcl:"digester,block" doc:"a digester plugin: the built-in \"llm\" (an OpenAI-compatible local model) or an external binary"`
@@ -104,6 +104,11 @@ func (r *rawFile) store(diags hcl.Diagnostics) (Store, hcl.Diagnostics) {
 
 func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 	seen := map[string]bool{}
+	// holder is the first block of each key, by its decoded hash: a key
+	// names one caller, whatever the case of its hex. Two blocks of one
+	// key would leave the last one to win, so a copied block could lift
+	// a restricted key to unrestricted.
+	holder := map[string]rawCaller{}
 	out := make([]Caller, 0, len(r.Callers))
 	for _, rc := range r.Callers {
 		if seen[rc.Name] {
@@ -117,6 +122,16 @@ func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 				"key_sha256 must be the 64 hex digits of a SHA-256 hash; `sift key new NAME` prints one."))
 			hash = nil
 		}
+		if hash != nil {
+			if first, ok := holder[string(hash)]; ok {
+				diags = append(diags, attrError(rc.DefRange.Ptr(), "Duplicate caller key",
+					fmt.Sprintf("caller %q (%s) and caller %q (%s) hold the same key_sha256; a key names one caller. "+
+						"Give one of them its own key with `sift key new NAME`.",
+						rc.Name, blockAt(rc.DefRange), first.Name, blockAt(first.DefRange))))
+			} else {
+				holder[string(hash)] = rc
+			}
+		}
 		c := Caller{Name: rc.Name, KeySHA256: rc.KeySHA256, KeyHash: hash, Workspace: "default", DefRange: rc.DefRange}
 		if rc.Workspace != nil {
 			c.Workspace = *rc.Workspace
@@ -127,6 +142,11 @@ func (r *rawFile) callers(diags hcl.Diagnostics) ([]Caller, hcl.Diagnostics) {
 		out = append(out, c)
 	}
 	return out, diags
+}
+
+// blockAt is where a block starts, as FILE:LINE.
+func blockAt(rng hcl.Range) string {
+	return fmt.Sprintf("%s:%d", rng.Filename, rng.Start.Line)
 }
 
 func (r *rawFile) stages(cfg *Config, diags hcl.Diagnostics) ([]Stage, hcl.Diagnostics) {
