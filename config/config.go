@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // DefaultFile is the configuration read when none is named.
@@ -47,8 +48,22 @@ type Config struct {
 	// Gates is the gates block, or its defaults.
 	Gates Gates
 
+	// File is the name the configuration was read under, as its
+	// diagnostics name it.
+	File string
 	// Files holds the parsed sources, for printing diagnostics with context.
 	Files map[string]*hcl.File
+}
+
+// Empty reports whether the file sets nothing at all: no attribute and no
+// block (an empty file, or one of blank lines and comments).
+func (c *Config) Empty() bool {
+	f := c.Files[c.File]
+	if f == nil {
+		return false
+	}
+	body, ok := f.Body.(*hclsyntax.Body)
+	return ok && len(body.Attributes) == 0 && len(body.Blocks) == 0
 }
 
 // Store selects the database: "sqlite" (a file under data_dir) or
@@ -144,7 +159,7 @@ func LoadFile(path string) (*Config, hcl.Diagnostics) {
 func Parse(src []byte, filename string) (*Config, hcl.Diagnostics) {
 	parser := hclparse.NewParser()
 	file, diags := parser.ParseHCL(src, filename)
-	cfg := &Config{Files: parser.Files()}
+	cfg := &Config{File: filename, Files: parser.Files()}
 	if diags.HasErrors() {
 		return cfg, diags
 	}

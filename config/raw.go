@@ -19,8 +19,8 @@ type rawFile struct {
 	PublicURL  hcl.Expression `hcl:"public_url,optional" type:"string" doc:"base of every absolute URL sift hands back (scheme, host, optional path prefix); default http:// and the listen address"`
 	DataDir    hcl.Expression `hcl:"data_dir,optional" type:"string" doc:"directory of the SQLite store and other state (default \"./data\")"`
 	Store      *rawStore      `hcl:"store,block" doc:"the database of the cache and the batch jobs"`
-	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME); two blocks may not hold one key"`
-	Pipeline   *rawPipeline   `hcl:"pipeline,block" doc:"the stage chain, in order; it must hold guard, fetch and extract. Without the block sift runs guard, fetch, extract (no cache) with a warning"`
+	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME); a file needs at least one (no route but /healthz and /metrics answers without a key), and two blocks may not hold one key"`
+	Pipeline   *rawPipeline   `hcl:"pipeline,block" doc:"the stage chain, in order; it must hold guard, fetch and extract. Without the block sift starts on guard, fetch, extract (no cache) with a warning; a reload refuses a file without one while the running configuration has one"`
 	Extractors []rawPlugin    `hcl:"extractor,block" doc:"an extractor plugin: a built-in one (html, json, text, pdf) tuned, or an external binary"`
 	Digesters  []rawPlugin    `hcl:"digester,block" doc:"a digester plugin: the built-in \"llm\" (an OpenAI-compatible local model) or an external binary"`
 	Contexts   []rawContext   `hcl:"context,block" doc:"the source of what the caller's team already knows, for the context stage; the one kind is \"honcho\""`

@@ -28,7 +28,8 @@ func serveCommand() *cobra.Command {
 		Short: "Start sift: check the configuration, warm the plugins, listen",
 		Long: "Start sift: check the configuration, warm the plugins, listen.\n\n" +
 			"SIGHUP reloads the configuration file: new requests run on it, requests in flight finish\n" +
-			"on the old one; a file with errors is logged and the running configuration kept.\n" +
+			"on the old one; a file with errors (an empty file, one without callers, one that lost its\n" +
+			"pipeline block) is logged and the running configuration kept.\n" +
 			"SIGINT and SIGTERM drain the requests in flight (60 s at most) and stop.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -51,7 +52,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
-	if err := report(cmd.ErrOrStderr(), cfg, app.CheckDevKey(cfg)); err != nil {
+	if err := report(cmd.ErrOrStderr(), cfg, app.CheckServe(cfg)); err != nil {
 		return err
 	}
 	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion()})
@@ -113,7 +114,9 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 }
 
 // reload reads the configuration file again and swaps to it; a file with
-// errors is logged with its diagnostics and the running one kept.
+// errors (an empty one, one without callers or that lost its pipeline
+// block among them: Daemon.Reload) is logged at error level, naming the
+// file, with its diagnostics, and the running one kept.
 func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) {
 	cfg, diags := loadConfig(cmd, cfgPath)
 	if !diags.HasErrors() {
@@ -124,11 +127,11 @@ func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.D
 		_ = app.WriteDiagnostics(&text, cfg, diags)
 	}
 	if diags.HasErrors() {
-		log.Error("reload refused: the running configuration is kept", "diagnostics", text.String())
+		log.Error("reload refused: the running configuration is kept", "config", cfgPath, "diagnostics", text.String())
 		return
 	}
 	if text.Len() > 0 {
-		log.Warn("reload warnings", "diagnostics", text.String())
+		log.Warn("reload warnings", "config", cfgPath, "diagnostics", text.String())
 	}
 	log.Info("configuration reloaded", "stages", d.Stages())
 }

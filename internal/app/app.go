@@ -88,10 +88,11 @@ type Options struct {
 var defaultStages = []string{"guard", "fetch", "extract"}
 
 // Check runs every start-up check `serve` runs, without keeping processes:
-// the development key's exposure, the plugins' blocks and the stage chain
-// (with the digesters the file declares). `sift validate` is this.
+// CheckServe (the development key's exposure, a file without callers), the
+// plugins' blocks and the stage chain (with the digesters the file
+// declares). `sift validate` is this.
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	diags := CheckDevKey(cfg)
+	diags := CheckServe(cfg)
 	diags = append(diags, CheckChain(cfg)...)
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})

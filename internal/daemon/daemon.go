@@ -158,11 +158,14 @@ func (d *Daemon) acquire() *generation {
 // Reload checks cfg, builds its application and swaps to it: new requests
 // run on it, requests in flight finish on the old one, which is closed
 // once they have. Settings only a restart changes keep their running
-// values, with a warning each. On errors nothing changes.
+// values, with a warning each. A file serve would refuse at start (no
+// caller, an empty file), or one that has lost the running pipeline
+// block, is refused. On errors nothing changes.
 func (d *Daemon) Reload(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
 	d.reload.Lock()
 	defer d.reload.Unlock()
-	diags := app.CheckDevKey(cfg)
+	diags := app.CheckServe(cfg)
+	diags = append(diags, lostPipeline(d.cur.Load().app.Config, cfg)...)
 	if diags.HasErrors() {
 		return diags
 	}

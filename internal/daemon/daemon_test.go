@@ -199,7 +199,14 @@ func TestReloadWithCacheStage(t *testing.T) {
 			t.Fatalf("reload %d: no cache series:\n%s", i, page)
 		}
 	}
-	if diags := d.Reload(ctx, testConfig(t, dir, "key-9", "")); diags.HasErrors() {
+	// The chain written out without its cache: a file without a pipeline
+	// block is refused while the running one has one.
+	uncached := `pipeline {
+  stage "guard" {}
+  stage "fetch" {}
+  stage "extract" {}
+}`
+	if diags := d.Reload(ctx, testConfig(t, dir, "key-9", uncached)); diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	if page := scrape(t, srv.URL); strings.Contains(page, "sift_cache_entries") {
