@@ -267,16 +267,20 @@ func parseWait(raw string) (time.Duration, *apiError) {
 	if raw == "" {
 		return 0, nil
 	}
+	tooLong := badRequest(fmt.Sprintf("wait %q: at most %s", raw, MaxWait))
 	d, err := time.ParseDuration(raw)
 	if err != nil {
-		secs, serr := strconv.Atoi(raw)
+		secs, serr := strconv.ParseInt(raw, 10, 64)
 		if serr != nil {
 			return 0, badRequest(fmt.Sprintf("wait %q: want a duration such as 25s", raw))
 		}
-		d = time.Duration(secs) * time.Second
+		var over bool
+		if d, over = clientDuration(secs, time.Second, MaxWait); over || secs < 0 {
+			return 0, tooLong
+		}
 	}
 	if d < 0 || d > MaxWait {
-		return 0, badRequest(fmt.Sprintf("wait %q: at most %s", raw, MaxWait))
+		return 0, tooLong
 	}
 	return d, nil
 }

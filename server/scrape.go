@@ -79,7 +79,7 @@ func (p *scrapeParser) UnmarshalJSON(b []byte) error {
 func (o *scrapeOptions) request(url, mode string) stages.Request {
 	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
 	if o.MaxAge != nil {
-		age := time.Duration(*o.MaxAge) * time.Millisecond
+		age, _ := clientDuration(*o.MaxAge, time.Millisecond, MaxCacheAge)
 		req.MaxAge = &age
 	}
 	// check refused any siftOptions this could fail on.
@@ -331,9 +331,11 @@ func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller)
 func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
 	mode := scrapeMode(req)
 	parent := ctx
+	var timeout time.Duration
 	if req.Timeout != nil {
+		timeout, _ = clientDuration(*req.Timeout, time.Millisecond, MaxRequestTimeout)
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, time.Duration(*req.Timeout)*time.Millisecond)
+		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	res, ae := s.svc.Run(ctx, c, req.request(req.URL, mode))
@@ -341,7 +343,7 @@ func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest
 		if req.Timeout != nil && ae.Class != errclass.Busy && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			// The caller's timeout fired, wherever the chain was.
 			ae = classError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
-				time.Duration(*req.Timeout)*time.Millisecond, *req.Timeout))
+				timeout, *req.Timeout))
 		}
 		return nil, ae
 	}
