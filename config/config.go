@@ -47,6 +47,8 @@ type Config struct {
 	Batch Batch
 	// Gates is the gates block, or its defaults.
 	Gates Gates
+	// Metrics is who may scrape /metrics: the metrics block, or open.
+	Metrics Metrics
 
 	// File is the name the configuration was read under, as its
 	// diagnostics name it.
@@ -185,6 +187,7 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 	cfg.Context, diags = r.context(diags)
 	cfg.Batch, diags = r.batch(diags)
 	cfg.Gates, diags = r.gates(diags)
+	cfg.Metrics, diags = r.metrics(cfg.Callers, diags)
 	if r.Search != nil {
 		var ds hcl.Diagnostics
 		cfg.Search, ds = r.Search.decode()

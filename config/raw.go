@@ -19,7 +19,7 @@ type rawFile struct {
 	PublicURL  hcl.Expression `hcl:"public_url,optional" type:"string" doc:"base of every absolute URL sift hands back (scheme, host, optional path prefix); default http:// and the listen address"`
 	DataDir    hcl.Expression `hcl:"data_dir,optional" type:"string" doc:"directory of the SQLite store and other state (default \"./data\")"`
 	Store      *rawStore      `hcl:"store,block" doc:"the database of the cache and the batch jobs"`
-	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME); a file needs at least one (no route but /healthz and /metrics answers without a key), and two blocks may not hold one key"`
+	Callers    []rawCaller    `hcl:"caller,block" doc:"an agent or team allowed to use sift, by the SHA-256 of its key (sift key new NAME); a file needs at least one (no route answers without a key but /healthz and, unless the metrics block requires one, /metrics), and two blocks may not hold one key"`
 	Pipeline   *rawPipeline   `hcl:"pipeline,block" doc:"the stage chain, in order; it must hold guard, fetch and extract. Without the block sift starts on guard, fetch, extract (no cache) with a warning; a reload refuses a file without one while the running configuration has one"`
 	Extractors []rawPlugin    `hcl:"extractor,block" doc:"an extractor plugin: a built-in one (html, json, text, pdf) tuned, or an external binary"`
 	Digesters  []rawPlugin    `hcl:"digester,block" doc:"a digester plugin: the built-in \"llm\" (an OpenAI-compatible local model) or an external binary"`
@@ -27,6 +27,7 @@ type rawFile struct {
 	Search     *rawSearch     `hcl:"search,block" doc:"web search: /v2/search, /v1/search and the MCP search tool"`
 	Batch      *rawBatch      `hcl:"batch,block" doc:"asynchronous batch fetches; without the block batch runs with the defaults below"`
 	Gates      *rawGates      `hcl:"gates,block" doc:"how long and how many requests wait in line for a full concurrency gate before 429"`
+	Metrics    *rawMetrics    `hcl:"metrics,block" doc:"who may scrape /metrics, which names every caller and counts its requests; without the block /metrics needs no key"`
 }
 
 type rawStore struct {

@@ -64,6 +64,9 @@ type Options struct {
 	Health  Health
 	// Metrics, when set, are recorded and served on /metrics.
 	Metrics *metrics.Metrics
+	// MetricsAccess is who may scrape /metrics (the metrics block); the
+	// zero value leaves it open.
+	MetricsAccess config.Metrics
 	// Batch is the batch runner behind the batch routes, whose fetch
 	// function is (*Server).BatchFetch; nil answers the routes 503. Its
 	// owner starts and stops it.
@@ -92,6 +95,8 @@ type Server struct {
 	precheck  func(string) error
 	publicURL string
 	now       func() time.Time
+	// metricsAccess is who may scrape /metrics.
+	metricsAccess config.Metrics
 }
 
 // New returns a server over opts.Service.
@@ -115,6 +120,7 @@ func New(opts Options) *Server {
 		svc: opts.Service, callers: callers, log: opts.Logger,
 		health: opts.Health, metrics: opts.Metrics, now: time.Now,
 		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"),
+		metricsAccess: opts.MetricsAccess,
 	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
 	if s.pageBytes <= 0 {
@@ -128,7 +134,7 @@ func (s *Server) Handler() http.Handler {
 	r := mux.NewRouter()
 	r.Use(s.measure)
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
-	r.Handle("/metrics", s.metrics.Handler()).Methods(http.MethodGet)
+	r.Handle("/metrics", s.metricsRoute(s.metricsAccess)).Methods(http.MethodGet)
 	r.HandleFunc("/v1/fetch", s.authed(s.handleFetch)).Methods(http.MethodPost)
 	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
 	r.HandleFunc("/v2/search", s.authed(s.handleFirecrawlSearch)).Methods(http.MethodPost)

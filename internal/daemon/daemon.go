@@ -122,7 +122,7 @@ func (d *Daemon) serve(a *app.App) *generation {
 		Metrics: d.opts.Metrics, Logger: d.log, ArchiveURL: a.ArchiveURL, Search: a.Search, Digester: a.Digester})
 	api := server.New(server.Options{
 		Service: svc, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
-		PublicURL: cfg.PublicURL, Batch: d.runner, PreCheck: a.PreCheck,
+		PublicURL: cfg.PublicURL, Batch: d.runner, PreCheck: a.PreCheck, MetricsAccess: cfg.Metrics,
 	})
 	return newGeneration(a, api)
 }
