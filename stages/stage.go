@@ -111,8 +111,10 @@ type CacheStore interface {
 	// Get returns the snapshot under key and when it was taken, if it is
 	// still fresh.
 	Get(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
-	// Put stores a snapshot until expires.
-	Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error
+	// Put stores a snapshot until expires, for a caller of class
+	// restricted: each class's entries keep to its share of the budget,
+	// and a put evicts only entries of its own class.
+	Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error
 }
 
 // CacheViews hands each cache stage its view of the snapshot store.

@@ -21,6 +21,18 @@ const benchSnapshot = 16 << 10
 // and on PostgreSQL. It prints the median of each and the 10,000 figure
 // over the 0 figure: a cost that does not grow with the cache stays near 1.
 func BenchmarkCacheMiss(b *testing.B) {
+	benchCacheMiss(b, "", func(int) int64 { return 1 << 40 })
+}
+
+// BenchmarkCacheMissEvicting is BenchmarkCacheMiss with the cache full:
+// the budget is what is cached (one snapshot when nothing is), so every
+// put evicts the oldest entry.
+func BenchmarkCacheMissEvicting(b *testing.B) {
+	benchCacheMiss(b, ", evicting", func(fill int) int64 { return int64(max(fill, 1) * benchSnapshot) })
+}
+
+// benchCacheMiss times a miss at each fill level under budget(fill).
+func benchCacheMiss(b *testing.B, what string, budget func(fill int) int64) {
 	ctx := context.Background()
 	dbs := []struct {
 		name string
@@ -51,7 +63,7 @@ func BenchmarkCacheMiss(b *testing.B) {
 		for i, n := range fills {
 			s := db.open(b)
 			fillCache(b, s, n, snap)
-			caches[i] = s.CacheTable(1 << 40)
+			caches[i] = s.CacheTable(budget(n))
 		}
 		b.Run(db.name, func(b *testing.B) {
 			// Each round misses once at every fill level, so that the
@@ -66,7 +78,7 @@ func BenchmarkCacheMiss(b *testing.B) {
 					if _, _, ok, err := c.Get(ctx, key); ok || err != nil {
 						b.Fatalf("lookup of a new key: ok=%v err=%v", ok, err)
 					}
-					if err := c.Put(ctx, key, snap, time.Now().Add(time.Hour)); err != nil {
+					if err := c.Put(ctx, key, snap, time.Now().Add(time.Hour), false); err != nil {
 						b.Fatal(err)
 					}
 					took[i] = append(took[i], time.Since(start))
@@ -81,8 +93,8 @@ func BenchmarkCacheMiss(b *testing.B) {
 				b.ReportMetric(float64(med[i].Microseconds()), fmt.Sprintf("µs@%d", fills[i]))
 			}
 			if round > 1 {
-				fmt.Printf("cache miss on %s (median of %d): %v at 0 entries, %v at 1,000, %v at 10,000; 10,000/0 = %.2f\n",
-					db.name, round, med[0].Round(time.Microsecond), med[1].Round(time.Microsecond), med[2].Round(time.Microsecond),
+				fmt.Printf("cache miss on %s%s (median of %d): %v at 0 entries, %v at 1,000, %v at 10,000; 10,000/0 = %.2f\n",
+					db.name, what, round, med[0].Round(time.Microsecond), med[1].Round(time.Microsecond), med[2].Round(time.Microsecond),
 					float64(med[2])/float64(med[0]))
 			}
 		})

@@ -15,22 +15,35 @@ import (
 
 // The cache lives in three tables so that no request pays for its size:
 // cache_entries holds one small bookkeeping row per entry (indexed by
-// expiry and by age, which is what expiry and eviction walk), cache_blobs
-// holds the snapshots apart, read only by a hit, and cache_stats holds the
-// running total that each put adjusts in its own transaction instead of
-// summing the table.
+// expiry, and by caller class and age, which is what expiry and eviction
+// walk), cache_blobs holds the snapshots apart, read only by a hit, and
+// cache_stats holds the running totals that each put adjusts in its own
+// transaction instead of summing the table.
+//
+// Each caller class has its share of the budget: restricted callers'
+// entries together hold at most the table's restricted share, the
+// others' the rest, and a put evicts only entries of its own class, so
+// neither class can push the other's pages out.
 
 // CacheEntry is the bookkeeping of one snapshot; its bytes are in
 // CacheBlob under the same key.
 type CacheEntry struct {
-	Key   string `gorm:"column:cache_key;primaryKey;size:64;index:idx_cache_entries_age,priority:2"`
+	Key   string `gorm:"column:cache_key;primaryKey;size:64;index:idx_cache_entries_class_age,priority:3"`
 	Bytes int64  `gorm:"not null"`
 	// Stage is the index in the chain of the cache stage that stored the
 	// entry, by which its entries are counted and cleared.
-	Stage     int       `gorm:"not null;default:0;index"`
-	CreatedAt time.Time `gorm:"not null;index:idx_cache_entries_age,priority:1"`
-	ExpiresAt time.Time `gorm:"not null;index"`
+	Stage int `gorm:"not null;default:0;index"`
+	// Restricted is the class of the caller whose fetch stored the entry
+	// (the cache key holds it too), whose share of the budget it counts
+	// in. Entries stored before classes had shares count as unrestricted.
+	Restricted bool      `gorm:"not null;default:false;index:idx_cache_entries_class_age,priority:1"`
+	CreatedAt  time.Time `gorm:"not null;index:idx_cache_entries_class_age,priority:2"`
+	ExpiresAt  time.Time `gorm:"not null;index"`
 }
+
+// oldAgeIndex is the age index before entries had a class: eviction no
+// longer walks it.
+const oldAgeIndex = "idx_cache_entries_age"
 
 // TableName keeps the bookkeeping table's name stable.
 func (CacheEntry) TableName() string { return "cache_entries" }
@@ -46,6 +59,9 @@ type CacheStats struct {
 	ID      int   `gorm:"primaryKey;autoIncrement:false"`
 	Bytes   int64 `gorm:"not null"`
 	Entries int64 `gorm:"not null"`
+	// RestrictedBytes is the part of Bytes restricted callers' entries
+	// hold.
+	RestrictedBytes int64 `gorm:"not null;default:0"`
 	// Generation counts the clears, so that every instance drops the
 	// snapshots it holds in memory after one.
 	Generation int64 `gorm:"not null;default:0"`
@@ -85,8 +101,17 @@ func migrateCache(tx *gorm.DB) error {
 		}
 	}
 	newStageStats := !m.HasTable(&CacheStageStats{})
+	// A database from before the classes gets the class column (every
+	// entry unrestricted, as the restricted total starts at 0) and the
+	// index by class and age; the index by age alone goes, as nothing
+	// walks it and every write would keep it.
 	if err := tx.AutoMigrate(&CacheEntry{}, &CacheBlob{}, &CacheStats{}, &CacheStageStats{}); err != nil {
 		return err
+	}
+	if m.HasIndex(&CacheEntry{}, oldAgeIndex) {
+		if err := m.DropIndex(&CacheEntry{}, oldAgeIndex); err != nil {
+			return fmt.Errorf("drop the old age index: %w", err)
+		}
 	}
 	if newStageStats {
 		// Once, at the first start with per-stage totals, rather than on
@@ -103,7 +128,8 @@ func migrateCache(tx *gorm.DB) error {
 	// First start on this database: count what is there once, here,
 	// rather than on any request.
 	stats := CacheStats{ID: statsID}
-	if err := tx.Model(&CacheEntry{}).Select("COALESCE(SUM(bytes), 0) AS bytes, COUNT(*) AS entries").
+	if err := tx.Model(&CacheEntry{}).Select("COALESCE(SUM(bytes), 0) AS bytes, COUNT(*) AS entries, " +
+		"COALESCE(SUM(CASE WHEN restricted THEN bytes ELSE 0 END), 0) AS restricted_bytes").
 		Scan(&stats).Error; err != nil {
 		return err
 	}
@@ -148,12 +174,14 @@ func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
 		Where("e.cache_key = ? AND e.expires_at > ?", key, now)
 }
 
-// CachePut stores snapshot under key, for the cache stage at index stage,
-// until expires, replacing an older entry, and keeps the total within
-// budget bytes: it drops a bounded batch of expired entries and then,
-// oldest first, what exceeds the budget. A snapshot larger than the whole
-// budget is not stored. It returns the entries it dropped, by stage.
-func (s *Store) CachePut(ctx context.Context, key string, stage int, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
+// CachePut stores snapshot under key, for the cache stage at index stage
+// and a caller of class restricted, until expires, replacing an older
+// entry, and keeps the class's entries within budget bytes (the class's
+// share): it drops a bounded batch of expired entries and then, oldest
+// first, what of the class's exceeds its budget. Entries of the other
+// class are never evicted for it. A snapshot larger than the budget is
+// not stored. It returns the entries it dropped, by stage.
+func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted bool, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
 	size := int64(len(snapshot))
 	if size > budget {
 		return nil, nil
@@ -165,29 +193,29 @@ func (s *Store) CachePut(ctx context.Context, key string, stage int, snapshot []
 			return err
 		}
 		var old []CacheEntry
-		if err := tx.Select("bytes, stage").Where("cache_key = ?", key).Limit(1).Find(&old).Error; err != nil {
+		if err := tx.Select("bytes, stage, restricted").Where("cache_key = ?", key).Limit(1).Find(&old).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
 		if len(old) == 1 {
-			t.add(old[0].Stage, -old[0].Bytes, -1)
+			t.add(old[0].Stage, old[0].Restricted, -old[0].Bytes, -1)
 		}
-		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, CreatedAt: now, ExpiresAt: expires}
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires}
 		// Every column, created_at too: GORM's UpdateAll leaves a
 		// CreatedAt out, and a replaced snapshot then kept the first one's
 		// age (served as its cached_at, counted by max age and eviction).
 		replace := clause.OnConflict{Columns: []clause.Column{{Name: "cache_key"}},
-			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "created_at", "expires_at"})}
+			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at"})}
 		if err := tx.Clauses(replace).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
 		if err := tx.Clauses(clause.OnConflict{UpdateAll: true}).Create(&CacheBlob{Key: key, Snapshot: snapshot}).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
-		t.add(stage, size, 1)
+		t.add(stage, restricted, size, 1)
 		if err := expire(tx, t, now); err != nil {
 			return err
 		}
-		if err := evict(tx, t, budget); err != nil {
+		if err := evict(tx, t, restricted, budget); err != nil {
 			return err
 		}
 		return t.commit(tx)
@@ -231,9 +259,12 @@ func (s *Store) begin(tx *gorm.DB) (*tally, error) {
 	return &tally{stats: &stats, stages: map[int]*CacheStageStats{}, dropped: Dropped{}}, nil
 }
 
-func (t *tally) add(stage int, bytes, entries int64) {
+func (t *tally) add(stage int, restricted bool, bytes, entries int64) {
 	t.stats.Bytes += bytes
 	t.stats.Entries += entries
+	if restricted {
+		t.stats.RestrictedBytes += bytes
+	}
 	d, ok := t.stages[stage]
 	if !ok {
 		d = &CacheStageStats{Stage: stage}
@@ -247,7 +278,8 @@ func (t *tally) add(stage int, bytes, entries int64) {
 // stage's by adding its change to the stored row.
 func (t *tally) commit(tx *gorm.DB) error {
 	if err := tx.Model(&CacheStats{}).Where("id = ?", statsID).
-		Updates(map[string]any{"bytes": t.stats.Bytes, "entries": t.stats.Entries, "generation": t.stats.Generation}).Error; err != nil {
+		Updates(map[string]any{"bytes": t.stats.Bytes, "entries": t.stats.Entries, "restricted_bytes": t.stats.RestrictedBytes,
+			"generation": t.stats.Generation}).Error; err != nil {
 		return fmt.Errorf("cache stats: %w", err)
 	}
 	for _, d := range t.stages {
@@ -270,7 +302,7 @@ func (t *tally) commit(tx *gorm.DB) error {
 func expire(tx *gorm.DB, t *tally, now time.Time) error {
 	for range evictRounds {
 		var batch []CacheEntry
-		if err := tx.Select("cache_key, bytes, stage").Where("expires_at <= ?", now).
+		if err := tx.Select("cache_key, bytes, stage, restricted").Where("expires_at <= ?", now).
 			Order("expires_at").Limit(evictBatch).Find(&batch).Error; err != nil {
 			return fmt.Errorf("cache expire: %w", err)
 		}
@@ -281,19 +313,20 @@ func expire(tx *gorm.DB, t *tally, now time.Time) error {
 	return nil
 }
 
-// evict drops the oldest entries until the total is within budget, up to
-// evictRounds batches.
-func evict(tx *gorm.DB, t *tally, budget int64) error {
+// evict drops the oldest entries of the class until the class's total is
+// within its budget, up to evictRounds batches, walking the index by
+// class and age.
+func evict(tx *gorm.DB, t *tally, restricted bool, budget int64) error {
 	for range evictRounds {
-		if t.stats.Bytes <= budget {
+		held := t.held(restricted)
+		if held <= budget {
 			return nil
 		}
 		var oldest []CacheEntry
-		if err := tx.Select("cache_key, bytes, stage").Order("created_at, cache_key").
-			Limit(evictBatch).Find(&oldest).Error; err != nil {
+		if err := oldestQuery(tx, restricted).Find(&oldest).Error; err != nil {
 			return fmt.Errorf("cache evict: %w", err)
 		}
-		over, n := t.stats.Bytes-budget, 0
+		over, n := held-budget, 0
 		for n < len(oldest) && over > 0 {
 			over -= oldest[n].Bytes
 			n++
@@ -305,6 +338,21 @@ func evict(tx *gorm.DB, t *tally, budget int64) error {
 	return nil
 }
 
+// oldestQuery is one batch of eviction's walk: the class's oldest
+// entries, read off the index by class and age without a sort.
+func oldestQuery(db *gorm.DB, restricted bool) *gorm.DB {
+	return db.Model(&CacheEntry{}).Select("cache_key, bytes, stage, restricted").Where("restricted = ?", restricted).
+		Order("created_at, cache_key").Limit(evictBatch)
+}
+
+// held is what the class's entries hold, by the running totals.
+func (t *tally) held(restricted bool) int64 {
+	if restricted {
+		return t.stats.RestrictedBytes
+	}
+	return t.stats.Bytes - t.stats.RestrictedBytes
+}
+
 // drop deletes entries and their snapshots and takes them off the totals.
 func drop(tx *gorm.DB, t *tally, entries []CacheEntry, reason string) error {
 	if len(entries) == 0 {
@@ -313,7 +361,7 @@ func drop(tx *gorm.DB, t *tally, entries []CacheEntry, reason string) error {
 	keys := make([]string, len(entries))
 	for i, e := range entries {
 		keys[i] = e.Key
-		t.add(e.Stage, -e.Bytes, -1)
+		t.add(e.Stage, e.Restricted, -e.Bytes, -1)
 		if reason != "" {
 			t.dropped[DropKey{Stage: e.Stage, Reason: reason}]++
 		}
@@ -363,7 +411,7 @@ func (s *Store) CacheClear(ctx context.Context, stage int) (int64, error) {
 			if err != nil {
 				return err
 			}
-			q := tx.Select("cache_key, bytes, stage").Limit(clearBatch)
+			q := tx.Select("cache_key, bytes, stage, restricted").Limit(clearBatch)
 			if stage >= 0 {
 				q = q.Where("stage = ?", stage)
 			}
@@ -399,7 +447,8 @@ func (s *Store) cacheGeneration(ctx context.Context) (int64, error) {
 
 // CacheTable is the cache as the cache stages use it (through
 // stages.CacheStore),
-// with the byte budget every Put keeps to, in front of which it keeps the
+// with the byte budget every Put keeps to, each caller class within its
+// share of it, in front of which it keeps the
 // most recently used snapshots in memory (a quarter of the budget, at
 // most hotMax). The copies in memory are dropped within generationEvery
 // of a CacheClear, from any process.
@@ -411,10 +460,12 @@ type CacheTable struct {
 
 // tableState is what the views of one CacheTable share.
 type tableState struct {
-	store  *Store
-	budget int64
-	hot    *hot
-	now    func() time.Time
+	store *Store
+	// budget is the whole table's; restricted the part of it restricted
+	// callers' entries hold at most, the others' holding the rest.
+	budget, restricted int64
+	hot                *hot
+	now                func() time.Time
 
 	// checked is when the generation was last read (UnixNano); gen is
 	// what it was.
@@ -429,17 +480,34 @@ type tableState struct {
 // was cleared: one read of one row, at most once a period per process.
 const generationEvery = time.Second
 
-// CacheTable returns the cache with a budget of budget bytes, of which it
-// keeps DefaultMemory(budget) in memory.
+// CacheTable returns the cache with a budget of budget bytes, all of it
+// unrestricted callers' (no restricted caller's entry is kept), of which
+// it keeps DefaultMemory(budget) in memory.
 func (s *Store) CacheTable(budget int64) *CacheTable {
-	return s.CacheTableIn(budget, DefaultMemory(budget))
+	return s.CacheTableIn(budget, DefaultMemory(budget), 0)
 }
 
+// DefaultRestrictedShare is the part of the budget restricted callers'
+// entries hold at most when a cache block sets none and a caller is
+// restricted.
+const DefaultRestrictedShare = 0.25
+
 // CacheTableIn returns the cache with a budget of budget bytes, of which
-// it keeps at most memory bytes in memory (snapshots and their memos).
-func (s *Store) CacheTableIn(budget, memory int64) *CacheTable {
-	return &CacheTable{tableState: &tableState{store: s, budget: budget, hot: newHot(memory),
+// restricted callers' entries hold at most restrictedShare (0 to 1) and
+// the others' the rest, and of which it keeps at most memory bytes in
+// memory (snapshots and their memos).
+func (s *Store) CacheTableIn(budget, memory int64, restrictedShare float64) *CacheTable {
+	restricted := int64(float64(budget) * min(max(restrictedShare, 0), 1))
+	return &CacheTable{tableState: &tableState{store: s, budget: budget, restricted: restricted, hot: newHot(memory),
 		now: time.Now, dropped: Dropped{}}}
+}
+
+// classBudget is what the entries of the class may hold.
+func (t *tableState) classBudget(restricted bool) int64 {
+	if restricted {
+		return t.restricted
+	}
+	return t.budget - t.restricted
 }
 
 // DefaultMemory is what of a cache of budget bytes an instance keeps in
@@ -490,10 +558,12 @@ func (c *CacheTable) checkGeneration(ctx context.Context, now time.Time) {
 	}
 }
 
-// Put stores a snapshot until expires.
-func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
+// Put stores a snapshot until expires, in the share of a caller of class
+// restricted.
+func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error {
 	now := c.now()
-	dropped, err := c.store.CachePut(ctx, key, c.stage, snapshot, now, expires, c.budget)
+	budget := c.classBudget(restricted)
+	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, budget)
 	if err != nil {
 		c.hot.drop(key)
 		return err
@@ -505,7 +575,7 @@ func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expir
 		}
 		c.mu.Unlock()
 	}
-	if int64(len(snapshot)) <= c.budget {
+	if int64(len(snapshot)) <= budget {
 		c.hot.put(key, snapshot, now, expires)
 	}
 	return nil

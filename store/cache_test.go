@@ -32,14 +32,14 @@ func TestCacheGetPut(t *testing.T) {
 		if _, _, ok, err := c.Get(ctx, "k"); ok || err != nil {
 			t.Fatalf("empty cache: ok=%v err=%v", ok, err)
 		}
-		if err := c.Put(ctx, "k", []byte("one"), now.Add(time.Hour)); err != nil {
+		if err := c.Put(ctx, "k", []byte("one"), now.Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 		snap, at, ok, err := c.Get(ctx, "k")
 		if !ok || err != nil || string(snap) != "one" || !at.Equal(now) {
 			t.Fatalf("get: %q %v %v %v", snap, at, ok, err)
 		}
-		if err := c.Put(ctx, "k", []byte("two"), now.Add(time.Hour)); err != nil {
+		if err := c.Put(ctx, "k", []byte("two"), now.Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 		if snap, _, _, _ := c.Get(ctx, "k"); string(snap) != "two" {
@@ -60,7 +60,7 @@ func TestCacheEvictsOldestFirst(t *testing.T) {
 		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 		c.now = func() time.Time { return now }
 		for _, k := range []string{"a", "b", "c"} {
-			if err := c.Put(ctx, k, bytes.Repeat([]byte("x"), 100), now.Add(time.Hour)); err != nil {
+			if err := c.Put(ctx, k, bytes.Repeat([]byte("x"), 100), now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 			now = now.Add(time.Second)
@@ -76,7 +76,7 @@ func TestCacheEvictsOldestFirst(t *testing.T) {
 		if total, _, _ := s.CacheStats(ctx); total != 200 {
 			t.Errorf("cache holds %d bytes, want 200", total)
 		}
-		if err := c.Put(ctx, "huge", bytes.Repeat([]byte("x"), 300), now.Add(time.Hour)); err != nil {
+		if err := c.Put(ctx, "huge", bytes.Repeat([]byte("x"), 300), now.Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 		if total, _, _ := s.CacheStats(ctx); total > 250 {
@@ -95,7 +95,7 @@ func TestReopenKeepsEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CacheTable(1<<20).Put(ctx, "k", []byte("kept"), time.Now().Add(time.Hour)); err != nil {
+	if err := s.CacheTable(1<<20).Put(ctx, "k", []byte("kept"), time.Now().Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -160,7 +160,7 @@ func TestCacheTotalsKept(t *testing.T) {
 				ttl = time.Second // some expire before the next puts
 			}
 			size := 10 + (i*37)%400
-			if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, size), now.Add(ttl)); err != nil {
+			if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, size), now.Add(ttl), false); err != nil {
 				t.Fatal(err)
 			}
 			checkTotals(t, s, budget)
@@ -183,19 +183,19 @@ func TestCacheExpiredSweptInBatches(t *testing.T) {
 		c.now = func() time.Time { return now }
 		const stale = 3*evictBatch*evictRounds + 5
 		for i := range stale {
-			if err := c.Put(ctx, fmt.Sprintf("old%d", i), []byte("x"), now.Add(time.Minute)); err != nil {
+			if err := c.Put(ctx, fmt.Sprintf("old%d", i), []byte("x"), now.Add(time.Minute), false); err != nil {
 				t.Fatal(err)
 			}
 		}
 		now = now.Add(time.Hour)
-		if err := c.Put(ctx, "new0", []byte("y"), now.Add(time.Hour)); err != nil {
+		if err := c.Put(ctx, "new0", []byte("y"), now.Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 		if _, entries, _ := s.CacheStats(ctx); entries != stale+1-evictBatch*evictRounds {
 			t.Fatalf("one put left %d entries of %d stale + 1; want one bounded sweep of %d", entries, stale, evictBatch*evictRounds)
 		}
 		for i := 1; i <= 3; i++ {
-			if err := c.Put(ctx, fmt.Sprintf("new%d", i), []byte("y"), now.Add(time.Hour)); err != nil {
+			if err := c.Put(ctx, fmt.Sprintf("new%d", i), []byte("y"), now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -218,7 +218,7 @@ func TestCacheBudgetLowered(t *testing.T) {
 		big.now = func() time.Time { return now }
 		const n = 400
 		for i := range n {
-			if err := big.Put(ctx, fmt.Sprintf("k%03d", i), bytes.Repeat([]byte{'x'}, 100), now.Add(time.Hour)); err != nil {
+			if err := big.Put(ctx, fmt.Sprintf("k%03d", i), bytes.Repeat([]byte{'x'}, 100), now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 			now = now.Add(time.Millisecond)
@@ -227,7 +227,7 @@ func TestCacheBudgetLowered(t *testing.T) {
 		small.now = big.now
 		i := 0
 		for ; ; i++ {
-			if err := small.Put(ctx, fmt.Sprintf("new%d", i), bytes.Repeat([]byte{'y'}, 100), now.Add(time.Hour)); err != nil {
+			if err := small.Put(ctx, fmt.Sprintf("new%d", i), bytes.Repeat([]byte{'y'}, 100), now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 			now = now.Add(time.Millisecond)
@@ -273,7 +273,7 @@ func TestCacheSharedByInstances(t *testing.T) {
 		wg.Go(func() {
 			for j := range 100 {
 				key := fmt.Sprintf("k%d", (i*7+j)%60) // instances replace each other's keys
-				if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, 100+j*5), time.Now().Add(time.Hour)); err != nil {
+				if err := c.Put(ctx, key, bytes.Repeat([]byte{'x'}, 100+j*5), time.Now().Add(time.Hour), false); err != nil {
 					t.Error(err)
 					return
 				}
@@ -307,7 +307,7 @@ func TestOldCacheLayoutDropped(t *testing.T) {
 	}
 	defer s.Close()
 	c := s.CacheTable(1 << 20)
-	if err := c.Put(ctx, "k2", []byte("new"), time.Now().Add(time.Hour)); err != nil {
+	if err := c.Put(ctx, "k2", []byte("new"), time.Now().Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, ok, _ := c.Get(ctx, "k"); ok {
@@ -329,7 +329,7 @@ func TestReplacedEntryTakesTheNewTime(t *testing.T) {
 			at   time.Time
 			snap string
 		}{{first, "one"}, {second, "two"}} {
-			if _, err := s.CachePut(ctx, "k", 0, []byte(put.snap), put.at, put.at.Add(time.Hour), 1<<20); err != nil {
+			if _, err := s.CachePut(ctx, "k", 0, false, []byte(put.snap), put.at, put.at.Add(time.Hour), 1<<20); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -22,7 +22,7 @@ func TestCacheStageStats(t *testing.T) {
 		now := time.Now()
 		put := func(stage int, key string, size int, expires time.Time) {
 			t.Helper()
-			if err := c.At(stage).Put(ctx, key, bytes.Repeat([]byte{'x'}, size), expires); err != nil {
+			if err := c.At(stage).Put(ctx, key, bytes.Repeat([]byte{'x'}, size), expires, false); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -61,7 +61,7 @@ func TestCacheClear(t *testing.T) {
 		for i := range 3 {
 			for _, stage := range []int{3, 5} {
 				key := fmt.Sprintf("s%d-%d", stage, i)
-				if err := running.At(stage).Put(ctx, key, []byte("snap"), now.Add(time.Hour)); err != nil {
+				if err := running.At(stage).Put(ctx, key, []byte("snap"), now.Add(time.Hour), false); err != nil {
 					t.Fatal(err)
 				}
 				if _, _, ok, _ := running.Get(ctx, key); !ok {
@@ -99,7 +99,7 @@ func TestCacheClearInBatches(t *testing.T) {
 	s := openTest(t)
 	c := s.CacheTable(1 << 30)
 	for i := range clearBatch + 7 {
-		if err := c.At(2).Put(ctx, fmt.Sprintf("k%d", i), []byte("x"), time.Now().Add(time.Hour)); err != nil {
+		if err := c.At(2).Put(ctx, fmt.Sprintf("k%d", i), []byte("x"), time.Now().Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -119,7 +119,7 @@ func TestCacheLookupUsesPrimaryKeys(t *testing.T) {
 	s := openTest(t)
 	c := s.CacheTable(1 << 30)
 	for i := range 200 {
-		if err := c.At(i%3).Put(ctx, fmt.Sprintf("k%03d", i), []byte("x"), time.Now().Add(time.Duration(i)*time.Minute+time.Minute)); err != nil {
+		if err := c.At(i%3).Put(ctx, fmt.Sprintf("k%03d", i), []byte("x"), time.Now().Add(time.Duration(i)*time.Minute+time.Minute), false); err != nil {
 			t.Fatal(err)
 		}
 	}

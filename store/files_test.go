@@ -45,7 +45,7 @@ func TestSQLiteFilesArePrivate(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = s.Close() })
-			if err := s.CacheTable(1<<20).Put(context.Background(), "k", []byte("a private page"), time.Now().Add(time.Hour)); err != nil {
+			if err := s.CacheTable(1<<20).Put(context.Background(), "k", []byte("a private page"), time.Now().Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range []string{FileName, FileName + "-wal", FileName + "-shm"} {
@@ -83,7 +83,7 @@ func TestOtherUserCannotReadTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	if err := s.CacheTable(1<<20).Put(context.Background(), "k", []byte("a private page"), time.Now().Add(time.Hour)); err != nil {
+	if err := s.CacheTable(1<<20).Put(context.Background(), "k", []byte("a private page"), time.Now().Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := other.Run("ls", dir); err != nil || !strings.Contains(string(out), FileName) {

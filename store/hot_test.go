@@ -45,7 +45,7 @@ func TestCacheHitFromMemory(t *testing.T) {
 	c := s.CacheTable(1 << 20)
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c.now = func() time.Time { return now }
-	if err := c.Put(ctx, "k", []byte("kept"), now.Add(time.Hour)); err != nil {
+	if err := c.Put(ctx, "k", []byte("kept"), now.Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(); err != nil {

@@ -31,7 +31,7 @@ func TestMemoLivesWithItsSnapshot(t *testing.T) {
 		c := s.CacheTable(1 << 20)
 		clock := now
 		c.now = func() time.Time { return clock }
-		if err := c.Put(ctx, "k", []byte("snapshot"), now.Add(time.Hour)); err != nil {
+		if err := c.Put(ctx, "k", []byte("snapshot"), now.Add(time.Hour), false); err != nil {
 			t.Fatal(err)
 		}
 		memo, ok := memoOf(t, c, "k")
@@ -55,7 +55,7 @@ func TestMemoLivesWithItsSnapshot(t *testing.T) {
 		hit    bool // the key is still served afterwards
 	}{
 		{"replaced", func(t *testing.T, _ *Store, c *CacheTable, _ *time.Time) {
-			if err := c.Put(ctx, "k", []byte("newer"), now.Add(time.Hour)); err != nil {
+			if err := c.Put(ctx, "k", []byte("newer"), now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 		}, true},
@@ -64,7 +64,7 @@ func TestMemoLivesWithItsSnapshot(t *testing.T) {
 		}, false},
 		{"evicted", func(t *testing.T, _ *Store, c *CacheTable, _ *time.Time) {
 			big := bytes.Repeat([]byte{'x'}, int(c.hot.max)-len("snapshot"))
-			if err := c.Put(ctx, "other", big, now.Add(time.Hour)); err != nil {
+			if err := c.Put(ctx, "other", big, now.Add(time.Hour), false); err != nil {
 				t.Fatal(err)
 			}
 		}, true}, // from the database, with an empty memo
@@ -176,7 +176,7 @@ func TestMemoConcurrent(t *testing.T) {
 // gives it, by default a quarter of the cache's budget, at most 64 MiB.
 func TestCacheMemoryBudget(t *testing.T) {
 	s := openTest(t)
-	if got := s.CacheTableIn(1<<20, 100).hot.max; got != 100 {
+	if got := s.CacheTableIn(1<<20, 100, 0).hot.max; got != 100 {
 		t.Errorf("memory 100: the layer holds %d", got)
 	}
 	for budget, want := range map[int64]int64{1 << 20: 256 << 10, 1 << 40: 64 << 20} {

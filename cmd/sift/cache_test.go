@@ -53,7 +53,7 @@ pipeline {
 			table := st.CacheTable(1 << 20)
 			for i := range 2 {
 				for _, index := range []int{2, 4} { // the 3rd and 5th stages
-					if err := table.At(index).Put(ctx, fmt.Sprintf("k%d-%d", index, i), []byte("snap"), time.Now().Add(time.Hour)); err != nil {
+					if err := table.At(index).Put(ctx, fmt.Sprintf("k%d-%d", index, i), []byte("snap"), time.Now().Add(time.Hour), false); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -177,7 +177,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 		}
 		a.Store = st
 		if cached {
-			table := st.CacheTableIn(budget, cacheMemory(chain, budget))
+			table := st.CacheTableIn(budget, cacheMemory(chain, budget), restrictedShare(chain, cfg.Callers))
 			positions := CacheStages(cfg)
 			indexes := make([]int, len(positions))
 			for i, pos := range positions {
@@ -250,6 +250,30 @@ func cacheMemory(c *stages.Chain, budget int64) int64 {
 		return store.DefaultMemory(budget)
 	}
 	return memory
+}
+
+// restrictedShare is the part of the cache's budget restricted callers'
+// entries hold at most: the smallest restricted_share a cache block sets,
+// else store.DefaultRestrictedShare when a caller is restricted, and 0
+// when none is, so that the whole budget is the others'.
+func restrictedShare(c *stages.Chain, callers []config.Caller) float64 {
+	share, set := 1.0, false
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			if s, ok := cs.RestrictedShare(); ok {
+				share, set = min(share, s), true
+			}
+		}
+	}
+	if set {
+		return share
+	}
+	for _, c := range callers {
+		if c.Restricted {
+			return store.DefaultRestrictedShare
+		}
+	}
+	return 0
 }
 
 // searchObserver is m as search's observer; none when m is nil.

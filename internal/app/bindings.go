@@ -91,9 +91,9 @@ func (s stageCache) GetMemo(ctx context.Context, key string) ([]byte, time.Time,
 	return snap, takenAt, memo, ok, err
 }
 
-// Put writes an entry of the stage's.
-func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expires time.Time) error {
-	return s.v.tables[s.stage].Put(ctx, key, snapshot, expires)
+// Put writes an entry of the stage's, in the share of the caller's class.
+func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error {
+	return s.v.tables[s.stage].Put(ctx, key, snapshot, expires, restricted)
 }
 
 var (

@@ -52,7 +52,7 @@ func TestShapeFollowsWhatTheOutputDependsOn(t *testing.T) {
 		"a block that tunes only how a plugin runs": configOf("", keyA, "  pool = 3\n") + "extractor \"json\" {\n  pool = 3\n}\n",
 		"an empty block":                       configOf("", keyA, ""),
 		"no pdf block":                         noBlock,
-		"a cache stage's budget and lifetimes": strings.Replace(configOf("", keyA, ""), "stage \"cache\" {}", "stage \"cache\" {\n    max_bytes = \"1GiB\"\n    ttl = \"1h\"\n  }", 1),
+		"a cache stage's budget and lifetimes": strings.Replace(configOf("", keyA, ""), "stage \"cache\" {}", "stage \"cache\" {\n    max_bytes = \"1GiB\"\n    ttl = \"1h\"\n    restricted_share = 0.5\n  }", 1),
 	} {
 		if shapeOf(t, src) != base {
 			t.Errorf("%s changed the shape", name)

@@ -33,10 +33,11 @@ const (
 )
 
 type rawConfig struct {
-	TTL      hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
-	MaxTTL   hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
-	MaxBytes hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
-	Memory   hcl.Expression `hcl:"memory,optional" type:"size" doc:"what one instance keeps in memory of the cache: the most recently used snapshots and what their hits derive from them; the largest of the cache blocks' applies (default a quarter of max_bytes, at most \"64MiB\")"`
+	TTL             hcl.Expression `hcl:"ttl,optional" type:"duration" doc:"how long a snapshot lives when the response sets no lifetime (default \"24h\")"`
+	MaxTTL          hcl.Expression `hcl:"max_ttl,optional" type:"duration" doc:"the longest a snapshot lives, whatever the response says (default \"168h\")"`
+	MaxBytes        hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
+	RestrictedShare hcl.Expression `hcl:"restricted_share,optional" type:"number" doc:"the part of max_bytes (0 to 1) restricted callers' entries hold at most, the others' holding the rest; a fetch evicts only entries of its caller's class, so neither class can push the other's pages out; the smallest of the cache blocks' applies (default 0.25 when a caller is restricted, else 0)"`
+	Memory          hcl.Expression `hcl:"memory,optional" type:"size" doc:"what one instance keeps in memory of the cache: the most recently used snapshots and what their hits derive from them; the largest of the cache blocks' applies (default a quarter of max_bytes, at most \"64MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -54,6 +55,9 @@ type Stage struct {
 	maxBytes int64
 	// memory is the block's memory budget, or 0 when it sets none.
 	memory int64
+	// restrictedShare is the block's restricted_share, or -1 when it
+	// sets none.
+	restrictedShare float64
 	// position names where the stage stands: its index, the kinds
 	// before it and the configuration's shape. It is part of every key,
 	// so a chain reordered or edited on the same store never restores a
@@ -87,6 +91,8 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	diags = append(diags, ds...)
 	memory, ds := config.Size(raw.Memory, 0)
 	diags = append(diags, ds...)
+	share, ds := restrictedShare(raw.RestrictedShare)
+	diags = append(diags, ds...)
 	if !diags.HasErrors() && ttl > maxTTL {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
@@ -95,7 +101,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if deps.Cache != nil {
 		st = deps.Cache.At(len(deps.Before))
 	}
-	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, now: time.Now,
+	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, restrictedShare: share, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
 		perWorkspace: slices.Contains(deps.Before, "context"),
 		index:        len(deps.Before),
@@ -110,6 +116,31 @@ func (s *Stage) MaxBytes() int64 { return s.maxBytes }
 // Memory is the block's memory budget for the cache, or 0 when the block
 // leaves it to the default.
 func (s *Stage) Memory() int64 { return s.memory }
+
+// RestrictedShare is the block's restricted_share, the part of the budget
+// restricted callers' entries hold at most, and whether it sets one.
+func (s *Stage) RestrictedShare() (float64, bool) { return s.restrictedShare, s.restrictedShare >= 0 }
+
+// restrictedShare decodes restricted_share: a number from 0 to 1, or -1
+// when it is not set.
+func restrictedShare(expr hcl.Expression) (float64, hcl.Diagnostics) {
+	if expr == nil {
+		return -1, nil
+	}
+	if v, ds := expr.Value(nil); !ds.HasErrors() && v.IsNull() {
+		return -1, nil
+	}
+	var share float64
+	if ds := gohcl.DecodeExpression(expr, nil, &share); ds.HasErrors() {
+		return -1, ds
+	}
+	if share < 0 || share > 1 {
+		return -1, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid restricted_share",
+			Detail:  fmt.Sprintf("restricted_share is a part of max_bytes, from 0 to 1 (0.25 for a quarter), not %g.", share),
+			Subject: expr.Range().Ptr()}}
+	}
+	return share, nil
+}
 
 // keyVersion changes whenever the snapshot format or the key's parts do:
 // entries under an older version are then never read, and age out.
@@ -272,7 +303,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if err := s.store.Put(ctx, s.key(doc), snap, expires); err != nil {
+	if err := s.store.Put(ctx, s.key(doc), snap, expires, doc.Request.Restricted); err != nil {
 		return &stages.StorageError{Err: err}
 	}
 	return nil

@@ -239,3 +239,39 @@ func (c tableStore) GetMemo(ctx context.Context, key string) ([]byte, time.Time,
 	}
 	return snap, takenAt, memo, ok, err
 }
+
+// classStore records the class of each put.
+type classStore struct {
+	stages.CacheStore
+	restricted *[]bool
+}
+
+func (c classStore) Put(ctx context.Context, key string, snap []byte, expires time.Time, restricted bool) error {
+	*c.restricted = append(*c.restricted, restricted)
+	return c.CacheStore.Put(ctx, key, snap, expires, restricted)
+}
+
+// TestCachePutsInTheCallersClass: the cache stage stores each snapshot in
+// the share of its caller's class, and each class then hits its own.
+func TestCachePutsInTheCallersClass(t *testing.T) {
+	var classes []bool
+	st := &Stage{store: classStore{tableStore{openStore(t).CacheTableIn(1<<20, 0, 0.25)}.At(3), &classes},
+		ttl: time.Hour, maxTTL: time.Hour, now: time.Now, position: "3:guard,fetch,extract:"}
+	for _, restricted := range []bool{false, true} {
+		doc := &stages.Doc{Request: stages.Request{URL: "http://a.example/", Restricted: restricted},
+			Target:   &stages.Target{URL: "http://a.example/"},
+			Response: &stages.Response{FinalURL: "http://a.example/", Status: 200, Header: http.Header{}, Body: []byte("x"), ContentType: "text/plain"}}
+		if err := st.Run(context.Background(), doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(classes, []bool{false, true}) {
+		t.Fatalf("puts in classes %v, want the unrestricted caller's then the restricted one's", classes)
+	}
+	for _, restricted := range []bool{false, true} {
+		doc := &stages.Doc{Request: stages.Request{URL: "http://a.example/", Restricted: restricted}, Target: &stages.Target{URL: "http://a.example/"}}
+		if ok, err := st.Resume(context.Background(), doc); !ok || err != nil {
+			t.Errorf("restricted %v: no hit on the class's own entry (%v)", restricted, err)
+		}
+	}
+}

@@ -77,9 +77,9 @@ type recorder struct {
 	expires *[]time.Time
 }
 
-func (r recorder) Put(ctx context.Context, key string, snap []byte, expires time.Time) error {
+func (r recorder) Put(ctx context.Context, key string, snap []byte, expires time.Time, restricted bool) error {
 	*r.expires = append(*r.expires, expires)
-	return r.CacheStore.Put(ctx, key, snap, expires)
+	return r.CacheStore.Put(ctx, key, snap, expires, restricted)
 }
 
 // An unreadable snapshot (another format, or damaged) is a miss, and the
@@ -92,7 +92,7 @@ func TestUnreadableSnapshotIsAMiss(t *testing.T) {
 		key = s.key(&stages.Doc{Target: &stages.Target{URL: "http://a.example/"}, Request: stages.Request{URL: "http://a.example/"}})
 	})
 	old := []byte(`{"response":{"FinalURL":"http://a.example/","Status":200,"Body":"PHA+eDwvcD4="}}`)
-	if err := st.CacheTable(1<<20).At(3).Put(context.Background(), key, old, time.Now().Add(time.Hour)); err != nil {
+	if err := st.CacheTable(1<<20).At(3).Put(context.Background(), key, old, time.Now().Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	if doc := run(t, c, "http://a.example/", ""); doc.Cached() || runs["fetch"] != 1 {

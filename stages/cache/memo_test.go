@@ -92,3 +92,39 @@ func TestMemoryAttribute(t *testing.T) {
 		}
 	}
 }
+
+// TestRestrictedShareAttribute: a cache block's restricted_share is a part
+// of max_bytes from 0 to 1; unset it leaves the default to the assembly,
+// and anything else is refused.
+func TestRestrictedShareAttribute(t *testing.T) {
+	tests := []struct {
+		src     string
+		want    float64
+		set     bool
+		refused bool
+	}{
+		{``, 0, false, false},
+		{`restricted_share = 0.1`, 0.1, true, false},
+		{`restricted_share = 0`, 0, true, false},
+		{`restricted_share = 1`, 1, true, false},
+		{`restricted_share = 1.5`, 0, false, true},
+		{`restricted_share = -0.25`, 0, false, true},
+		{`restricted_share = "a quarter"`, 0, false, true},
+	}
+	for _, tt := range tests {
+		f, diags := hclsyntax.ParseConfig([]byte(tt.src), "test.hcl", hcl.InitialPos)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		st, diags := New(f.Body, stages.Deps{})
+		if diags.HasErrors() != tt.refused {
+			t.Errorf("%q: diagnostics %v, want refused %v", tt.src, diags, tt.refused)
+			continue
+		}
+		if !tt.refused {
+			if got, set := st.(*Stage).RestrictedShare(); got != tt.want && set || set != tt.set {
+				t.Errorf("%q: share %v (set %v), want %v (set %v)", tt.src, got, set, tt.want, tt.set)
+			}
+		}
+	}
+}
