@@ -46,7 +46,7 @@
             pkgs.protobuf # make proto
             pkgs.python3 # the extraction benchmark harness
             pkgs.nodejs # the Firecrawl JS SDK checks
-            pkgs.postgresql # internal/pgtest starts its own server
+            pkgs.postgresql # internal/testkit/pgtest starts its own server
             pkgs.iproute2 # the SSRF suite's network namespace
             pkgs.util-linux
             pkgs.curl

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 	"github.com/siftd/sift/store"
 )
 

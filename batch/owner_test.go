@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/pgtest"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/pgtest"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/store"
 )
 

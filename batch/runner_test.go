@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/store"
 )
 

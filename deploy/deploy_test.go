@@ -20,7 +20,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/daemon"
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/testenv"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"

@@ -14,7 +14,7 @@ import (
 
 	"github.com/miekg/dns"
 
-	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/testkit/dnstest"
 )
 
 // fakeDNS is an authoritative-only DNS server on loopback that answers from

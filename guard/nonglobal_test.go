@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/testkit/dnstest"
 )
 
 // nonGlobalV6 are IPv6 addresses outside global unicast or inside a

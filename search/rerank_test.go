@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 )
 
 // TestRerankRealEmbeddings: with a real sentence encoder, results about the

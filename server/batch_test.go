@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/siftd/sift/batch"
-	"github.com/siftd/sift/internal/dnstest"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/dnstest"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/store"
 )
 

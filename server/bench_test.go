@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/loadtest"
+	"github.com/siftd/sift/internal/testkit/loadtest"
 )
 
 // BenchmarkCacheHit: /v1/fetch answered from the cache, from 8 concurrent

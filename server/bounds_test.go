@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/loadtest"
+	"github.com/siftd/sift/internal/testkit/loadtest"
 )
 
 // boundsOrigin serves a page of lines of "a" (size bytes), and a JSON

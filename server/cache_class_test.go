@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 )
 
 // TestCachePartitionsByCallerClass: what a restricted caller fetched is

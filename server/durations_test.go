@@ -12,7 +12,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/store"
 )

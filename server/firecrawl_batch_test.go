@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/batch"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // TestFirecrawlBatch: the v2 batch routes in the shapes Firecrawl's SDKs

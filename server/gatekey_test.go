@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/testkit/dnstest"
 	"github.com/siftd/sift/internal/service"
 )
 

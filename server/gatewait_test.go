@@ -14,7 +14,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/service"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // overlapOrigin serves a page per path after a short pause, and records

@@ -25,7 +25,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/service"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/html"

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 )
 
 // benchSnapshot is the size of the snapshots the cache benchmark stores:

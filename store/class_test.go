@@ -10,7 +10,7 @@ import (
 
 	"gorm.io/gorm"
 
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 )
 
 // classPut is one run of puts: n snapshots of size bytes under keys

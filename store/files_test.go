@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/localuser"
+	"github.com/siftd/sift/internal/testkit/localuser"
 )
 
 // withUmask runs the test under a usual umask, whatever the test runner's.

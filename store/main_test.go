@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

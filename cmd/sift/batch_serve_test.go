@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // countingOrigin serves fixture pages, counting requests per path; /held

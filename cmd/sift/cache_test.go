@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/pgtest"
+	"github.com/siftd/sift/internal/testkit/pgtest"
 	"github.com/siftd/sift/store"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift/internal/localuser"
+	"github.com/siftd/sift/internal/testkit/localuser"
 )
 
 // badConfig fails to decode, so a diagnostic about it proves it was read.

@@ -15,11 +15,11 @@ import (
 
 	"github.com/siftd/sift/health"
 	"github.com/siftd/sift/honcho/honchotest"
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 )
 
 // TestDigestThroughRealLLM: sift serve runs its built-in digester as a
-// plugin process against a real llama.cpp engine (internal/testenv/llm),
+// plugin process against a real llama.cpp engine (internal/testkit/testenv/llm),
 // with context from a loopback Honcho, and answers the whole /v1/fetch
 // envelope; /healthz reports both services; with the engine stopped, the
 // fetch still answers, with the clean text.

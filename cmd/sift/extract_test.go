@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/internal/invisible"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // hostilePage hides text from its reader in every part sift prints: tag

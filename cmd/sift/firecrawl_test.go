@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testenv"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // TestFirecrawlJSSDK runs the real Firecrawl JS SDK's checks

@@ -20,7 +20,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/testenv"
 )
 
 // mcpDeadline bounds one MCP session's checks on a loaded machine.

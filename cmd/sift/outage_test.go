@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift/internal/pgtest"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/pgtest"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // TestOutageShowsNoDatabaseDetails: with its PostgreSQL gone, sift tells

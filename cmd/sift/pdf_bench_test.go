@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/testenv"
 	"github.com/siftd/sift/plugins/pdf"
 )
 

@@ -21,7 +21,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // buildPlugin builds the Go module in dir into a binary and returns its

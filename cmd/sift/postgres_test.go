@@ -21,8 +21,8 @@ import (
 	"gorm.io/gorm"
 	"gorm.io/gorm/logger"
 
-	"github.com/siftd/sift/internal/pgtest"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/pgtest"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // cluster is several `sift serve` processes on one PostgreSQL.

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // keyHash is the hex SHA-256 of key, as a caller block holds it.

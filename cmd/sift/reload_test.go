@@ -18,7 +18,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // syncBuffer is a bytes.Buffer a subprocess writes while the test reads.

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/loadtest"
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/loadtest"
+	"github.com/siftd/sift/internal/testkit/testenv"
 	"github.com/siftd/sift/plugins/html"
 	"github.com/siftd/sift/plugins/sdk"
 )

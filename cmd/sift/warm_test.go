@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // warmProcs counts the `sift warm` processes serving sockets under dir.

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // fetch posts one /v1/fetch for url and returns the status and the error

@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 type corpusCase struct {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // TestGatesFIFO: waiters are admitted in the order they arrived, a waiter

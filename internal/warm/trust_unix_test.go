@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift/internal/localuser"
+	"github.com/siftd/sift/internal/testkit/localuser"
 )
 
 // mkdir makes dir with exactly mode, whatever the umask.

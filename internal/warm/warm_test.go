@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/errclass"
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 )
 

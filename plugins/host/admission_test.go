@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
 )

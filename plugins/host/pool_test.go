@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
-	"github.com/siftd/sift/internal/testwait"
+	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/plugins/sdk"
 )
 

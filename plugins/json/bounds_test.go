@@ -9,7 +9,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
-	"github.com/siftd/sift/internal/loadtest"
+	"github.com/siftd/sift/internal/testkit/loadtest"
 	"github.com/siftd/sift/plugins/sdk"
 )
 

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 	"github.com/siftd/sift/plugins/sdk"
 )
 

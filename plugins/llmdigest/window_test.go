@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 	"github.com/siftd/sift/plugins/sdk"
 )
 

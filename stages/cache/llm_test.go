@@ -13,7 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/testenv/llm"
+	"github.com/siftd/sift/internal/testkit/testenv/llm"
 	"github.com/siftd/sift/plugins/llmdigest"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/digest"

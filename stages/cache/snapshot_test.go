@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/loadtest"
+	"github.com/siftd/sift/internal/testkit/loadtest"
 	"github.com/siftd/sift/stages"
 )
 

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/guard"
-	"github.com/siftd/sift/internal/dnstest"
+	"github.com/siftd/sift/internal/testkit/dnstest"
 	"github.com/siftd/sift/stages"
 )
 

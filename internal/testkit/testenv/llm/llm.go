@@ -28,7 +28,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/testenv"
 )
 
 //go:embed package.json server.mjs embed-server.mjs testdata/stories260K.gguf

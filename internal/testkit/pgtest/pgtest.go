@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/siftd/sift/internal/testenv"
+	"github.com/siftd/sift/internal/testkit/testenv"
 )
 
 // ErrNotInstalled is returned by Start where PostgreSQL's programs are
