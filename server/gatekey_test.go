@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/config"
-	"github.com/siftd/sift/internal/testkit/dnstest"
 	"github.com/siftd/sift/internal/service"
+	"github.com/siftd/sift/internal/testkit/dnstest"
 )
 
 // Spellings of one host share one gate key: the guard's canonical host.
