@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 )
 
@@ -12,26 +13,26 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		writeError(w, ae)
 		return
 	}
-	rl := logOf(r.Context())
-	rl.setMode(req.Mode)
+	rl := httpapi.LogOf(r.Context())
+	rl.SetMode(req.Mode)
 	out, ae := s.svc.Fetch(r.Context(), c, req)
 	if ae != nil {
 		writeError(w, ae)
 		return
 	}
-	rl.answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
+	rl.Answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
 	if enc := out.Encoded(); enc != nil {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(enc)
 		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
 func decodeFetch(r *http.Request) (*service.FetchRequest, *apiError) {
 	var req service.FetchRequest
-	if ae := readJSON(r, &req); ae != nil {
+	if ae := httpapi.ReadJSON(r, &req); ae != nil {
 		return nil, ae
 	}
 	if ae := req.Validate(); ae != nil {

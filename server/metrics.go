@@ -6,6 +6,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/httpapi"
 )
 
 // metricsRoute serves /metrics as the metrics block says: open by
@@ -24,7 +25,7 @@ func (s *Server) metricsRoute(access config.Metrics) http.Handler {
 			writeError(w, ae)
 			return
 		}
-		logOf(r.Context()).setCaller(c)
+		httpapi.LogOf(r.Context()).SetCaller(c)
 		if access.Callers != nil && !slices.Contains(access.Callers, c.Name) {
 			writeError(w, classError(errclass.Unauthorized, "this key may not scrape /metrics: send the key of a caller the metrics block's callers name"))
 			return

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/httpapi"
 )
 
 // TestPanicIsLoggedWithValueAndStack: the client sees only the class; the
@@ -16,7 +18,7 @@ import (
 func TestPanicIsLoggedWithValueAndStack(t *testing.T) {
 	var logs bytes.Buffer
 	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil)), now: time.Now}
-	h := s.logRequests(s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
+	h := httpapi.LogRequests(s.log, s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic("the chain has no stage at index 3")
 	})))
 	rec := httptest.NewRecorder()
@@ -42,7 +44,7 @@ func TestPanicIsLoggedWithValueAndStack(t *testing.T) {
 		Status int
 		ID     string
 	}
-	if err := json.Unmarshal([]byte(lines[1]), &req); err != nil || req.Msg != "request" || req.Status != 500 || req.ID != rec.Header().Get(RequestIDHeader) {
+	if err := json.Unmarshal([]byte(lines[1]), &req); err != nil || req.Msg != "request" || req.Status != 500 || req.ID != rec.Header().Get(httpapi.RequestIDHeader) {
 		t.Fatalf("request line %q (%v)", lines[1], err)
 	}
 }

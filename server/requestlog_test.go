@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/metrics"
 )
 
@@ -72,7 +73,7 @@ func TestEveryRequestIsLoggedAsAnswered(t *testing.T) {
 		if resp.StatusCode != tc.status {
 			t.Fatalf("%s: %d %v", tc.name, resp.StatusCode, body)
 		}
-		answers, ids = append(answers, body), append(ids, resp.Header.Get(RequestIDHeader))
+		answers, ids = append(answers, body), append(ids, resp.Header.Get(httpapi.RequestIDHeader))
 	}
 	lines := requestLines(t, &logs)
 	if len(lines) != len(cases) {
@@ -109,14 +110,14 @@ func TestRequestIDFromClient(t *testing.T) {
 		{`"quoted"`, ""},
 	} {
 		req, _ := http.NewRequest(http.MethodGet, srv.URL+"/healthz", nil)
-		req.Header.Set(RequestIDHeader, tc.sent)
+		req.Header.Set(httpapi.RequestIDHeader, tc.sent)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
-		got := resp.Header.Get(RequestIDHeader)
-		if tc.want != "" && got != tc.want || tc.want == "" && (got == tc.sent || !requestIDPattern.MatchString(got)) {
+		got := resp.Header.Get(httpapi.RequestIDHeader)
+		if tc.want != "" && got != tc.want || tc.want == "" && (got == tc.sent || !httpapi.WellFormedRequestID(got)) {
 			t.Errorf("sent %q, answered %q", tc.sent, got)
 		}
 	}

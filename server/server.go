@@ -1,11 +1,11 @@
-// Package server is sift's HTTP API: the Firecrawl v2 scrape endpoint, the
-// native fetch endpoint and health, behind bearer auth, concurrency gates
-// and a request-body cap. One file per API family.
+// Package server is sift's front door: the native /v1 API (fetch, search,
+// batch), health, metrics and MCP, with Firecrawl's v2 API (package
+// firecrawl) mounted beside it, all behind bearer auth, the request log
+// and a request-body cap. One file per route family.
 package server
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -18,39 +18,27 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/firecrawl"
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/mcptool"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/metrics"
-	"github.com/siftd/sift/search"
-	"github.com/siftd/sift/stages"
 )
-
-// MaxRequestBody bounds a request's JSON body.
-const MaxRequestBody = 64 << 10
 
 // Health reports the state of sift's dependencies for /healthz.
 type Health func() (ok bool, detail any)
 
-// App is the application the API adapts to HTTP (internal/service's
+// Service is what the API asks of sift's service (internal/service's
 // Service): the handlers decode a request, make these calls and encode
-// what they return.
-type App interface {
+// what they return. The Firecrawl API's calls are part of it.
+type Service interface {
+	firecrawl.Service
 	// Callers are the configured callers, whose keys authenticate.
 	Callers() []service.Caller
-	// Fetch answers a /v1/fetch request (and a native batch target).
+	// Fetch answers a /v1/fetch request.
 	Fetch(ctx context.Context, c *service.Caller, req *service.FetchRequest) (*service.FetchAnswer, *service.Error)
-	// Run passes one request through the chain under the caller's gates:
-	// a scrape, a page read for a search digest.
-	Run(ctx context.Context, c *service.Caller, req stages.Request) (*service.Result, *service.Error)
 	// Search answers a /v1/search request.
 	Search(ctx context.Context, c *service.Caller, req *service.SearchRequest) (*service.SearchAnswer, *service.Error)
-	// BatchFetch runs a stored batch target, answered as its API would.
-	BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer service.TargetFunc) ([]byte, error)
-	// StructuredJSON is a page's content as JSON under a schema (the
-	// Firecrawl json format), or the warning that says why not.
-	StructuredJSON(ctx context.Context, req service.StructuredRequest) (json.RawMessage, string)
-	// SearchWeb runs the search backends for a Firecrawl search.
-	SearchWeb(ctx context.Context, query string, limit int) (*search.Outcome, error)
 	// Stages are the chain's stage kinds, in order, for /healthz.
 	Stages() []string
 }
@@ -59,7 +47,7 @@ type App interface {
 type Options struct {
 	// Service runs the requests: the application, built by its owner (the
 	// daemon) from the configuration.
-	Service App
+	Service Service
 	Logger  *slog.Logger
 	Health  Health
 	// Metrics, when set, are recorded and served on /metrics.
@@ -67,12 +55,13 @@ type Options struct {
 	// MetricsAccess is who may scrape /metrics (the metrics block); the
 	// zero value leaves it open.
 	MetricsAccess config.Metrics
-	// Batch is the batch runner behind the batch routes, whose fetch
-	// function is (*Server).BatchFetch; nil answers the routes 503. Its
-	// owner starts and stops it.
+	// Batch is the batch runner behind the batch routes of both APIs; nil
+	// answers them 503. Its owner starts and stops it, with a fetch
+	// function that runs each stored target through the API it came from
+	// (internal/batchtarget).
 	Batch *batch.Runner
 	// PageBytes bounds the stored results one batch read returns
-	// (MaxPageBytes when 0); tests shrink it.
+	// (httpapi.MaxPageBytes when 0); tests shrink it.
 	PageBytes int
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
@@ -85,7 +74,8 @@ type Options struct {
 
 // Server serves the API.
 type Server struct {
-	svc       App
+	svc       Service
+	firecrawl *firecrawl.API
 	callers   []caller
 	log       *slog.Logger
 	health    Health
@@ -124,10 +114,16 @@ func New(opts Options) *Server {
 	}
 	s.batch, s.pageBytes = opts.Batch, opts.PageBytes
 	if s.pageBytes <= 0 {
-		s.pageBytes = MaxPageBytes
+		s.pageBytes = httpapi.MaxPageBytes
 	}
+	s.firecrawl = firecrawl.New(firecrawl.Options{Service: opts.Service, Metrics: opts.Metrics, Batch: opts.Batch,
+		PageBytes: s.pageBytes, PreCheck: opts.PreCheck, PublicURL: s.publicURL})
 	return s
 }
+
+// Firecrawl is the Firecrawl API the server mounts, whose scrapes a
+// stored batch target of that API runs through.
+func (s *Server) Firecrawl() *firecrawl.API { return s.firecrawl }
 
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler {
@@ -136,25 +132,18 @@ func (s *Server) Handler() http.Handler {
 	r.HandleFunc("/healthz", s.handleHealth).Methods(http.MethodGet)
 	r.Handle("/metrics", s.metricsRoute(s.metricsAccess)).Methods(http.MethodGet)
 	r.HandleFunc("/v1/fetch", s.authed(s.handleFetch)).Methods(http.MethodPost)
-	r.HandleFunc("/v2/scrape", s.authed(s.handleScrape)).Methods(http.MethodPost)
-	r.HandleFunc("/v2/search", s.authed(s.handleFirecrawlSearch)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/search", s.authed(s.handleSearch)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/batch", s.batchRoute(s.handleBatchSubmit)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/batch/{id}", s.batchRoute(s.handleBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v1/batch/{id}", s.batchRoute(s.handleBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v1/batch/{id}/{idx}", s.batchRoute(s.handleBatchTarget)).Methods(http.MethodGet)
-	r.HandleFunc("/v2/batch/scrape", s.batchRoute(s.handleFirecrawlBatchStart)).Methods(http.MethodPost)
-	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchStatus)).Methods(http.MethodGet)
-	r.HandleFunc("/v2/batch/scrape/{id}", s.batchRoute(s.handleFirecrawlBatchCancel)).Methods(http.MethodDelete)
-	r.HandleFunc("/v2/batch/scrape/{id}/errors", s.batchRoute(s.handleFirecrawlBatchErrors)).Methods(http.MethodGet)
 	// Each tool call is a request of its own, with its own log line.
-	mcpHTTP := mcptool.NewHTTP("", s.logRequests(r), mcptool.HTTPOptions{PublicURL: s.publicURL})
+	mcpHTTP := mcptool.NewHTTP("", httpapi.LogRequests(s.log, r), mcptool.HTTPOptions{PublicURL: s.publicURL})
 	r.Handle("/mcp", s.mcpRoute(mcpHTTP)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
-	r.HandleFunc("/v2/map", s.authed(s.handleFirecrawlMap)).Methods(http.MethodPost)
-	routeFirecrawlUnsupported(r)
+	s.firecrawl.Mount(r, s.authedWithin, s.batchWithin)
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if strings.HasPrefix(req.URL.Path, "/v2/") {
-			firecrawlNotServed(w, req)
+			firecrawl.NotServed(w, req)
 			return
 		}
 		writeError(w, classError(errclass.NotFound, "no such endpoint"))
@@ -164,7 +153,7 @@ func (s *Server) Handler() http.Handler {
 		w.Header().Set("Allow", strings.Join(allow, ", "))
 		writeError(w, badRequest("method not allowed: "+req.URL.Path+" takes "+strings.Join(allow, " or ")).WithStatus(http.StatusMethodNotAllowed))
 	})
-	return s.logRequests(s.recoverPanics(r))
+	return httpapi.LogRequests(s.log, s.recoverPanics(r))
 }
 
 // mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
@@ -172,38 +161,32 @@ func (s *Server) Handler() http.Handler {
 // process with the request's key, so each call meets the same gates and
 // guard as the route itself; a session belongs to the key that opened it.
 func (s *Server) mcpRoute(h *mcptool.HTTP) http.HandlerFunc {
-	return s.authedWithin(MaxBatchBody, func(w http.ResponseWriter, r *http.Request, c *caller) {
+	return s.authedWithin(httpapi.MaxBatchBody, func(w http.ResponseWriter, r *http.Request, c *caller) {
 		h.Serve(w, r, string(c.Hash))
-	})
+	}, writeError)
 }
-
-// authedHandler is a handler that knows its caller.
-type authedHandler func(w http.ResponseWriter, r *http.Request, c *caller)
 
 // authed checks the bearer key and caps the request body.
-func (s *Server) authed(h authedHandler) http.HandlerFunc {
-	return s.authedWithin(MaxRequestBody, h)
+func (s *Server) authed(h httpapi.Handler) http.HandlerFunc {
+	return s.authedWithin(httpapi.MaxRequestBody, h, writeError)
 }
 
-// authedWithin is authed with a body cap of its own, for the one route
-// (batch submission) whose bodies are larger.
-func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
+// authedWithin is authed with a body cap of its own, for the routes
+// (batch submission, MCP) whose bodies are larger; a body over it is
+// refused with writeErr, in the envelope of the route's API. A missing or
+// wrong key is sift's 401 on every route.
+func (s *Server) authedWithin(maxBody int64, h httpapi.Handler, writeErr func(http.ResponseWriter, *apiError)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		logOf(r.Context()).setCaller(c)
+		httpapi.LogOf(r.Context()).SetCaller(c)
 		if r.ContentLength > maxBody {
 			// Answered before the body is read: a client that sent
 			// Expect: 100-continue then sends none of it.
-			ae := bodyTooLarge(maxBody, r.ContentLength)
-			if strings.HasPrefix(r.URL.Path, "/v2/") {
-				writeFirecrawlError(w, ae)
-			} else {
-				writeError(w, ae)
-			}
+			writeErr(w, httpapi.BodyTooLarge(maxBody, r.ContentLength))
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
@@ -215,7 +198,7 @@ func (s *Server) authedWithin(maxBody int64, h authedHandler) http.HandlerFunc {
 func (s *Server) measure(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := s.now()
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := httpapi.NewStatusWriter(w)
 		next.ServeHTTP(sw, r)
 		route := "unknown"
 		if cr := mux.CurrentRoute(r); cr != nil {
@@ -223,32 +206,11 @@ func (s *Server) measure(next http.Handler) http.Handler {
 				route = tpl
 			}
 		}
-		rl := logOf(r.Context())
-		rl.setRoute(route)
-		s.metrics.Request(route, rl.callerName(), sw.status, time.Since(start))
+		rl := httpapi.LogOf(r.Context())
+		rl.SetRoute(route)
+		s.metrics.Request(route, rl.CallerName(), sw.Status, time.Since(start))
 	})
 }
-
-// statusWriter remembers the status a handler wrote.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (w *statusWriter) WriteHeader(status int) {
-	w.status = status
-	w.ResponseWriter.WriteHeader(status)
-}
-
-// Flush passes flushes through, for the event streams of /mcp.
-func (w *statusWriter) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the connection's writer.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // recoverPanics turns a panic into a 500 without echoing its value.
 func (s *Server) recoverPanics(next http.Handler) http.Handler {
@@ -278,10 +240,10 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusServiceUnavailable
 	}
 	if _, ae := s.authenticate(r); ae != nil {
-		writeJSON(w, status, map[string]any{"ok": ok})
+		httpapi.WriteJSON(w, status, map[string]any{"ok": ok})
 		return
 	}
-	writeJSON(w, status, map[string]any{"ok": ok, "stages": s.svc.Stages(), "dependencies": detail})
+	httpapi.WriteJSON(w, status, map[string]any{"ok": ok, "stages": s.svc.Stages(), "dependencies": detail})
 }
 
 // allowedMethods are the methods r serves req's path with, for a 405's

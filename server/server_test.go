@@ -24,6 +24,8 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/batchtarget"
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/metrics"
@@ -116,13 +118,14 @@ extractor "pdf" {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	opts.PreCheck = a.PreCheck
-	opts.Service = opts.service(a, cfg)
+	svc := opts.service(a, cfg)
+	opts.Service = svc
 	tb := opts.testBatch
 	if tb != nil && !tb.Disabled {
 		// The runner calls the server it serves, made just below.
 		var srv *Server
 		fetch := func(ctx context.Context, c batch.Caller, tg batch.Target) ([]byte, error) {
-			return srv.BatchFetch(ctx, c, tg)
+			return batchtarget.New(svc, srv.Firecrawl()).Fetch(ctx, c, tg)
 		}
 		ro := tb.Runner
 		if opts.Metrics == nil {
@@ -342,7 +345,7 @@ func TestFetchErrors(t *testing.T) {
 		{"an array", `[1]`, 400, "invalid: the body must be a JSON object, not an array"},
 		{"bad mode", map[string]any{"url": origin.URL, "mode": "summary"}, 400, "invalid: mode"},
 		{"malformed JSON", `{"url":`, 400, "invalid: malformed JSON: the body ends"},
-		{"body over the cap", `{"url":"` + strings.Repeat("a", MaxRequestBody) + `"}`, 413, "too_large: the request body is 65546 bytes, over the 65536-byte limit"},
+		{"body over the cap", `{"url":"` + strings.Repeat("a", httpapi.MaxRequestBody) + `"}`, 413, "too_large: the request body is 65546 bytes, over the 65536-byte limit"},
 		{"origin 404 is an answer, not an error", map[string]any{"url": origin.URL + "/missing", "mode": "raw"}, 200, ""},
 	}
 	for _, tc := range tests {

@@ -21,6 +21,7 @@ import (
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/batchtarget"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
@@ -124,7 +125,7 @@ func (d *Daemon) serve(a *app.App) *generation {
 		Service: svc, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
 		PublicURL: cfg.PublicURL, Batch: d.runner, PreCheck: a.PreCheck, MetricsAccess: cfg.Metrics,
 	})
-	return newGeneration(a, api)
+	return newGeneration(a, api, batchtarget.New(svc, api.Firecrawl()))
 }
 
 // Stages lists the running chain's stage kinds.
@@ -142,7 +143,7 @@ func (d *Daemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (d *Daemon) batchFetch(ctx context.Context, c batch.Caller, t batch.Target) ([]byte, error) {
 	g := d.acquire()
 	defer g.release()
-	return g.api.BatchFetch(ctx, c, t)
+	return g.targets.Fetch(ctx, c, t)
 }
 
 // acquire returns the current generation, held until release.

@@ -5,16 +5,17 @@ import (
 	"sync"
 
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/batchtarget"
 	"github.com/siftd/sift/server"
 )
 
-// generation is one configuration being served: its application, the API
-// over it, and the requests it holds. Once retired it takes no new
+// generation is one configuration being served: its application, the
+// HTTP handler and batch targets over it, and the requests it holds. Once retired it takes no new
 // request, and its drained channel closes when the last one ends.
 type generation struct {
 	app     *app.App
-	api     *server.Server
 	handler http.Handler
+	targets *batchtarget.Runner
 
 	mu       sync.Mutex
 	inFlight int
@@ -22,8 +23,8 @@ type generation struct {
 	drained  chan struct{}
 }
 
-func newGeneration(a *app.App, api *server.Server) *generation {
-	return &generation{app: a, api: api, handler: api.Handler(), drained: make(chan struct{})}
+func newGeneration(a *app.App, api *server.Server, targets *batchtarget.Runner) *generation {
+	return &generation{app: a, handler: api.Handler(), targets: targets, drained: make(chan struct{})}
 }
 
 // hold counts one more request in flight, unless g is retired.

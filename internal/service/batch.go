@@ -1,9 +1,7 @@
 package service
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/siftd/sift/batch"
@@ -11,37 +9,40 @@ import (
 	"github.com/siftd/sift/errclass"
 )
 
-// TargetFunc answers one batch target as the API it was submitted
-// through: options are that API's stored request, and the answer is what
-// the API would have answered. Its error is an *Error, or a
-// *batch.TargetError for a target it cannot run at all.
-type TargetFunc func(ctx context.Context, c *Caller, options json.RawMessage) (answer any, err error)
+// StoredTarget is what a stored batch target carries: the request of the
+// API it was submitted through, under that API's name. Fetch is a
+// /v1/fetch request; Scrape is a Firecrawl scrape, which only the
+// firecrawl package reads.
+type StoredTarget struct {
+	Fetch  *FetchRequest   `json:"fetch,omitempty"`
+	Scrape json.RawMessage `json:"scrape,omitempty"`
+}
 
-// BatchFetch is the batch runner's fetch function: one target through
-// answer, marked as a batch target's, as the caller who submitted it while
-// that caller is still configured with the same key. A failure whose
-// class errclass's table marks Requeue (busy, unavailable, cancelled) is
-// retried later; any other failure is the target's.
-func (s *Service) BatchFetch(ctx context.Context, bc batch.Caller, t batch.Target, answer TargetFunc) ([]byte, error) {
+// BatchWorker is the caller who submitted a batch target, as its batch
+// work (Batch set: plugin pools give it their batch share), while that
+// caller is still configured with the same key; else the target fails.
+func (s *Service) BatchWorker(bc batch.Caller) (*Caller, error) {
 	c := s.callerNamed(bc.Name)
 	if c == nil || batch.KeyID(c.Hash) != bc.Key {
 		return nil, &batch.TargetError{Message: "invalid: the caller is no longer configured", Outcome: errclass.OutcomeOther}
 	}
-	batchWork := *c
-	batchWork.Batch = true
-	out, err := answer(ctx, &batchWork, t.Options)
-	var te *batch.TargetError
-	if errors.As(err, &te) {
-		return nil, te
-	}
-	if err != nil {
-		ae := ErrorOf(err)
+	work := *c
+	work.Batch = true
+	return &work, nil
+}
+
+// BatchResult is a batch target's answer as the runner stores it: the
+// answer as JSON, or its failure. A failure whose class errclass's table
+// marks Requeue (busy, unavailable, cancelled) is retried later; any other
+// is the target's.
+func BatchResult(answer any, ae *Error) ([]byte, error) {
+	if ae != nil {
 		if RowOf(ae.Class).Requeue {
 			return nil, fmt.Errorf("%s: %w", ae.Message, batch.ErrRetryLater)
 		}
 		return nil, &batch.TargetError{Message: ae.Message, Hint: ae.Hint, Outcome: TargetOutcome(ae)}
 	}
-	return json.Marshal(out)
+	return json.Marshal(answer)
 }
 
 // TargetOutcome is the metrics label of a failed target.

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -37,18 +36,21 @@ func TestBatchWorkHasAShareOfItsOwn(t *testing.T) {
 	hash := make([]byte, 32)
 	s := New(Options{Chain: chain, Callers: []config.Caller{{Name: "alice", KeyHash: hash}},
 		Gates: NewGates(config.Gates{Wait: config.DefaultGateWait, Queue: config.DefaultGateQueue}, GateSizes{}, nil)})
-	run := func(ctx context.Context, c *Caller, _ json.RawMessage) (any, error) {
-		if _, ae := s.Run(ctx, c, stages.Request{URL: "https://example.org/"}); ae != nil {
-			return nil, ae
+	run := func(c *Caller) {
+		t.Helper()
+		if _, ae := s.Run(t.Context(), c, stages.Request{URL: "https://example.org/"}); ae != nil {
+			t.Fatal(ae)
 		}
-		return "ok", nil
 	}
 	alice := &s.Callers()[0]
-	if _, err := run(t.Context(), alice, nil); err != nil {
+	run(alice)
+	worker, err := s.BatchWorker(batch.Caller{Name: "alice", Key: batch.KeyID(hash)})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.BatchFetch(t.Context(), batch.Caller{Name: "alice", Key: batch.KeyID(hash)}, batch.Target{URL: "https://example.org/"}, run); err != nil {
-		t.Fatal(err)
+	run(worker)
+	if _, err := s.BatchWorker(batch.Caller{Name: "alice", Key: batch.KeyID(make([]byte, 31))}); err == nil {
+		t.Error("a target whose caller's key changed still ran")
 	}
 	if len(shares) != 2 || shares[0] != "alice" || shares[1] != "alice/batch" {
 		t.Fatalf("shares %q, want alice then alice/batch", shares)

@@ -1,4 +1,4 @@
-package server
+package firecrawl
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/schemacheck"
 	"github.com/siftd/sift/internal/service"
 )
@@ -22,7 +23,7 @@ type jsonOptions struct {
 
 // readJSONFormat takes the schema and prompt of a {"type": "json"} format
 // out of raw, the object that holds the formats list, and checks them.
-func (o *scrapeOptions) readJSONFormat(raw []byte) *apiError {
+func (o *scrapeOptions) readJSONFormat(raw []byte) *service.Error {
 	var body struct {
 		Formats []json.RawMessage `json:"formats"`
 	}
@@ -46,7 +47,7 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *apiError {
 	}
 	if _, err := schemacheck.Parse(jo.Schema); err != nil {
 		if de, ok := errors.AsType[*schemacheck.DecodeError](err); ok {
-			return badField(field, "not a JSON Schema: "+strings.TrimPrefix(describeDecodeError(de.Err).Error(), "field "))
+			return badField(field, "not a JSON Schema: "+strings.TrimPrefix(httpapi.DescribeDecodeError(de.Err).Error(), "field "))
 		}
 		return badField(field, err.Error())
 	}
@@ -55,7 +56,7 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *apiError {
 
 // addJSON fills data's json from the page's clean content, or warns why
 // it cannot.
-func (s *Server) addJSON(ctx context.Context, req *scrapeRequest, res *service.Result, data *scrapeDoc) {
+func (a *API) addJSON(ctx context.Context, req *scrapeRequest, res *service.Result, data *scrapeDoc) {
 	content := ""
 	if ex := res.Doc.Extraction; ex != nil {
 		content = ex.Content
@@ -64,7 +65,7 @@ func (s *Server) addJSON(ctx context.Context, req *scrapeRequest, res *service.R
 	if jo == nil {
 		jo = &jsonOptions{}
 	}
-	out, warning := s.svc.StructuredJSON(ctx, service.StructuredRequest{Schema: jo.Schema, Prompt: jo.Prompt,
+	out, warning := a.svc.StructuredJSON(ctx, service.StructuredRequest{Schema: jo.Schema, Prompt: jo.Prompt,
 		Content: content, URL: data.Metadata.URL, Title: data.Metadata.Title})
 	if warning != "" {
 		data.Warning = joinWarnings(data.Warning, warning)

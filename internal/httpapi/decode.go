@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"bytes"
@@ -12,12 +12,13 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/service"
 )
 
-// bodyError is a request body that does not decode, said in the terms of
+// BodyError is a request body that does not decode, said in the terms of
 // the JSON the client sent: the field by its name and the kind of value
 // it wants, never a Go type.
-type bodyError struct {
+type BodyError struct {
 	// Field is the field's JSON path ("targets.url"); "" for the body as
 	// a whole.
 	Field string
@@ -26,53 +27,53 @@ type bodyError struct {
 	Syntax bool
 }
 
-func (e *bodyError) Error() string {
+func (e *BodyError) Error() string {
 	if e.Field == "" {
 		return e.Why
 	}
 	return fmt.Sprintf("field %q: %s", e.Field, e.Why)
 }
 
-// decodeBody decodes raw, which must hold one JSON object and nothing
+// DecodeBody decodes raw, which must hold one JSON object and nothing
 // after it, into v (a pointer to a struct). With strict, a field v does
 // not have is refused.
-func decodeBody(raw []byte, v any, strict bool) *bodyError {
+func DecodeBody(raw []byte, v any, strict bool) *BodyError {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if strict {
 		dec.DisallowUnknownFields()
 	}
 	if err := dec.Decode(v); err != nil {
-		return describeDecodeError(err)
+		return DescribeDecodeError(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return &bodyError{Why: fmt.Sprintf("unexpected data after the JSON object, at byte %d: send one object", dec.InputOffset()), Syntax: true}
+		return &BodyError{Why: fmt.Sprintf("unexpected data after the JSON object, at byte %d: send one object", dec.InputOffset()), Syntax: true}
 	}
 	return nil
 }
 
-// describeDecodeError says what encoding/json's error means for the
+// DescribeDecodeError says what encoding/json's error means for the
 // client.
-func describeDecodeError(err error) *bodyError {
+func DescribeDecodeError(err error) *BodyError {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.EOF):
-		return &bodyError{Why: "malformed JSON: the body is empty; send a JSON object", Syntax: true}
+		return &BodyError{Why: "malformed JSON: the body is empty; send a JSON object", Syntax: true}
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return &bodyError{Why: "malformed JSON: the body ends before the object does", Syntax: true}
+		return &BodyError{Why: "malformed JSON: the body ends before the object does", Syntax: true}
 	case errors.As(err, &se):
-		return &bodyError{Why: fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: ")), Syntax: true}
+		return &BodyError{Why: fmt.Sprintf("malformed JSON at byte %d: %s", se.Offset, strings.TrimPrefix(se.Error(), "json: ")), Syntax: true}
 	case errors.As(err, &te) && te.Field == "":
-		return &bodyError{Why: "the body must be a JSON object, not " + article(te.Value)}
+		return &BodyError{Why: "the body must be a JSON object, not " + article(te.Value)}
 	case errors.As(err, &te):
-		return &bodyError{Field: jsonPath(te.Field), Why: fmt.Sprintf("want %s, not %s", jsonKind(te.Type), article(te.Value))}
+		return &BodyError{Field: jsonPath(te.Field), Why: fmt.Sprintf("want %s, not %s", jsonKind(te.Type), article(te.Value))}
 	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		field, _ := strconv.Unquote(name)
-		return &bodyError{Field: field, Why: "no such field"}
+		return &BodyError{Field: field, Why: "no such field"}
 	}
-	return &bodyError{Why: strings.TrimPrefix(msg, "json: ")}
+	return &BodyError{Why: strings.TrimPrefix(msg, "json: ")}
 }
 
 // embeddedTypes are Go struct types embedded in the ones requests decode
@@ -122,36 +123,36 @@ func jsonKind(t reflect.Type) string {
 	return "an object"
 }
 
-// readBody reads a request body up to the route's cap (authedWithin).
-func readBody(r *http.Request) ([]byte, *apiError) {
+// ReadBody reads a request body up to the route's cap (the route wrapper gives the cap).
+func ReadBody(r *http.Request) ([]byte, *service.Error) {
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(r.Body); err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, bodyTooLarge(mbe.Limit, -1)
+			return nil, BodyTooLarge(mbe.Limit, -1)
 		}
-		return nil, badRequest("reading the request body: " + err.Error())
+		return nil, BadRequest("reading the request body: " + err.Error())
 	}
 	return buf.Bytes(), nil
 }
 
-// readJSON reads and decodes a native (/v1) request body into v, refusing
+// ReadJSON reads and decodes a native (/v1) request body into v, refusing
 // fields v does not have.
-func readJSON(r *http.Request, v any) *apiError {
-	raw, ae := readBody(r)
+func ReadJSON(r *http.Request, v any) *service.Error {
+	raw, ae := ReadBody(r)
 	if ae != nil {
 		return ae
 	}
-	if be := decodeBody(raw, v, true); be != nil {
-		return badRequest(be.Error())
+	if be := DecodeBody(raw, v, true); be != nil {
+		return BadRequest(be.Error())
 	}
 	return nil
 }
 
-// bodyTooLarge is a request body over the route's cap of limit bytes;
+// BodyTooLarge is a request body over the route's cap of limit bytes;
 // size is the body's declared length, or negative when unknown. It is 413
 // on both APIs: the body was not read, whatever the route.
-func bodyTooLarge(limit, size int64) *apiError {
+func BodyTooLarge(limit, size int64) *service.Error {
 	msg := fmt.Sprintf("the request body is over the %d-byte limit of this route", limit)
 	if size >= 0 {
 		msg = fmt.Sprintf("the request body is %d bytes, over the %d-byte limit of this route", size, limit)
@@ -159,7 +160,7 @@ func bodyTooLarge(limit, size int64) *apiError {
 	if limit < MaxBatchBody {
 		msg += fmt.Sprintf("; many URLs go to the batch routes, whose limit is %d bytes", MaxBatchBody)
 	}
-	ae := classError(errclass.TooLarge, msg)
+	ae := service.ClassError(errclass.TooLarge, msg)
 	ae.FirecrawlStatus = http.StatusRequestEntityTooLarge
 	return ae
 }

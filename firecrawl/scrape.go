@@ -1,4 +1,4 @@
-package server
+package firecrawl
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/mediatype"
@@ -79,7 +80,7 @@ func (p *scrapeParser) UnmarshalJSON(b []byte) error {
 func (o *scrapeOptions) request(url, mode string) stages.Request {
 	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
 	if o.MaxAge != nil {
-		age, _ := clientDuration(*o.MaxAge, time.Millisecond, MaxCacheAge)
+		age, _ := httpapi.ClientDuration(*o.MaxAge, time.Millisecond, httpapi.MaxCacheAge)
 		req.MaxAge = &age
 	}
 	// check refused any siftOptions this could fail on.
@@ -107,7 +108,7 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 }
 
 // check validates the options and adds the warnings they call for.
-func (o *scrapeOptions) check() *apiError {
+func (o *scrapeOptions) check() *service.Error {
 	if o.Timeout != nil && *o.Timeout < 1 {
 		return badField("timeout", "want milliseconds, at least 1")
 	}
@@ -309,49 +310,49 @@ var formatWhy = map[scrapeFormat]string{
 	"changeTracking": " (sift keeps no history of a page)",
 }
 
-func (s *Server) handleScrape(w http.ResponseWriter, r *http.Request, c *caller) {
+func (a *API) handleScrape(w http.ResponseWriter, r *http.Request, c *service.Caller) {
 	req, ae := decodeScrape(r)
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
-	rl := logOf(r.Context())
-	rl.setMode(scrapeMode(req))
-	data, ae := s.scrapeTarget(r.Context(), c, req)
+	rl := httpapi.LogOf(r.Context())
+	rl.SetMode(scrapeMode(req))
+	data, ae := a.scrapeTarget(r.Context(), c, req)
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
-	rl.answer(data.Metadata.Sift.Cached, data.Metadata.Sift.Tokens["returned"], warningCount(data.Warning))
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
+	rl.Answer(data.Metadata.Sift.Cached, data.Metadata.Sift.Tokens["returned"], warningCount(data.Warning))
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"success": true, "data": data})
 }
 
 // scrapeTarget is the Firecrawl pipeline for one URL: /v2/scrape and every
 // target of a Firecrawl batch go through it.
-func (s *Server) scrapeTarget(ctx context.Context, c *caller, req *scrapeRequest) (*scrapeDoc, *apiError) {
+func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRequest) (*scrapeDoc, *service.Error) {
 	mode := scrapeMode(req)
 	parent := ctx
 	var timeout time.Duration
 	if req.Timeout != nil {
-		timeout, _ = clientDuration(*req.Timeout, time.Millisecond, MaxRequestTimeout)
+		timeout, _ = httpapi.ClientDuration(*req.Timeout, time.Millisecond, httpapi.MaxRequestTimeout)
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	res, ae := s.svc.Run(ctx, c, req.request(req.URL, mode))
+	res, ae := a.svc.Run(ctx, c, req.request(req.URL, mode))
 	if ae != nil {
 		if req.Timeout != nil && ae.Class != errclass.Busy && errors.Is(ctx.Err(), context.DeadlineExceeded) && parent.Err() == nil {
 			// The caller's timeout fired, wherever the chain was.
-			ae = classError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
+			ae = service.ClassError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
 				timeout, *req.Timeout))
 		}
 		return nil, ae
 	}
 	data := scrapeAnswer(req, res)
 	if slices.Contains(req.Formats, "json") {
-		s.addJSON(ctx, req, res, &data)
+		a.addJSON(ctx, req, res, &data)
 	}
-	s.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
+	a.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
 }
 
@@ -373,8 +374,8 @@ func warningCount(warning string) int {
 	return strings.Count(warning, "; ") + 1
 }
 
-func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
-	raw, err := readBody(r)
+func decodeScrape(r *http.Request) (*scrapeRequest, *service.Error) {
+	raw, err := httpapi.ReadBody(r)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +392,7 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *apiError) {
 		return nil, ae
 	}
 	if req.URL == "" {
-		return nil, firecrawlBadRequest("url is required")
+		return nil, badRequest("url is required")
 	}
 	if len(req.Formats) == 0 {
 		req.Formats = []scrapeFormat{"markdown"}

@@ -1,4 +1,4 @@
-package server
+package firecrawl
 
 import (
 	"crypto/rand"

@@ -1,4 +1,4 @@
-package server
+package firecrawl
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/httpapi"
+	"github.com/siftd/sift/internal/service"
 )
 
 // fieldRule says what sift does with one Firecrawl request field: an empty
@@ -101,14 +103,14 @@ func merge(a, b map[string]fieldRule) map[string]fieldRule {
 // struct) and returns a warning for every field sift does not apply: the
 // refused ones with their reason, the unknown ones as such. A field of the
 // wrong type is a 400 that names it.
-func decodeFirecrawl(raw []byte, v any, rules map[string]fieldRule) ([]string, *apiError) {
+func decodeFirecrawl(raw []byte, v any, rules map[string]fieldRule) ([]string, *service.Error) {
 	var fields map[string]json.RawMessage
-	if be := decodeBody(raw, &fields, false); be != nil || fields == nil {
+	if be := httpapi.DecodeBody(raw, &fields, false); be != nil || fields == nil {
 		msg := "malformed JSON: want an object"
 		if be != nil {
 			msg = be.Error()
 		}
-		return nil, withCode(firecrawlBadRequest(msg), errclass.CodeInvalidJSON)
+		return nil, withCode(badRequest(msg), errclass.CodeInvalidJSON)
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
 		return nil, fieldError(fields, v, err)
@@ -164,10 +166,10 @@ func asksNothing(value json.RawMessage, noop string) bool {
 // fieldError names the field a decode failed on: encoding/json's type
 // errors carry it; an error from a field's own decoder is found by
 // decoding the fields one by one.
-func fieldError(fields map[string]json.RawMessage, v any, err error) *apiError {
+func fieldError(fields map[string]json.RawMessage, v any, err error) *service.Error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return firecrawlBadRequest(describeDecodeError(err).Error())
+		return badRequest(httpapi.DescribeDecodeError(err).Error())
 	}
 	names := make([]string, 0, len(fields))
 	for name := range fields {
@@ -181,9 +183,9 @@ func fieldError(fields map[string]json.RawMessage, v any, err error) *apiError {
 			return badField(name, ferr.Error())
 		}
 	}
-	return firecrawlBadRequest(describeDecodeError(err).Error())
+	return badRequest(httpapi.DescribeDecodeError(err).Error())
 }
 
-func badField(name, why string) *apiError {
-	return firecrawlBadRequest(fmt.Sprintf("field %q: %s", name, why))
+func badField(name, why string) *service.Error {
+	return badRequest(fmt.Sprintf("field %q: %s", name, why))
 }

@@ -6,17 +6,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/siftd/sift/plugins/html"
 )
 
 // TestPageOptionNames: the names sift sends are the html extractor's.
-func TestPageOptionNames(t *testing.T) {
-	if optMainContent != html.OptionMainContent || optIncludeTags != html.OptionIncludeTags || optExcludeTags != html.OptionExcludeTags {
-		t.Error("the page options' names differ from the html extractor's")
-	}
-}
-
 func tagsOrigin(t *testing.T) *httptest.Server {
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/data.json" {

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"context"
@@ -22,9 +22,9 @@ const RequestIDHeader = "X-Request-Id"
 // spaces or quotes, so it is safe in a header, a log line and a query.
 var requestIDPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$`)
 
-// requestLog is what one HTTP request's log line says. The middleware
+// RequestLog is what one HTTP request's log line says. The middleware
 // makes it; the handlers and the pipeline fill it as they learn things.
-type requestLog struct {
+type RequestLog struct {
 	mu         sync.Mutex
 	id         string
 	route      string
@@ -43,12 +43,15 @@ type requestLog struct {
 
 type requestLogKey struct{}
 
-// logOf returns the request's log record, nil outside an HTTP request (a
+// LogOf returns the request's log record, nil outside an HTTP request (a
 // batch target).
-func logOf(ctx context.Context) *requestLog {
-	rl, _ := ctx.Value(requestLogKey{}).(*requestLog)
+func LogOf(ctx context.Context) *RequestLog {
+	rl, _ := ctx.Value(requestLogKey{}).(*RequestLog)
 	return rl
 }
+
+// WellFormedRequestID reports whether id is one sift keeps as sent.
+func WellFormedRequestID(id string) bool { return requestIDPattern.MatchString(id) }
 
 // newRequestID is 16 random hex digits.
 func newRequestID() string {
@@ -59,26 +62,26 @@ func newRequestID() string {
 
 // requestID keeps a client's id when it is well-formed, else makes one.
 func requestID(r *http.Request) string {
-	if id := r.Header.Get(RequestIDHeader); requestIDPattern.MatchString(id) {
+	if id := r.Header.Get(RequestIDHeader); WellFormedRequestID(id) {
 		return id
 	}
 	return newRequestID()
 }
 
-// logRequests writes one line for every request, whatever answered it (a
-// 401, a 400, a panic's 500 alike), with the status as written.
-func (s *Server) logRequests(next http.Handler) http.Handler {
+// LogRequests writes one line to log for every request, whatever answered
+// it (a 401, a 400, a panic's 500 alike), with the status as written.
+func LogRequests(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := s.now()
-		rl := &requestLog{id: requestID(r)}
+		start := time.Now()
+		rl := &RequestLog{id: requestID(r)}
 		w.Header().Set(RequestIDHeader, rl.id)
-		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		sw := NewStatusWriter(w)
 		next.ServeHTTP(sw, r.WithContext(service.WithRecord(context.WithValue(r.Context(), requestLogKey{}, rl), rl)))
-		s.log.LogAttrs(r.Context(), slog.LevelInfo, "request", rl.attrs(sw.status, time.Since(start))...)
+		log.LogAttrs(r.Context(), slog.LevelInfo, "request", rl.attrs(sw.Status, time.Since(start))...)
 	})
 }
 
-func (rl *requestLog) attrs(status int, took time.Duration) []slog.Attr {
+func (rl *RequestLog) attrs(status int, took time.Duration) []slog.Attr {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	route := rl.route
@@ -114,9 +117,9 @@ func (rl *requestLog) attrs(status int, took time.Duration) []slog.Attr {
 	return attrs
 }
 
-// setRoute names the route once: an MCP call's in-process route does not
+// SetRoute names the route once: an MCP call's in-process route does not
 // rename the /mcp request it serves.
-func (rl *requestLog) setRoute(route string) {
+func (rl *RequestLog) SetRoute(route string) {
 	if rl == nil {
 		return
 	}
@@ -127,7 +130,8 @@ func (rl *requestLog) setRoute(route string) {
 	}
 }
 
-func (rl *requestLog) setCaller(c *caller) {
+// SetCaller names the authenticated caller.
+func (rl *RequestLog) SetCaller(c *service.Caller) {
 	if rl == nil {
 		return
 	}
@@ -136,7 +140,8 @@ func (rl *requestLog) setCaller(c *caller) {
 	rl.caller, rl.restricted = c.Name, c.Restricted
 }
 
-func (rl *requestLog) setMode(mode string) {
+// SetMode names the request's mode (clean, digest, raw).
+func (rl *RequestLog) SetMode(mode string) {
 	if rl == nil {
 		return
 	}
@@ -145,9 +150,9 @@ func (rl *requestLog) setMode(mode string) {
 	rl.mode = mode
 }
 
-// answer records what the answer carried: tokens returned (not clean),
+// Answer records what the answer carried: tokens returned (not clean),
 // whether it came from the cache, and how many warnings it has.
-func (rl *requestLog) answer(cached bool, tokens, warnings int) {
+func (rl *RequestLog) Answer(cached bool, tokens, warnings int) {
 	if rl == nil {
 		return
 	}
@@ -158,7 +163,7 @@ func (rl *requestLog) answer(cached bool, tokens, warnings int) {
 
 // Fetched records a pass through the chain: the host, the guard's verdict,
 // the body's size and the error, if any.
-func (rl *requestLog) Fetched(host, verdict string, bytes int, errText string) {
+func (rl *RequestLog) Fetched(host, verdict string, bytes int, errText string) {
 	rl.mu.Lock()
 	defer rl.mu.Unlock()
 	rl.host, rl.guard, rl.bytes, rl.err = host, verdict, bytes, errText
@@ -167,7 +172,8 @@ func (rl *requestLog) Fetched(host, verdict string, bytes int, errText string) {
 // anonymous names the caller of a request without a valid key.
 const anonymous = "anonymous"
 
-func (rl *requestLog) callerName() string {
+// CallerName is the caller's name, "" before authentication.
+func (rl *RequestLog) CallerName() string {
 	if rl == nil {
 		return ""
 	}

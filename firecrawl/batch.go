@@ -1,4 +1,4 @@
-package server
+package firecrawl
 
 import (
 	"encoding/json"
@@ -12,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/siftd/sift/batch"
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/store"
 )
@@ -32,10 +33,10 @@ type firecrawlBatchRequest struct {
 	scrapeOptions
 }
 
-func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Request, c *caller) {
-	raw, ae := readBody(r)
+func (a *API) handleBatchStart(w http.ResponseWriter, r *http.Request, c *service.Caller) {
+	raw, ae := httpapi.ReadBody(r)
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	var req firecrawlBatchRequest
@@ -48,11 +49,11 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 		ae = req.readJSONFormat(raw)
 	}
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	if len(req.URLs) == 0 {
-		writeFirecrawlError(w, firecrawlBadRequest("urls must be a non-empty list"))
+		WriteError(w, badRequest("urls must be a non-empty list"))
 		return
 	}
 	if len(req.Formats) == 0 {
@@ -62,38 +63,38 @@ func (s *Server) handleFirecrawlBatchStart(w http.ResponseWriter, r *http.Reques
 	var targets []batch.Target
 	invalid := []string{}
 	for i, u := range req.URLs {
-		if pre := s.preCheck(u); pre != nil {
+		if pre := httpapi.PreCheck(a.precheck, u); pre != nil {
 			if !ignoreInvalid {
-				writeFirecrawlError(w, firecrawlBadRequest(fmt.Sprintf("urls[%d]: %s", i, pre.Message)))
+				WriteError(w, badRequest(fmt.Sprintf("urls[%d]: %s", i, pre.Message)))
 				return
 			}
 			invalid = append(invalid, u)
 			continue
 		}
-		opts, _ := json.Marshal(batchOptions{Scrape: &scrapeRequest{URL: u, scrapeOptions: req.scrapeOptions}})
+		opts, _ := json.Marshal(storedScrape(u, req.scrapeOptions))
 		targets = append(targets, batch.Target{URL: u, Options: opts})
 	}
 	if len(targets) == 0 {
-		writeFirecrawlError(w, firecrawlBadRequest("no valid URL to scrape"))
+		WriteError(w, badRequest("no valid URL to scrape"))
 		return
 	}
-	job, _, err := s.batch.Submit(r.Context(), service.BatchCaller(c), targets)
+	job, _, err := a.batch.Submit(r.Context(), service.BatchCaller(c), targets)
 	if err != nil {
-		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
+		WriteError(w, inFirecrawlWords(httpapi.BatchError(err)))
 		return
 	}
-	out := map[string]any{"success": true, "id": job.ID, "url": s.firecrawlJobURL(job.ID, nil), "invalidURLs": invalid}
+	out := map[string]any{"success": true, "id": job.ID, "url": a.jobURL(job.ID, nil), "invalidURLs": invalid}
 	if len(req.Warnings) > 0 {
 		out["warning"] = strings.Join(req.Warnings, "; ")
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // firecrawlJobURL is the absolute status URL of a job, as Firecrawl's SDKs
 // expect, on the configured public URL: a request's Host header is the
 // client's to write, so it never becomes a URL sift hands back.
-func (s *Server) firecrawlJobURL(id string, query url.Values) string {
-	u := s.publicURL + "/v2/batch/scrape/" + url.PathEscape(id)
+func (a *API) jobURL(id string, query url.Values) string {
+	u := a.publicURL + "/v2/batch/scrape/" + url.PathEscape(id)
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
@@ -101,7 +102,7 @@ func (s *Server) firecrawlJobURL(id string, query url.Values) string {
 }
 
 // firecrawlStatus maps sift's job status onto Firecrawl's four.
-func firecrawlStatus(status string) string {
+func jobStatus(status string) string {
 	switch status {
 	case store.JobQueued, store.JobRunning:
 		return "scraping"
@@ -112,26 +113,26 @@ func firecrawlStatus(status string) string {
 	}
 }
 
-func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Request, c *caller) {
+func (a *API) handleBatchStatus(w http.ResponseWriter, r *http.Request, c *service.Caller) {
 	skip, limit, ae := pageParams(r.URL.Query())
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	id := mux.Vars(r)["id"]
-	job, page, more, err := s.batch.Results(r.Context(), service.BatchCaller(c), id,
-		store.PageQuery{Status: store.TargetDone, Skip: skip, Limit: limit, MaxBytes: int64(s.pageBytes)})
+	job, page, more, err := a.batch.Results(r.Context(), service.BatchCaller(c), id,
+		store.PageQuery{Status: store.TargetDone, Skip: skip, Limit: limit, MaxBytes: int64(a.pageBytes)})
 	if err != nil {
-		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
+		WriteError(w, inFirecrawlWords(httpapi.BatchError(err)))
 		return
 	}
 	docs := make([]json.RawMessage, len(page))
 	for i := range page {
 		docs[i] = page[i].Result
 	}
-	out := map[string]any{"success": true, "status": firecrawlStatus(job.Status), "completed": job.TargetsDone,
+	out := map[string]any{"success": true, "status": jobStatus(job.Status), "completed": job.TargetsDone,
 		"total": job.TargetsTotal, "creditsUsed": job.TargetsDone,
-		"expiresAt": job.Lease.Add(s.batch.Limits().TTL).UTC().Format(time.RFC3339), "data": docs}
+		"expiresAt": job.Lease.Add(a.batch.Limits().TTL).UTC().Format(time.RFC3339), "data": docs}
 	// A next page only while stored documents remain beyond this one:
 	// Firecrawl's SDKs follow `next` at once, so a `next` to a page not
 	// yet there would spin them; they poll the job itself while it works.
@@ -140,16 +141,16 @@ func (s *Server) handleFirecrawlBatchStatus(w http.ResponseWriter, r *http.Reque
 		if r.URL.Query().Has("limit") {
 			q.Set("limit", strconv.Itoa(limit))
 		}
-		out["next"] = s.firecrawlJobURL(id, q)
+		out["next"] = a.jobURL(id, q)
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // pageParams reads `skip` (a non-negative integer) and `limit` (1–1000).
-func pageParams(q url.Values) (skip, limit int, ae *apiError) {
+func pageParams(q url.Values) (skip, limit int, ae *service.Error) {
 	limit = firecrawlPageDefault
-	bad := func(msg string) (int, int, *apiError) {
-		return 0, 0, firecrawlBadRequest(msg)
+	bad := func(msg string) (int, int, *service.Error) {
+		return 0, 0, badRequest(msg)
 	}
 	if v := q.Get("skip"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -168,33 +169,33 @@ func pageParams(q url.Values) (skip, limit int, ae *apiError) {
 	return skip, limit, nil
 }
 
-func (s *Server) handleFirecrawlBatchCancel(w http.ResponseWriter, r *http.Request, c *caller) {
-	if err := s.batch.Cancel(r.Context(), service.BatchCaller(c), mux.Vars(r)["id"]); err != nil {
-		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
+func (a *API) handleBatchCancel(w http.ResponseWriter, r *http.Request, c *service.Caller) {
+	if err := a.batch.Cancel(r.Context(), service.BatchCaller(c), mux.Vars(r)["id"]); err != nil {
+		WriteError(w, inFirecrawlWords(httpapi.BatchError(err)))
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"status": "cancelled"})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"status": "cancelled"})
 }
 
-// handleFirecrawlBatchErrors lists the failed targets of a job, a page
+// handleBatchErrors lists the failed targets of a job, a page
 // of at most pageBytes at a time (`skip` and `next` as for documents).
-func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Request, c *caller) {
-	skip, ae := nonNegative(r.URL.Query(), "skip")
+func (a *API) handleBatchErrors(w http.ResponseWriter, r *http.Request, c *service.Caller) {
+	skip, ae := httpapi.NonNegative(r.URL.Query(), "skip")
 	if ae != nil {
-		writeFirecrawlError(w, inFirecrawlWords(ae))
+		WriteError(w, inFirecrawlWords(ae))
 		return
 	}
 	id := mux.Vars(r)["id"]
-	job, failed, err := s.batch.Summary(r.Context(), service.BatchCaller(c), id, store.TargetFailed)
+	job, failed, err := a.batch.Summary(r.Context(), service.BatchCaller(c), id, store.TargetFailed)
 	if err != nil {
-		writeFirecrawlError(w, inFirecrawlWords(toAPIError(batchErr(err))))
+		WriteError(w, inFirecrawlWords(httpapi.BatchError(err)))
 		return
 	}
 	failed = failed[min(skip, len(failed)):]
 	errs := []map[string]any{}
 	size := 0
 	for _, t := range failed {
-		if size += len(t.URL) + len(t.Error) + errorEntryBytes; len(errs) > 0 && size > s.pageBytes {
+		if size += len(t.URL) + len(t.Error) + errorEntryBytes; len(errs) > 0 && size > a.pageBytes {
 			break
 		}
 		errs = append(errs, map[string]any{"id": fmt.Sprintf("%s-%d", job.ID, t.Idx),
@@ -202,10 +203,17 @@ func (s *Server) handleFirecrawlBatchErrors(w http.ResponseWriter, r *http.Reque
 	}
 	out := map[string]any{"errors": errs, "robotsBlocked": []string{}}
 	if len(errs) < len(failed) {
-		out["next"] = s.firecrawlJobURL(id+"/errors", url.Values{"skip": {strconv.Itoa(skip + len(errs))}})
+		out["next"] = a.jobURL(id+"/errors", url.Values{"skip": {strconv.Itoa(skip + len(errs))}})
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // errorEntryBytes is what an error entry adds beside its URL and message.
 const errorEntryBytes = 128
+
+// storedScrape is what a batch target of a Firecrawl batch stores: its
+// scrape request under the API's name.
+func storedScrape(url string, opts scrapeOptions) service.StoredTarget {
+	raw, _ := json.Marshal(scrapeRequest{URL: url, scrapeOptions: opts})
+	return service.StoredTarget{Scrape: raw}
+}

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import "time"
 
@@ -16,11 +16,11 @@ const (
 	MaxCacheAge = 100 * 365 * 24 * time.Hour
 )
 
-// clientDuration is n units of time a client sent (its milliseconds, its
+// ClientDuration is n units of time a client sent (its milliseconds, its
 // seconds) as a duration of at most limit, compared before it is
 // multiplied so that no n overflows; over reports that n was past limit.
 // A negative n is 0: each field refuses negative values before.
-func clientDuration(n int64, unit, limit time.Duration) (d time.Duration, over bool) {
+func ClientDuration(n int64, unit, limit time.Duration) (d time.Duration, over bool) {
 	switch {
 	case n <= 0:
 		return 0, false

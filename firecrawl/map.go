@@ -1,9 +1,12 @@
-package server
+package firecrawl
 
 import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/siftd/sift/internal/httpapi"
+	"github.com/siftd/sift/internal/service"
 )
 
 // firecrawlMapRequest is POST /v2/map as sift applies it: the links of the
@@ -30,22 +33,22 @@ const (
 	mapLimitMax     = 100000
 )
 
-func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *caller) {
-	raw, ae := readBody(r)
+func (a *API) handleMap(w http.ResponseWriter, r *http.Request, c *service.Caller) {
+	raw, ae := httpapi.ReadBody(r)
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	var req firecrawlMapRequest
 	warnings, ae := decodeFirecrawl(raw, &req, mapFields)
 	if ae == nil && req.URL == "" {
-		ae = firecrawlBadRequest("url is required")
+		ae = badRequest("url is required")
 	}
 	if ae == nil && req.Limit < 0 {
 		ae = badField("limit", "want a positive integer")
 	}
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	if req.Limit == 0 {
@@ -53,12 +56,12 @@ func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *c
 	}
 	scrape := &scrapeRequest{URL: req.URL, scrapeOptions: scrapeOptions{Formats: []scrapeFormat{"links"}, Timeout: req.Timeout}}
 	if ae := scrape.check(); ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
-	doc, ae := s.scrapeTarget(r.Context(), c, scrape)
+	doc, ae := a.scrapeTarget(r.Context(), c, scrape)
 	if ae != nil {
-		writeFirecrawlError(w, ae)
+		WriteError(w, ae)
 		return
 	}
 	subdomains := req.IncludeSubdomains == nil || *req.IncludeSubdomains
@@ -70,7 +73,7 @@ func (s *Server) handleFirecrawlMap(w http.ResponseWriter, r *http.Request, c *c
 	if len(warnings) > 0 {
 		out["warning"] = strings.Join(warnings, "; ")
 	}
-	writeJSON(w, http.StatusOK, out)
+	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
 // mapLinks keeps the links on the page's own site (its subdomains too when

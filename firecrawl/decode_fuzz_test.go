@@ -1,10 +1,11 @@
-package server
+package firecrawl
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 )
 
@@ -18,15 +19,17 @@ func FuzzDecodeBody(f *testing.F) {
 	} {
 		f.Add([]byte(seed))
 	}
-	leaks := []string{"Go struct field", "Go value of type", "json: ", "server.", "scrapeOptions", "schemaWithoutMethods"}
+	leaks := []string{"Go struct field", "Go value of type", "json: ", "server.", "firecrawl.", "httpapi.", "scrapeOptions", "schemaWithoutMethods"}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		var messages []string
 		var fr service.FetchRequest
-		if be := decodeBody(body, &fr, true); be != nil {
+		if be := httpapi.DecodeBody(body, &fr, true); be != nil {
 			messages = append(messages, be.Error())
 		}
-		var bs batchSubmit
-		if be := decodeBody(body, &bs, true); be != nil {
+		var bs struct { // a /v1/batch submission's shape
+			Targets []service.FetchRequest `json:"targets"`
+		}
+		if be := httpapi.DecodeBody(body, &bs, true); be != nil {
 			messages = append(messages, be.Error())
 		}
 		var sr scrapeRequest

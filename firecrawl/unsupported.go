@@ -1,9 +1,10 @@
-package server
+package firecrawl
 
 import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/siftd/sift/internal/httpapi"
 )
 
 // firecrawlUnsupported are the Firecrawl endpoints sift does not serve,
@@ -27,14 +28,14 @@ var firecrawlUnsupported = []struct{ prefix, instead string }{
 	{"/v2/feedback", "sift keeps no feedback; scrape (POST /v2/scrape) and batch scrape (POST /v2/batch/scrape) are what it serves"},
 }
 
-// firecrawlServed lists what sift does serve, for the answer to a v2 path
+// served lists what sift does serve, for the answer to a v2 path
 // it does not know.
-const firecrawlServed = "sift serves POST /v2/scrape, /v2/search, /v2/map and /v2/batch/scrape (with its status, errors and cancel)"
+const served = "sift serves POST /v2/scrape, /v2/search, /v2/map and /v2/batch/scrape (with its status, errors and cancel)"
 
-// routeFirecrawlUnsupported answers the Firecrawl endpoints sift does not
+// routeUnsupported answers the Firecrawl endpoints sift does not
 // serve (firecrawlUnsupported and any other /v2 path, through
-// firecrawlNotServed), saying what to use instead.
-func routeFirecrawlUnsupported(r *mux.Router) {
+// NotServed), saying what to use instead.
+func routeUnsupported(r *mux.Router) {
 	for _, u := range firecrawlUnsupported {
 		handler := unsupportedAnswer(u.prefix + " is not served by sift: " + u.instead)
 		r.Handle(u.prefix, handler)
@@ -48,11 +49,11 @@ func routeFirecrawlUnsupported(r *mux.Router) {
 		"use /v2/search, then batch scrape (POST /v2/batch/scrape) the results"))
 }
 
-// firecrawlNotServed answers a /v2 path that is no endpoint sift knows of,
+// NotServed answers a /v2 path that is no endpoint sift knows of,
 // Firecrawl's or its own, as unsupported rather than not found: a newer
 // Firecrawl client calls endpoints this list does not name yet.
-func firecrawlNotServed(w http.ResponseWriter, r *http.Request) {
-	writeUnsupported(w, r.URL.Path+" is not a Firecrawl endpoint sift serves: "+firecrawlServed)
+func NotServed(w http.ResponseWriter, r *http.Request) {
+	writeUnsupported(w, r.URL.Path+" is not a Firecrawl endpoint sift serves: "+served)
 }
 
 // unsupportedAnswer answers every request with writeUnsupported's msg.
@@ -71,5 +72,5 @@ func unsupportedAnswer(msg string) http.Handler {
 // agent_hints on: firecrawl-mcp's channel for guidance to the agent.
 func writeUnsupported(w http.ResponseWriter, msg string) {
 	text := "unsupported: " + msg
-	writeJSON(w, http.StatusOK, map[string]any{"success": false, "code": "UNSUPPORTED", "error": text, "agent_hints": []string{text}})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"success": false, "code": "UNSUPPORTED", "error": text, "agent_hints": []string{text}})
 }

@@ -1,10 +1,11 @@
-package server
+package firecrawl
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/internal/service"
 )
 
 // The html extractor's page options (plugins/html, OptionMainContent and
@@ -34,7 +35,7 @@ func (o *scrapeOptions) pageOptions(opts map[string]string) {
 // checkSelectors refuses a selector of includeTags or excludeTags that
 // does not parse: it would match nothing, and the caller would never learn
 // why.
-func (o *scrapeOptions) checkSelectors() *apiError {
+func (o *scrapeOptions) checkSelectors() *service.Error {
 	for _, f := range []struct {
 		name string
 		sels []string

@@ -1,0 +1,59 @@
+package firecrawl
+
+import (
+	"net/http"
+
+	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/httpapi"
+	"github.com/siftd/sift/internal/service"
+)
+
+// WriteError writes Firecrawl's error envelope with the status
+// and code errclass's table gives the class: the SDKs show "error", and
+// "code" names the kind.
+func WriteError(w http.ResponseWriter, e *service.Error) {
+	r := service.RowOf(e.Class)
+	code := r.FirecrawlCode
+	if e.Code != "" && r.AllowsCode(e.Code) {
+		code = e.Code
+	}
+	body := map[string]any{"success": false, "error": e.Message}
+	if code != "" {
+		body["code"] = code
+	}
+	if e.Hint != "" {
+		body["hint"] = e.Hint
+	}
+	httpapi.SetRetryAfter(w, e)
+	status := r.FirecrawlStatus
+	if e.FirecrawlStatus != 0 && r.AllowsFirecrawl(e.FirecrawlStatus) {
+		status = e.FirecrawlStatus
+	}
+	httpapi.WriteJSON(w, status, body)
+}
+
+// badRequest is a request Firecrawl's API refuses, in its words.
+func badRequest(msg string) *service.Error {
+	return service.FromRow(errclass.Get(errclass.Invalid), "Bad Request: "+msg)
+}
+
+// withCode refines e's Firecrawl code.
+func withCode(e *service.Error, code string) *service.Error {
+	e.Code = code
+	return e
+}
+
+// inFirecrawlWords rewrites a native answer in the words Firecrawl's SDKs
+// know: "Bad Request: …", "Job not found", "Crawl is already completed".
+func inFirecrawlWords(ae *service.Error) *service.Error {
+	out := *ae
+	switch ae.Class {
+	case errclass.Invalid:
+		out.Message = "Bad Request: " + httpapi.TrimClass(ae.Message, string(errclass.Invalid))
+	case errclass.NotFound:
+		out.Message = "Job not found"
+	case errclass.Conflict:
+		out.Message = "Crawl is already completed"
+	}
+	return &out
+}

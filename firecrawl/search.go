@@ -1,0 +1,135 @@
+package firecrawl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/siftd/sift/internal/httpapi"
+	"github.com/siftd/sift/internal/service"
+)
+
+// POST /v2/search, Firecrawl's shape: data.web[] of url, title,
+// description, position. Scrape fields appear only when scrapeOptions asks.
+type firecrawlSearchRequest struct {
+	Query         string          `json:"query"`
+	Limit         int             `json:"limit"`
+	ScrapeOptions json.RawMessage `json:"scrapeOptions"`
+}
+
+// firecrawlSearchLimit is Firecrawl's default number of results.
+const firecrawlSearchLimit = 5
+
+type firecrawlWebResult struct {
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Position    int    `json:"position"`
+	// The scraped document, when scrapeOptions ask for it.
+	Markdown *string         `json:"markdown,omitempty"`
+	HTML     *string         `json:"html,omitempty"`
+	RawHTML  *string         `json:"rawHtml,omitempty"`
+	Summary  *string         `json:"summary,omitempty"`
+	Links    *[]string       `json:"links,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"`
+	Metadata *scrapeMetadata `json:"metadata,omitempty"`
+}
+
+// searchScrapeOptions decodes a search's scrapeOptions; nil when there are
+// none.
+func searchScrapeOptions(raw json.RawMessage) (*scrapeOptions, *service.Error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil, nil
+	}
+	var opts scrapeOptions
+	warnings, ae := decodeFirecrawl(raw, &opts, scrapeFields)
+	if ae != nil {
+		ae.Message = strings.Replace(ae.Message, "Bad Request: ", "Bad Request: scrapeOptions: ", 1)
+		return nil, ae
+	}
+	opts.Warnings = warnings
+	if ae := opts.check(); ae != nil {
+		return nil, ae
+	}
+	if ae := opts.readJSONFormat(raw); ae != nil {
+		return nil, ae
+	}
+	if len(opts.Formats) == 0 {
+		opts.Formats = []scrapeFormat{"markdown"}
+	}
+	return &opts, nil
+}
+
+// scrapeResults scrapes each result through the guarded chain, one after
+// the other within the request's deadline; a result that fails keeps its
+// url, title and description, and its failure is a warning.
+func (a *API) scrapeResults(ctx context.Context, c *service.Caller, opts *scrapeOptions, web []firecrawlWebResult) []string {
+	var warnings []string
+	for _, w := range opts.Warnings {
+		warnings = append(warnings, "scrapeOptions: "+w)
+	}
+	each := *opts
+	each.Warnings = nil // said once above, not per result
+	for i := range web {
+		doc, ae := a.scrapeTarget(ctx, c, &scrapeRequest{URL: web[i].URL, scrapeOptions: each})
+		if ae != nil {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, ae.Message))
+			continue
+		}
+		r := &web[i]
+		r.Markdown, r.HTML, r.RawHTML, r.Summary, r.Links, r.Metadata = doc.Markdown, doc.HTML, doc.RawHTML, doc.Summary, doc.Links, &doc.Metadata
+		r.JSON = doc.JSON
+		if doc.Warning != "" {
+			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, doc.Warning))
+		}
+	}
+	return warnings
+}
+
+func (a *API) handleSearch(w http.ResponseWriter, r *http.Request, c *service.Caller) {
+	httpapi.LogOf(r.Context()).SetMode("search")
+	raw, ae := httpapi.ReadBody(r)
+	if ae != nil {
+		WriteError(w, ae)
+		return
+	}
+	var req firecrawlSearchRequest
+	fieldWarns, ae := decodeFirecrawl(raw, &req, searchFields)
+	if ae != nil {
+		WriteError(w, ae)
+		return
+	}
+	if req.Query == "" {
+		WriteError(w, badRequest("query is required"))
+		return
+	}
+	scrape, ae := searchScrapeOptions(req.ScrapeOptions)
+	if ae != nil {
+		WriteError(w, ae)
+		return
+	}
+	if req.Limit <= 0 {
+		req.Limit = firecrawlSearchLimit
+	}
+	req.Limit = min(req.Limit, 100)
+	out, err := a.svc.SearchWeb(r.Context(), req.Query, req.Limit)
+	if err != nil {
+		WriteError(w, service.ErrorOf(err))
+		return
+	}
+	web := make([]firecrawlWebResult, 0, len(out.Results))
+	for i, res := range out.Results {
+		web = append(web, firecrawlWebResult{URL: res.URL, Title: res.Title, Description: res.Snippet, Position: i + 1})
+	}
+	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
+	warnings := append(append([]string{}, out.Warnings...), fieldWarns...)
+	if scrape != nil {
+		warnings = append(warnings, a.scrapeResults(r.Context(), c, scrape, web)...)
+	}
+	if len(warnings) > 0 {
+		body["warning"] = strings.Join(warnings, "; ")
+	}
+	httpapi.WriteJSON(w, http.StatusOK, body)
+}

@@ -1,0 +1,13 @@
+package firecrawl
+
+import (
+	"testing"
+
+	"github.com/siftd/sift/plugins/html"
+)
+
+func TestPageOptionNames(t *testing.T) {
+	if optMainContent != html.OptionMainContent || optIncludeTags != html.OptionIncludeTags || optExcludeTags != html.OptionExcludeTags {
+		t.Error("the page options' names differ from the html extractor's")
+	}
+}
