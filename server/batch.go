@@ -12,6 +12,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/store"
@@ -37,12 +38,8 @@ func (s *Server) batchWithin(maxBody int64, h httpapi.Handler, writeErr func(htt
 	}, writeErr)
 }
 
-type batchSubmit struct {
-	Targets []service.FetchRequest `json:"targets"`
-}
-
 func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *caller) {
-	var req batchSubmit
+	var req apiv1.BatchSubmit
 	if ae := httpapi.ReadJSON(r, &req); ae != nil {
 		writeError(w, ae)
 		return
@@ -61,8 +58,8 @@ func (s *Server) handleBatchSubmit(w http.ResponseWriter, r *http.Request, c *ca
 	if !reused {
 		status = store.JobQueued
 	}
-	httpapi.WriteJSON(w, http.StatusAccepted, map[string]any{"success": true, "job_id": job.ID, "status": status,
-		"targets": job.TargetsTotal, "reused": reused})
+	httpapi.WriteJSON(w, http.StatusAccepted, apiv1.BatchSubmitted{Success: true, JobID: job.ID, Status: status,
+		Targets: job.TargetsTotal, Reused: reused})
 }
 
 // batchTargets checks every target as /v1/fetch would and runs the guard's
@@ -78,7 +75,7 @@ func (s *Server) batchTargets(reqs []service.FetchRequest) ([]batch.Target, *api
 	out := make([]batch.Target, len(reqs))
 	for i := range reqs {
 		req := &reqs[i]
-		if ae := req.Validate(); ae != nil {
+		if ae := service.ValidateFetch(req); ae != nil {
 			ae.Message = fmt.Sprintf("invalid: targets[%d]: %s", i, httpapi.TrimClass(ae.Message, "invalid"))
 			return nil, ae
 		}

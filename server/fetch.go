@@ -21,7 +21,7 @@ func (s *Server) handleFetch(w http.ResponseWriter, r *http.Request, c *caller) 
 		return
 	}
 	rl.Answer(out.Source.Cached, out.Sizes.ReturnedTokens, len(out.Warnings))
-	if enc := out.Encoded(); enc != nil {
+	if enc := out.Encoded; enc != nil {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(enc)
@@ -35,7 +35,7 @@ func decodeFetch(r *http.Request) (*service.FetchRequest, *apiError) {
 	if ae := httpapi.ReadJSON(r, &req); ae != nil {
 		return nil, ae
 	}
-	if ae := req.Validate(); ae != nil {
+	if ae := service.ValidateFetch(&req); ae != nil {
 		return nil, ae
 	}
 	return &req, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/internal/siftclient"
 )
 
@@ -21,23 +22,15 @@ func fetchCommand() *cobra.Command {
 		Short: "Fetch a URL through a running sift (SIFT_URL, SIFT_KEY) and print the content",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			body := map[string]any{"url": args[0], "mode": mode}
-			if question != "" {
-				body["question"] = question
-			}
+			body := apiv1.FetchRequest{URL: args[0], Mode: mode, Question: question}
 			if cmd.Flags().Changed("max-tokens") {
-				body["max_tokens"] = maxTokens
+				body.MaxTokens = &maxTokens
 			}
 			raw, err := callSift(cmd, "/v1/fetch", body)
 			if err != nil {
 				return err
 			}
-			var answer struct {
-				Content string `json:"content"`
-				Source  struct {
-					Status int `json:"status"`
-				} `json:"source"`
-			}
+			var answer apiv1.FetchAnswer
 			done, err := readAnswer(cmd, raw, asJSON, &answer)
 			if err != nil {
 				return err

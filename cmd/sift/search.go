@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/spf13/cobra"
 )
 
@@ -16,19 +17,13 @@ func searchCommand() *cobra.Command {
 		Short: "Search the web through a running sift (SIFT_URL, SIFT_KEY)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			body := map[string]any{"query": strings.Join(args, " "), "k": k, "rerank": !noRerank}
-			if question != "" {
-				body["question"] = question
-			}
+			rerank := !noRerank
+			body := apiv1.SearchRequest{Query: strings.Join(args, " "), Question: question, K: k, Rerank: &rerank}
 			raw, err := callSift(cmd, "/v1/search", body)
 			if err != nil {
 				return err
 			}
-			var answer struct {
-				Results []struct {
-					URL, Title, Snippet string
-				} `json:"results"`
-			}
+			var answer apiv1.SearchAnswer
 			if done, err := readAnswer(cmd, raw, asJSON, &answer); done || err != nil {
 				return err
 			}

@@ -50,7 +50,7 @@ type HTTP struct {
 
 // NewHTTP returns the tools over streamable HTTP, calling api in-process.
 func NewHTTP(version string, api http.Handler, opts HTTPOptions) *HTTP {
-	srv := NewServer(version, func(req *mcp.CallToolRequest) siftclient.Caller {
+	srv := NewServer(version, func(req *mcp.CallToolRequest) siftclient.API {
 		auth := ""
 		if req.Extra != nil && req.Extra.Header != nil {
 			auth = req.Extra.Header.Get("Authorization")
@@ -162,6 +162,6 @@ func quote(s string) string {
 }
 
 // Stdio runs the tools over stdin and stdout, calling sift through c.
-func Stdio(version string, c siftclient.Caller) *mcp.Server {
-	return NewServer(version, func(*mcp.CallToolRequest) siftclient.Caller { return c })
+func Stdio(version string, c siftclient.API) *mcp.Server {
+	return NewServer(version, func(*mcp.CallToolRequest) siftclient.API { return c })
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/internal/siftclient"
 )
 
@@ -30,7 +31,7 @@ func fence(label, content string) string {
 		"<<<UNTRUSTED %s\n%s\nUNTRUSTED %s>>>", label, nonce, strings.TrimRight(content, "\n"), nonce)
 }
 
-func fetchText(o *FetchOutput) string {
+func fetchText(o *apiv1.FetchAnswer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", fetchHeader(o))
 	writeWarnings(&b, o.Warnings, o.Hint)
@@ -41,7 +42,7 @@ func fetchText(o *FetchOutput) string {
 	return b.String()
 }
 
-func fetchHeader(o *FetchOutput) string {
+func fetchHeader(o *apiv1.FetchAnswer) string {
 	src := o.Source
 	parts := []string{fmt.Sprintf("%d %s", src.Status, src.ContentType)}
 	if o.Title != "" {
@@ -72,7 +73,7 @@ func writeWarnings(b *strings.Builder, warnings []string, hint string) {
 	}
 }
 
-func searchText(in *SearchInput, o *SearchOutput) string {
+func searchText(in *apiv1.SearchRequest, o *apiv1.SearchAnswer) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d results for %q (%d tokens)\n", len(o.Results), in.Query, o.Sizes.ReturnedTokens)
 	writeWarnings(&b, o.Warnings, "")
@@ -90,7 +91,7 @@ func searchText(in *SearchInput, o *SearchOutput) string {
 	return b.String()
 }
 
-func submitText(o *BatchSubmitOutput) string {
+func submitText(o *apiv1.BatchSubmitted) string {
 	reused := ""
 	if o.Reused {
 		reused = " (the same targets were already submitted: this is that job)"
@@ -155,15 +156,15 @@ func toolError(e *siftclient.Error) error {
 }
 
 // normalise makes absent lists empty, as the output schema wants arrays.
-func (o *FetchOutput) normalise() {
+func normaliseFetch(o *apiv1.FetchAnswer) {
 	if o.Warnings == nil {
 		o.Warnings = []string{}
 	}
 }
 
-func (o *SearchOutput) normalise() {
+func normaliseSearch(o *apiv1.SearchAnswer) {
 	if o.Results == nil {
-		o.Results = []SearchResult{}
+		o.Results = []apiv1.SearchResult{}
 	}
 	if o.Answers == nil {
 		o.Answers = []string{}
@@ -188,7 +189,7 @@ func (o *BatchStatusOutput) normalise() {
 	}
 	for _, t := range o.Targets {
 		if t.Result != nil {
-			t.Result.normalise()
+			normaliseFetch(t.Result)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/siftd/sift/internal/apiv1"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -14,10 +16,10 @@ var nonce = regexp.MustCompile(`UNTRUSTED [0-9a-f]{12}`)
 
 // TestTextGolden: the text content a model reads for each answer.
 func TestTextGolden(t *testing.T) {
-	page := &FetchOutput{
+	page := &apiv1.FetchAnswer{
 		Content: "# Release notes\n\nVersion 2 drops the old API.\n", Mode: "clean", Untrusted: true, Title: "Release notes",
-		Source:   Source{URL: "https://example.com/notes", FinalURL: "https://example.com/notes/", Status: 200, ContentType: "text/html", Cached: true},
-		Sizes:    Sizes{RawTokens: 900, CleanTokens: 14, ReturnedTokens: 14},
+		Source:   apiv1.Source{URL: "https://example.com/notes", FinalURL: "https://example.com/notes/", Status: 200, ContentType: "text/html", Cached: true},
+		Sizes:    apiv1.Sizes{RawTokens: 900, CleanTokens: 14, ReturnedTokens: 14},
 		Warnings: []string{"the page declares no charset"},
 	}
 	tests := []struct {
@@ -25,10 +27,10 @@ func TestTextGolden(t *testing.T) {
 		text string
 	}{
 		{"fetch", fetchText(page)},
-		{"search", searchText(&SearchInput{Query: "nginx proxy"}, &SearchOutput{
-			Results: []SearchResult{{URL: "https://nginx.org/", Title: "nginx", Snippet: "A reverse proxy."}},
-			Answers: []string{"nginx is a web server"}, Sizes: SearchSizes{ReturnedTokens: 12}})},
-		{"batch_submit", submitText(&BatchSubmitOutput{JobID: "j1", Status: "queued", Targets: 2})},
+		{"search", searchText(&apiv1.SearchRequest{Query: "nginx proxy"}, &apiv1.SearchAnswer{
+			Results: []apiv1.SearchResult{{URL: "https://nginx.org/", Title: "nginx", Snippet: "A reverse proxy."}},
+			Answers: []string{"nginx is a web server"}, Sizes: apiv1.SearchSizes{ReturnedTokens: 12}})},
+		{"batch_submit", submitText(&apiv1.BatchSubmitted{JobID: "j1", Status: "queued", Targets: 2})},
 		{"batch_status", statusText(&BatchStatusOutput{JobID: "j1", Status: "partial", TargetsTotal: 2, TargetsDone: 2, Targets: []BatchTarget{
 			{Idx: 0, URL: "https://example.com/notes", Status: "done", Result: page},
 			{Idx: 1, URL: "http://10.0.0.5/", Status: "failed", Error: "blocked: private address 10.0.0.5"},

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"reflect"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/internal/siftclient"
 )
 
@@ -30,19 +32,19 @@ const (
 	maxTokensLimit = 1_000_000
 )
 
-// CallerFor picks how a tool call reaches sift's API.
-type CallerFor func(req *mcp.CallToolRequest) siftclient.Caller
+// APIFor picks how a tool call reaches sift's API.
+type APIFor func(req *mcp.CallToolRequest) siftclient.API
 
 // NewServer returns an MCP server whose tools call sift's API through
-// the caller callerFor picks for each call.
-func NewServer(version string, callerFor CallerFor) *mcp.Server {
+// the API apiFor picks for each call.
+func NewServer(version string, apiFor APIFor) *mcp.Server {
 	if version == "" {
 		version = buildVersion()
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "sift", Title: "sift: web fetch and search for agents", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
-	t := &tools{callerFor: callerFor}
+	t := &tools{apiFor: apiFor}
 	mcp.AddTool(s, fetchTool(), t.fetch)
 	mcp.AddTool(s, searchTool(), t.search)
 	mcp.AddTool(s, batchSubmitTool(), t.batchSubmit)
@@ -60,11 +62,11 @@ const instructions = `sift reads the web for you: use its fetch tool instead of 
 	`upstream, timeout and extractor_failed may succeed on retry; busy says how many seconds to wait.`
 
 type tools struct {
-	callerFor CallerFor
+	apiFor APIFor
 }
 
 func fetchTool() *mcp.Tool {
-	in := schemaFor[FetchInput]()
+	in := schemaFor[apiv1.FetchRequest]()
 	prop(in, "mode").Enum = []any{"clean", "digest", "raw"}
 	setDefault(prop(in, "mode"), "clean")
 	setDefault(prop(in, "links"), true)
@@ -87,7 +89,7 @@ func fetchTool() *mcp.Tool {
 }
 
 func searchTool() *mcp.Tool {
-	in := schemaFor[SearchInput]()
+	in := schemaFor[apiv1.SearchRequest]()
 	k := prop(in, "k")
 	k.Minimum, k.Maximum = ptr(1.0), ptr(float64(maxK))
 	setDefault(k, defaultK)
@@ -105,7 +107,7 @@ func searchTool() *mcp.Tool {
 }
 
 func batchSubmitTool() *mcp.Tool {
-	in := schemaFor[BatchSubmitInput]()
+	in := schemaFor[apiv1.BatchSubmit]()
 	targets := prop(in, "targets")
 	targets.MinItems, targets.MaxItems = ptr(1), ptr(maxTargets)
 	if item := targets.Items; item != nil {
@@ -161,26 +163,26 @@ func batchCancelTool() *mcp.Tool {
 	}
 }
 
-func (t *tools) fetch(ctx context.Context, req *mcp.CallToolRequest, in FetchInput) (*mcp.CallToolResult, *FetchOutput, error) {
-	var out FetchOutput
+func (t *tools) fetch(ctx context.Context, req *mcp.CallToolRequest, in apiv1.FetchRequest) (*mcp.CallToolResult, *apiv1.FetchAnswer, error) {
+	var out apiv1.FetchAnswer
 	if err := t.call(ctx, req, "POST", "/v1/fetch", in, &out); err != nil {
 		return nil, nil, err
 	}
-	out.normalise()
+	normaliseFetch(&out)
 	return textResult(fetchText(&out)), &out, nil
 }
 
-func (t *tools) search(ctx context.Context, req *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, *SearchOutput, error) {
-	var out SearchOutput
+func (t *tools) search(ctx context.Context, req *mcp.CallToolRequest, in apiv1.SearchRequest) (*mcp.CallToolResult, *apiv1.SearchAnswer, error) {
+	var out apiv1.SearchAnswer
 	if err := t.call(ctx, req, "POST", "/v1/search", in, &out); err != nil {
 		return nil, nil, err
 	}
-	out.normalise()
+	normaliseSearch(&out)
 	return textResult(searchText(&in, &out)), &out, nil
 }
 
-func (t *tools) batchSubmit(ctx context.Context, req *mcp.CallToolRequest, in BatchSubmitInput) (*mcp.CallToolResult, *BatchSubmitOutput, error) {
-	var out BatchSubmitOutput
+func (t *tools) batchSubmit(ctx context.Context, req *mcp.CallToolRequest, in apiv1.BatchSubmit) (*mcp.CallToolResult, *apiv1.BatchSubmitted, error) {
+	var out apiv1.BatchSubmitted
 	if err := t.call(ctx, req, "POST", "/v1/batch", in, &out); err != nil {
 		return nil, nil, err
 	}
@@ -249,7 +251,7 @@ func (t *tools) batchResult(ctx context.Context, req *mcp.CallToolRequest, in Ba
 		return nil, nil, err
 	}
 	if out.Result != nil {
-		out.Result.normalise()
+		normaliseFetch(out.Result)
 	}
 	return textResult(resultText(&out)), &out, nil
 }
@@ -265,7 +267,7 @@ func (t *tools) batchCancel(ctx context.Context, req *mcp.CallToolRequest, in Ba
 // call sends one request to sift's API and decodes a 2xx answer into out;
 // anything else becomes a tool error whose text starts with its class.
 func (t *tools) call(ctx context.Context, req *mcp.CallToolRequest, method, path string, body, out any) error {
-	resp, err := t.callerFor(req).Call(ctx, method, path, body)
+	resp, err := t.apiFor(req).Call(ctx, method, path, body)
 	if err != nil {
 		return fmt.Errorf("unavailable: %w", err)
 	}
@@ -280,8 +282,14 @@ func (t *tools) call(ctx context.Context, req *mcp.CallToolRequest, method, path
 
 // schemaFor is T's JSON schema, for a tool's input to add defaults and
 // limits to.
+// schemaOptions give a json.RawMessage the empty schema: any JSON value, as the API
+// takes it (a plugin option is a string, a number, a boolean or more).
+var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[json.RawMessage](): {},
+}}
+
 func schemaFor[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
+	s, err := jsonschema.For[T](schemaOptions)
 	if err != nil {
 		panic(fmt.Sprintf("mcptool: schema of %T: %v", *new(T), err)) // the types are this package's own
 	}

@@ -56,10 +56,10 @@ func TestToolErrors(t *testing.T) {
 	}
 }
 
-func connect(t *testing.T, c siftclient.Caller) *mcp.ClientSession {
+func connect(t *testing.T, c siftclient.API) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
-	srv := NewServer("test", func(*mcp.CallToolRequest) siftclient.Caller { return c })
+	srv := NewServer("test", func(*mcp.CallToolRequest) siftclient.API { return c })
 	ss, err := srv.Connect(t.Context(), st, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -10,104 +9,35 @@ import (
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/focus"
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/mediatype"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/tokens"
 )
 
-// FetchRequest is the body of POST /v1/fetch, and the request a batch
-// target of the native API stores.
-type FetchRequest struct {
-	URL      string `json:"url"`
-	Question string `json:"question"`
-	Mode     string `json:"mode"`
-	Context  bool   `json:"context"`
-	JSONPath string `json:"json_path"`
-	JQ       string `json:"jq"`
-	Grep     string `json:"grep"`
-	Pages    string `json:"pages"`
-	Recover  bool   `json:"recover"`
-	// Links false renders a page's links as their text.
-	Links *bool `json:"links"`
-	// MaxTokens bounds the answer: the parts most relevant to the
-	// question, or the beginning cut at a part boundary.
-	MaxTokens *int `json:"max_tokens"`
-	// Fresh skips the cache's copy: the origin is asked again, and the
-	// cache keeps the new answer (Firecrawl's maxAge 0).
-	Fresh bool `json:"fresh"`
-	// Options are the extractor's own per-request options, as its schema
-	// declares them; an undeclared or ill-fitting one is a 400 bad_option.
-	Options map[string]json.RawMessage `json:"options,omitempty"`
-}
+// The /v1 shapes are apiv1's; the service fills them.
+type (
+	FetchRequest = apiv1.FetchRequest
+	FetchAnswer  = apiv1.FetchAnswer
+	Source       = apiv1.Source
+	Parts        = apiv1.Parts
+	Sizes        = apiv1.Sizes
+)
 
-// MaxTokensLimit is the largest max_tokens a request may ask for.
-const MaxTokensLimit = 1_000_000
-
-// FetchAnswer is sift's native /v1/fetch answer (README, "Fetch through
-// sift").
-type FetchAnswer struct {
-	Content   string            `json:"content"`
-	Mode      string            `json:"mode"`
-	Untrusted bool              `json:"untrusted"`
-	Title     string            `json:"title,omitempty"`
-	Metadata  map[string]string `json:"metadata,omitempty"`
-	Source    Source            `json:"source"`
-	// Context is what the caller's team already knows, when asked for.
-	Context []stages.ContextHit `json:"context,omitempty"`
-	Sizes   Sizes               `json:"sizes"`
-	// Parts says how many of the page's parts max_tokens kept.
-	Parts    *Parts   `json:"parts,omitempty"`
-	Warnings []string `json:"warnings"`
-	Hint     string   `json:"hint,omitempty"`
-
-	// encoded is the answer as written, when it was kept beside its
-	// snapshot (answerMemoName); such an answer is shared and never changed.
-	encoded []byte
-}
-
-// Source says where an answer's content came from.
-type Source struct {
-	URL         string     `json:"url"`
-	FinalURL    string     `json:"final_url"`
-	Status      int        `json:"status"`
-	ContentType string     `json:"content_type"`
-	FetchedAt   time.Time  `json:"fetched_at"`
-	Hash        string     `json:"hash"`
-	Bytes       int        `json:"bytes"`
-	Cached      bool       `json:"cached"`
-	CachedAt    *time.Time `json:"cached_at,omitempty"`
-	// Recovered is set when the content is an archived snapshot because the
-	// origin failed.
-	Recovered *Recovered `json:"recovered,omitempty"`
-}
-
-// Parts says how many of the page's parts max_tokens kept.
-type Parts struct {
-	Kept  int `json:"kept"`
-	Total int `json:"total"`
-}
-
-// Sizes are an answer's token counts: the body's, the clean content's,
-// and the answer's.
-type Sizes struct {
-	RawTokens      int `json:"raw_tokens"`
-	CleanTokens    int `json:"clean_tokens"`
-	ReturnedTokens int `json:"returned_tokens"`
-}
-
-// Modes of /v1/fetch.
+// Modes of /v1/fetch, and the largest max_tokens.
 const (
-	ModeClean  = "clean"
-	ModeRaw    = "raw"
-	ModeDigest = "digest"
+	ModeClean      = apiv1.ModeClean
+	ModeRaw        = apiv1.ModeRaw
+	ModeDigest     = apiv1.ModeDigest
+	MaxTokensLimit = apiv1.MaxTokensLimit
 )
 
 // Fetch is the pipeline for one target: the chain under the caller's
 // gates, the archive when asked to recover, and the answer. /v1/fetch and
 // every batch target go through it.
 func (s *Service) Fetch(ctx context.Context, c *Caller, req *FetchRequest) (*FetchAnswer, *Error) {
-	opts, strict, ae := PluginOptions("options", req.Options, req.options())
+	opts, strict, ae := PluginOptions("options", req.Options, fetchOptions(req))
 	if ae != nil {
 		return nil, ae
 	}
@@ -154,15 +84,16 @@ func (s *Service) Fetch(ctx context.Context, c *Caller, req *FetchRequest) (*Fet
 	}
 	if name != "" {
 		if enc, err := encodeAnswer(out); err == nil {
-			out.encoded = enc
+			out.Encoded = enc
 			memo.Store(name, out, int64(len(enc)+len(out.Content)))
 		}
 	}
 	return out, nil
 }
 
-// Validate checks the fields and fills in the default mode.
-func (req *FetchRequest) Validate() *Error {
+// ValidateFetch checks a /v1/fetch request's fields and fills in the
+// default mode.
+func ValidateFetch(req *FetchRequest) *Error {
 	if req.URL == "" {
 		return badRequest("url is required")
 	}
@@ -176,7 +107,7 @@ func (req *FetchRequest) Validate() *Error {
 	if req.JSONPath != "" && req.JQ != "" {
 		return badRequest("give json_path or jq, not both")
 	}
-	if _, _, ae := PluginOptions("options", req.Options, req.options()); ae != nil {
+	if _, _, ae := PluginOptions("options", req.Options, fetchOptions(req)); ae != nil {
 		return ae
 	}
 	if req.Grep != "" {
@@ -216,8 +147,8 @@ func (s *Service) focusAnswer(ctx context.Context, req *FetchRequest, out *Fetch
 	out.Warnings = append(out.Warnings, sel.Warnings...)
 }
 
-// options are the per-request knobs the extractors read.
-func (f *FetchRequest) options() map[string]string {
+// fetchOptions are the per-request knobs of f the extractors read.
+func fetchOptions(f *FetchRequest) map[string]string {
 	opts := map[string]string{}
 	for k, v := range map[string]string{"json_path": f.JSONPath, "jq": f.JQ, "pages": f.Pages} {
 		if v != "" {
@@ -243,7 +174,7 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
 	out.Sizes.RawTokens = RawTokens(resp)
-	out.Context = doc.Context
+	out.Context = contextHits(doc.Context)
 
 	switch {
 	case req.Mode == ModeRaw:
@@ -334,6 +265,14 @@ func RawTokens(resp *stages.Response) int {
 // badRequest is an invalid request's error.
 func badRequest(msg string) *Error { return ClassError(errclass.Invalid, msg) }
 
-// Encoded is the answer as it is written, when it was kept beside its
-// cache snapshot and encoded then; nil otherwise.
-func (a *FetchAnswer) Encoded() []byte { return a.encoded }
+// contextHits are the context stage's hits in the answer's shape.
+func contextHits(hits []stages.ContextHit) []apiv1.ContextHit {
+	if hits == nil {
+		return nil
+	}
+	out := make([]apiv1.ContextHit, len(hits))
+	for i, h := range hits {
+		out[i] = apiv1.ContextHit{Kind: h.Kind, Peer: h.Peer, Content: h.Content, CreatedAt: h.CreatedAt}
+	}
+	return out
+}

@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/stages"
 	"github.com/siftd/sift/stages/fetch"
 )
 
-// Recovered says an answer is an archived snapshot because the origin
-// failed.
-type Recovered struct {
-	From        string `json:"from"`
-	SnapshotURL string `json:"snapshot_url"`
-	Reason      string `json:"reason"`
-}
+// Recovered says the content is an archived snapshot (apiv1's shape).
+type Recovered = apiv1.Recovered
 
 // Recovery is what RunRecovering did beyond the run: the snapshot it
 // answered with, or why recovering failed when the origin's own answer

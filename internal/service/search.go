@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/siftd/sift/internal/apiv1"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -12,25 +13,12 @@ import (
 	"github.com/siftd/sift/tokens"
 )
 
-// SearchRequest is the body of POST /v1/search, sift's own.
-type SearchRequest struct {
-	Query    string `json:"query"`
-	Question string `json:"question"`
-	K        int    `json:"k"`
-	Rerank   *bool  `json:"rerank"`
-	Digest   bool   `json:"digest"`
-}
-
-// SearchResult is one result of a /v1/search answer.
-type SearchResult struct {
-	URL     string   `json:"url"`
-	Title   string   `json:"title"`
-	Snippet string   `json:"snippet"`
-	Chunks  []string `json:"chunks"`
-	Score   float64  `json:"score"`
-	Source  string   `json:"source"`
-	Sources []string `json:"sources"`
-}
+// The /v1/search shapes are apiv1's.
+type (
+	SearchRequest = apiv1.SearchRequest
+	SearchResult  = apiv1.SearchResult
+	SearchAnswer  = apiv1.SearchAnswer
+)
 
 // Search answers a /v1/search request: the backends' merged results and,
 // when asked, a digest of the top results read through the chain as the
@@ -66,17 +54,7 @@ func (s *Service) Search(ctx context.Context, c *Caller, req *SearchRequest) (*S
 		answers = []string{}
 	}
 	return &SearchAnswer{Results: results, Answers: answers, Digest: digested, Untrusted: true, Warnings: warnings,
-		Sizes: map[string]int{"returned_tokens": returned}}, nil
-}
-
-// SearchAnswer is /v1/search's answer.
-type SearchAnswer struct {
-	Results   []SearchResult `json:"results"`
-	Answers   []string       `json:"answers"`
-	Digest    string         `json:"digest"`
-	Untrusted bool           `json:"untrusted"`
-	Warnings  []string       `json:"warnings"`
-	Sizes     map[string]int `json:"sizes"`
+		Sizes: apiv1.SearchSizes{ReturnedTokens: returned}}, nil
 }
 
 // Reading the top results for a search digest.

@@ -24,8 +24,10 @@ const DefaultURL = "http://127.0.0.1:8890"
 // inlined is the largest.
 const maxAnswer = 64 << 20
 
-// Caller sends one request to sift's API. A nil body sends none.
-type Caller interface {
+// API is sift's HTTP API as a client reaches it: over the network
+// (Client) or in-process through its handler. Call sends one request; a
+// nil body sends none.
+type API interface {
 	Call(ctx context.Context, method, path string, body any) (*Response, error)
 }
 

@@ -67,6 +67,16 @@ try {
   r = await call("fetch", { url: env.PDF_URL, pages: "1" });
   check("fetch PDF page 1", !r?.isError && (r?.structuredContent?.sizes?.returned_tokens || 0) > 0, r?.structuredContent?.sizes || r);
 
+  check("fetch: takes the extractor's options, as /v1/fetch does", fetchTool?.inputSchema?.properties?.options?.type === "object", fetchTool?.inputSchema?.properties?.options);
+  const whole = r?.structuredContent?.sizes?.returned_tokens || 0;
+  r = await call("fetch", { url: env.PDF_URL, pages: "1-3", options: { max_pages: 1 } });
+  const first = r?.structuredContent?.sizes?.returned_tokens || 0;
+  r = await call("fetch", { url: env.PDF_URL, pages: "1-3" });
+  const three = r?.structuredContent?.sizes?.returned_tokens || 0;
+  check("fetch PDF with options.max_pages 1: fewer tokens than three pages", first > 0 && first < three, { first, three, whole });
+  r = await call("fetch", { url: pages[0], options: { no_such_option: 1 } });
+  check("fetch with an option the extractor does not declare: bad_option tool error", r?.isError === true && /^bad_option: /.test(text(r)), r);
+
   r = await call("fetch", { url: "http://169.254.169.254/latest/meta-data/" });
   check("fetch of a metadata address: blocked tool error", r?.isError === true && /^blocked: /.test(text(r)), r);
 
