@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -70,7 +69,7 @@ func (o *countingOrigin) Hits() map[string]int {
 // batchSift writes a config with callers a, b and c (keys "key-a" …) and
 // a data_dir that outlives restarts, and returns a function that starts
 // `sift serve` on it.
-func batchSift(t *testing.T, origin *httptest.Server) (addr string, start func() *exec.Cmd) {
+func batchSift(t *testing.T, origin *httptest.Server) (addr string, start func() *served) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -96,14 +95,8 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return addr, func() *exec.Cmd {
-		serve := exec.Command(siftBin, "serve", "--config", cfg)
-		if err := serve.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
-		waitHealthy(t, addr)
-		return serve
+	return addr, func() *served {
+		return startSift(t, cfg, addr)
 	}
 }
 

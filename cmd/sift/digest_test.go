@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -65,12 +64,7 @@ digester "llm" {
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
-	waitHealthy(t, addr)
+	startSift(t, cfg, addr)
 
 	fetch := func() fetchEnvelope {
 		req, _ := http.NewRequest(http.MethodPost, "http://"+addr+"/v1/fetch",

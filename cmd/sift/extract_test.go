@@ -151,7 +151,7 @@ func TestFetchCLIPrintsCleanText(t *testing.T) {
 		fmt.Fprint(w, hostilePage)
 	}))
 	t.Cleanup(origin.Close)
-	addr := startSift(t, origin)
+	addr := startSiftFor(t, origin)
 	t.Setenv("SIFT_URL", "http://"+addr)
 	t.Setenv("SIFT_KEY", "test-key")
 	for _, mode := range []string{"clean", "raw"} {

@@ -16,7 +16,7 @@ import (
 // refusal of a bad value is the CLI's error.
 func TestFetchCLIMaxTokens(t *testing.T) {
 	origin := fixturePages(t)
-	addr := startSift(t, origin)
+	addr := startSiftFor(t, origin)
 	t.Setenv("SIFT_URL", "http://"+addr)
 	t.Setenv("SIFT_KEY", "test-key")
 	stdout, stderr, code := runSift(t, nil, "fetch", "--max-tokens", "100000", "--question", "fixture", origin.URL+"/a.html")
@@ -54,7 +54,7 @@ func TestFetchCLIExitCodes(t *testing.T) {
 			status, status, strings.Repeat("<p>Fixture text for the exit code check, served on loopback only. </p>", 10))
 	}))
 	t.Cleanup(origin.Close)
-	addr := startSift(t, origin)
+	addr := startSiftFor(t, origin)
 	t.Setenv("SIFT_URL", "http://"+addr)
 	t.Setenv("SIFT_KEY", "test-key")
 	exit := func(c errclass.Class) int { return errclass.Get(c).Exit }

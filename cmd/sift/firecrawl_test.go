@@ -122,9 +122,9 @@ func fixturePages(t *testing.T) *httptest.Server {
 	return srv
 }
 
-// startSift runs `sift serve` with a caller holding "test-key" and a guard
-// that admits the origin's loopback port, and returns its address.
-func startSift(t *testing.T, origin *httptest.Server) string {
+// startSiftFor runs `sift serve` with a caller holding "test-key" and a
+// guard that admits the origin's loopback port, and returns its address.
+func startSiftFor(t *testing.T, origin *httptest.Server) string {
 	addr, _ := startSiftCmd(t, origin, "")
 	return addr
 }
@@ -146,7 +146,7 @@ func searxngBlock(t *testing.T) string {
 	return fmt.Sprintf("search {\n  allow_cidrs = [\"127.0.0.0/8\"]\n  allow_ports = [%d]\n  searxng {\n    url = %q\n  }\n}\n", port, srv.URL)
 }
 
-func startSiftCmd(t testing.TB, origin *httptest.Server, extra string) (string, *exec.Cmd) {
+func startSiftCmd(t testing.TB, origin *httptest.Server, extra string) (string, *served) {
 	t.Helper()
 	return startSiftPipeline(t, origin, "", extra)
 }
@@ -156,7 +156,7 @@ const sdkKey = "test-key"
 
 // startSiftPipeline is startSiftCmd with stages after extract (a cache,
 // a digest) in the pipeline.
-func startSiftPipeline(t testing.TB, origin *httptest.Server, afterExtract, extra string) (string, *exec.Cmd) {
+func startSiftPipeline(t testing.TB, origin *httptest.Server, afterExtract, extra string) (string, *served) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -180,16 +180,7 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = serve.Process.Kill()
-		_ = serve.Wait()
-	})
-	waitHealthy(t, addr)
-	return addr, serve
+	return addr, startSift(t, cfg, addr)
 }
 
 // patientExtractors are the html and pdf blocks of a test config, with a
@@ -220,7 +211,7 @@ func waitHealthy(t testing.TB, addr string) {
 
 func TestFetchCLI(t *testing.T) {
 	origin := fixturePages(t)
-	addr := startSift(t, origin)
+	addr := startSiftFor(t, origin)
 	t.Setenv("SIFT_URL", "http://"+addr)
 	t.Setenv("SIFT_KEY", "test-key")
 	stdout, stderr, code := runSift(t, nil, "fetch", origin.URL+"/a.html")

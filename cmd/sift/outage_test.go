@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -56,13 +55,7 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(siftBin, "serve", "--config", cfg)
-	cmd.Env = append(os.Environ(), "SIFT_DSN="+dsn)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	waitHealthy(t, addr)
+	startSift(t, cfg, addr, "SIFT_DSN="+dsn)
 
 	pg.Stop()
 	pgPort := regexp.MustCompile(`port=(\d+)`).FindStringSubmatch(dsn)[1]

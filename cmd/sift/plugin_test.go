@@ -21,7 +21,6 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
-	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // buildPlugin builds the Go module in dir into a binary and returns its
@@ -78,28 +77,7 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var stderr bytes.Buffer
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	serve.Stderr = &stderr
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = serve.Wait(); close(exited) }()
-	t.Cleanup(func() { _ = serve.Process.Kill(); <-exited })
-	testwait.For(t, "sift serve to answer /healthz", func() bool {
-		select {
-		case <-exited:
-			t.Fatalf("sift serve exited:\n%s", stderr.String())
-		default:
-		}
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
+	startSift(t, cfg, addr)
 	return addr
 }
 

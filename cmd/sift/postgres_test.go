@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -28,7 +27,7 @@ import (
 // cluster is several `sift serve` processes on one PostgreSQL.
 type cluster struct {
 	addrs []string
-	cmds  []*exec.Cmd
+	cmds  []*served
 	dsn   string
 }
 
@@ -76,16 +75,7 @@ batch {
 		if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(siftBin, "serve", "--config", cfg)
-		cmd.Env = append(os.Environ(), "SIFT_DSN="+dsn)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		c.addrs, c.cmds = append(c.addrs, addr), append(c.cmds, cmd)
-	}
-	for _, addr := range c.addrs {
-		waitHealthy(t, addr)
+		c.addrs, c.cmds = append(c.addrs, addr), append(c.cmds, startSift(t, cfg, addr, "SIFT_DSN="+dsn))
 	}
 	return c
 }

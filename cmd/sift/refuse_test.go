@@ -56,17 +56,8 @@ func TestSIGHUPRefusesFilesThatCannotServe(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(running), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	serve.Stderr = &logs
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = serve.Process.Kill()
-		_ = serve.Wait()
-	})
-	waitHealthy(t, addr)
+	serve := startSift(t, cfg, addr)
+	logs := serve.Logs
 
 	tests := []struct {
 		name, src, want string

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,7 +9,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -22,23 +20,6 @@ import (
 )
 
 // syncBuffer is a bytes.Buffer a subprocess writes while the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // reloadConfig is a configuration whose one caller holds key, on a chain
 // that admits origin; extra is added at the top level.
 func reloadConfig(addr, dataDir string, originPort uint16, callerName, key, extra string) string {
@@ -109,17 +90,8 @@ func TestSIGHUPReloads(t *testing.T) {
 		}
 	}
 	write(reloadConfig(addr, dir, port, "old", "old-key", ""))
-	var logs syncBuffer
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	serve.Stderr = &logs
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = serve.Process.Kill()
-		_ = serve.Wait()
-	})
-	waitHealthy(t, addr)
+	serve := startSift(t, cfg, addr)
+	logs := serve.Logs
 	if got := fetchWith(addr, "old-key", origin.URL+"/a"); got != "200 page /a" {
 		t.Fatalf("before the reload: %s", got)
 	}
@@ -223,17 +195,8 @@ func TestSIGHUPKeepsUnchangedPools(t *testing.T) {
 		}
 	}
 	write(1)
-	var logs syncBuffer
-	serve := exec.Command(siftBin, "serve", "--config", cfg)
-	serve.Stderr = &logs
-	if err := serve.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = serve.Process.Kill()
-		_ = serve.Wait()
-	})
-	waitHealthy(t, addr)
+	serve := startSift(t, cfg, addr)
+	logs := serve.Logs
 	before := pluginPIDs(serve.Process.Pid)
 
 	write(2)

@@ -42,11 +42,7 @@ func TestServeHealthAndShutdown(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(fmt.Sprintf("listen = %q\ndata_dir = %q\nextractor \"html\" {\n  pool = 1\n}\n%s", addr, filepath.Dir(cfg), testCaller)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(siftBin, "serve", "--config", cfg)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
+	cmd := startSift(t, cfg, addr)
 
 	var health struct {
 		OK           bool
@@ -79,11 +75,9 @@ func TestServeHealthAndShutdown(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case err := <-done:
-		if err != nil {
+	case <-cmd.exited:
+		if err := cmd.Wait(); err != nil {
 			t.Fatalf("serve exited with %v after SIGTERM", err)
 		}
 	case <-time.After(testwait.Deadline):
