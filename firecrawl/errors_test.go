@@ -14,6 +14,7 @@ import (
 // TestFirecrawlEnvelope: the Firecrawl envelope's status and code are the
 // table's for every class.
 func TestFirecrawlEnvelope(t *testing.T) {
+	t.Parallel()
 	for _, r := range errclass.Rows() {
 		if r.Status == 0 {
 			continue

@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadPage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, body, base string
 		links            []string
@@ -63,6 +64,7 @@ func FuzzReadPage(f *testing.F) {
 }
 
 func TestReadPageBounds(t *testing.T) {
+	t.Parallel()
 	huge := strings.Repeat("x", 1<<20)
 	var page strings.Builder
 	page.WriteString("<html><head><title>" + huge + "</title>")

@@ -79,6 +79,7 @@ func diskBytes(t *testing.T, dir string) int64 {
 // too_large, the database stays under max_bytes plus one result, and
 // another caller's finished job is still there after a restart.
 func TestBatchAttackStaysInBudget(t *testing.T) {
+	t.Parallel()
 	const page = 100 << 10
 	limits := batch.Limits{MaxBytes: 2 << 20, CallerBytes: 1 << 20, ResultBytes: 512 << 10}
 	origin := bigOrigin(t, page)
@@ -252,6 +253,7 @@ func readAllPages(t *testing.T, base, first string, max int) int {
 // results, at most PageBytes of them (one target whatever its size), and
 // `next` reads on from the target after it; the summary has no results.
 func TestBatchResultsPages(t *testing.T) {
+	t.Parallel()
 	origin := bigOrigin(t, 10<<10)
 	_, srv := batchAPI(t, origin, nil, batch.Limits{}, 15<<10)
 	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/big/0", origin.URL+"/big/1", origin.URL+"/big/2"))

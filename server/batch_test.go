@@ -95,6 +95,7 @@ func collect(t *testing.T, base, key, id, query string) map[string]any {
 }
 
 func TestBatchSubmitAndCollect(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	resp, sub := do(t, "POST", srv.URL+"/v1/batch", testKey, map[string]any{"targets": []map[string]any{
@@ -146,6 +147,7 @@ func TestBatchSubmitAndCollect(t *testing.T) {
 }
 
 func TestBatchSubmitRefusals(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	many := make([]string, 33)
@@ -188,6 +190,7 @@ func TestBatchSubmitRefusals(t *testing.T) {
 // The batch route takes bodies up to 256 KiB, beyond the 64 KiB of the
 // others, and no more.
 func TestBatchBodyCap(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	question := strings.Repeat("why ", 750) // 3,000 bytes
@@ -213,6 +216,7 @@ func TestBatchBodyCap(t *testing.T) {
 }
 
 func TestBatchOwnershipCancelAndBusy(t *testing.T) {
+	t.Parallel()
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})
 	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/held", origin.URL+"/article"))
@@ -258,6 +262,7 @@ func waitTarget(t *testing.T, base, id string, idx int, status string) {
 // TestBatchLongPoll: a waiting GET answers as soon as the job changes,
 // not when its wait runs out.
 func TestBatchLongPoll(t *testing.T) {
+	t.Parallel()
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})
 	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/held"))
@@ -283,6 +288,7 @@ func TestBatchLongPoll(t *testing.T) {
 }
 
 func TestBatchDisabled(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{testBatch: &testBatch{Disabled: true}})
 	for _, m := range []string{"POST /v1/batch", "GET /v1/batch/x", "DELETE /v1/batch/x", "GET /v1/batch/x/0"} {
@@ -295,6 +301,7 @@ func TestBatchDisabled(t *testing.T) {
 }
 
 func TestBatchMetricsCarryNoJobID(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	_, sub := post(t, srv.URL+"/v1/batch", testKey, targetsOf(origin.URL+"/article"))
@@ -321,6 +328,7 @@ func TestBatchMetricsCarryNoJobID(t *testing.T) {
 // TestBatchLogsCarryNoURL: the request lines of batch targets name no host
 // or URL, for any caller; a direct fetch's line still names its host.
 func TestBatchLogsCarryNoURL(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	st, err := store.OpenSQLite(context.Background(), t.TempDir())
 	if err != nil {
@@ -367,6 +375,7 @@ var batchLimits32 = batch.Limits{TargetsPerJob: 32}
 // by the guard when its target is fetched; the job goes on and ends
 // partial.
 func TestBatchPrivateNameFailsItsTarget(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	st, err := store.OpenSQLite(context.Background(), t.TempDir())

@@ -28,6 +28,7 @@ func (r *countingReader) Read(p []byte) (int, error) {
 // 100-continue then sends none of it), and once the cap is passed when it
 // is not.
 func TestRequestBodyOverTheCap(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	const size = 50 << 20

@@ -18,6 +18,7 @@ import (
 // tell whether or when the other class fetched a URL. Within a class the
 // cache still answers.
 func TestCachePartitionsByCallerClass(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		hits.Add(1)
@@ -78,6 +79,7 @@ func TestCachePartitionsByCallerClass(t *testing.T) {
 // before are still hits, and the restricted caller's newest are hits for
 // it.
 func TestRestrictedCallersCannotEvictOthers(t *testing.T) {
+	t.Parallel()
 	var hits sync.Map // path → *atomic.Int32
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n, _ := hits.LoadOrStore(r.URL.Path, new(atomic.Int32))

@@ -12,6 +12,7 @@ import (
 // A hit answers the page's content address as the miss did, from the
 // snapshot: the address of the bytes fetched.
 func TestCachedAnswerKeepsHash(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	resp, err := http.Get(origin.URL + "/article")
@@ -35,6 +36,7 @@ func TestCachedAnswerKeepsHash(t *testing.T) {
 // it did: the miss's fetched_at is the hit's fetched_at and cached_at, on
 // /v1/fetch and on /v2/scrape (to the second there).
 func TestCachedAnswerKeepsFetchedAt(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	var times []any

@@ -10,6 +10,7 @@ import (
 // TestCacheMetricsByStage: each cache stage's size is exported by its
 // position in the pipeline, a stage that stored nothing at zero.
 func TestCacheMetricsByStage(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	// guard, fetch, extract, then the cache stages at 4 and 5.
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`, `stage "cache" {

@@ -18,6 +18,7 @@ func contextConfig(url string) testOptions {
 // workspace come back in the envelope; a restricted caller's workspace is
 // the one searched, and only the search route is ever called.
 func TestFetchContext(t *testing.T) {
+	t.Parallel()
 	fake := honchotest.New(t)
 	at := time.Date(2026, 8, 12, 14, 3, 22, 123456000, time.UTC)
 	fake.Messages = []map[string]any{
@@ -51,6 +52,7 @@ func TestFetchContext(t *testing.T) {
 // timeout each leave the page served, with no hits and, for failures, a
 // warning.
 func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		setup   func(*honchotest.Server)
@@ -85,6 +87,7 @@ func TestFetchContextFailuresNeverFailTheFetch(t *testing.T) {
 }
 
 func TestFetchContextNotConfigured(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "context": true})

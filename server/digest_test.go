@@ -46,6 +46,7 @@ func digesterBlock(endpoint string) string {
 }
 
 func TestDigestMode(t *testing.T) {
+	t.Parallel()
 	var busy atomic.Bool
 	llm := fakeLLM(t, &busy)
 	origin := fixtureOrigin(t)

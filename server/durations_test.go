@@ -25,6 +25,7 @@ import (
 // own; any cached copy), a huge wait is the 400 a wait over 30 s is, and
 // negative values are the 400s that name their field, as before.
 func TestClientDurationsAreClamped(t *testing.T) {
+	t.Parallel()
 	const huge = int64(1) << 62
 	origin := fixtureOrigin(t)
 	page := origin.URL + "/article"

@@ -18,6 +18,7 @@ import (
 // TestOneMapper: search's and batch's failures go through the same mapper
 // as the chain's, with the statuses, messages and Retry-After they had.
 func TestOneMapper(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err        error
 		status     int
@@ -46,6 +47,7 @@ func TestOneMapper(t *testing.T) {
 // TestTargetOutcome: a failed batch target is counted under its class's
 // label; too_large is too_large (it was too_long), a deadline timeout.
 func TestTargetOutcome(t *testing.T) {
+	t.Parallel()
 	stageErr := func(err error) error { return &stages.Error{Stage: "fetch", Err: err} }
 	tests := []struct {
 		err  error

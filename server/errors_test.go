@@ -14,6 +14,7 @@ import (
 )
 
 func TestErrorClasses(t *testing.T) {
+	t.Parallel()
 	stageErr := func(stage string, err error) error { return &stages.Error{Stage: stage, Err: err} }
 	tests := []struct {
 		err     error

@@ -11,6 +11,7 @@ import (
 // TestFetchFresh: /v1/fetch's fresh skips the cached copy of a page that
 // changed, and the cache keeps the new one.
 func TestFetchFresh(t *testing.T) {
+	t.Parallel()
 	var version atomic.Int32
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")

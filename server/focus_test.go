@@ -36,6 +36,7 @@ func longOrigin(t *testing.T) *httptest.Server {
 }
 
 func TestFetchMaxTokens(t *testing.T) {
+	t.Parallel()
 	origin := longOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -100,6 +101,7 @@ func TestFetchMaxTokens(t *testing.T) {
 }
 
 func TestFetchMaxTokensInvalid(t *testing.T) {
+	t.Parallel()
 	origin := longOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
@@ -125,6 +127,7 @@ func TestFetchMaxTokensInvalid(t *testing.T) {
 // TestDigestFallbackIsSelection: when the digester fails, what stands in
 // is the part of the page about the question, not its beginning.
 func TestDigestFallbackIsSelection(t *testing.T) {
+	t.Parallel()
 	var busy atomic.Bool
 	busy.Store(true)
 	origin := longOrigin(t)

@@ -15,6 +15,7 @@ import (
 
 // Spellings of one host share one gate key: the guard's canonical host.
 func TestHostOfCanonical(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ a, b string }{
 		{"http://pub.example./", "http://pub.example/"},
 		{"http://PUB.Example.:8080/x", "https://pub.example/y"},
@@ -37,6 +38,7 @@ func TestHostOfCanonical(t *testing.T) {
 // of "PUB.sift.test." is the same host's second fetch and, with no wait
 // allowed, gets 429.
 func TestGatesCanonicalHost(t *testing.T) {
+	t.Parallel()
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -71,6 +71,7 @@ func parallel(t *testing.T, url string, n int, body map[string]any) (statuses []
 // answered from the cache: a hit never touches the origin, so no gate
 // applies to it.
 func TestCacheHitsTakeNoGate(t *testing.T) {
+	t.Parallel()
 	origin := newBlockingOrigin(t)
 	srv := newTestServer(t, origin.Server, testOptions{Global: 1, PerHost: 1}, `stage "cache" {}`)
 	page := map[string]any{"url": origin.URL + "/page"}
@@ -102,6 +103,7 @@ func TestCacheHitsTakeNoGate(t *testing.T) {
 // not yet cached reach the origin once; the others wait for that fetch and
 // are answered from its snapshot, none refused by the per-host gate.
 func TestIdenticalMissesShareOneFetch(t *testing.T) {
+	t.Parallel()
 	origin := newBlockingOrigin(t)
 	api := newTestAPI(t, origin.Server, testOptions{PerHost: 1}, `stage "cache" {}`)
 	const n = 8

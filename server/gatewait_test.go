@@ -44,6 +44,7 @@ func newOverlapOrigin(t *testing.T, pause time.Duration) *overlapOrigin {
 // them wait in line rather than answering 429, and the origin still never
 // sees two of that caller's fetches at once.
 func TestParallelScrapesOfOneHostWait(t *testing.T) {
+	t.Parallel()
 	origin := newOverlapOrigin(t, 150*time.Millisecond)
 	srv := newTestServer(t, origin.Server, testOptions{})
 	const n = 8
@@ -73,6 +74,7 @@ func TestParallelScrapesOfOneHostWait(t *testing.T) {
 // TestGateQueueBound: past the line's bound a request is refused at once
 // with 429 and Retry-After, while those in line are still served.
 func TestGateQueueBound(t *testing.T) {
+	t.Parallel()
 	origin := newBlockingOrigin(t)
 	api := newTestAPI(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: config.DefaultGateWait, Queue: 1}})
 	srv := httptest.NewServer(api.Handler())
@@ -106,6 +108,7 @@ func TestGateQueueBound(t *testing.T) {
 // TestGateWaitBound: a request that waits in line longer than the gates'
 // wait is answered 429 with Retry-After, and its wait is measured.
 func TestGateWaitBound(t *testing.T) {
+	t.Parallel()
 	origin := newBlockingOrigin(t)
 	api := newTestAPI(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: 200 * time.Millisecond, Queue: config.DefaultGateQueue}})
 	srv := httptest.NewServer(api.Handler())
@@ -141,6 +144,7 @@ func TestGateWaitBound(t *testing.T) {
 // a Retry-After of the wait they were spared, instead of after the whole
 // wait; the others are served, and the origin never sees two at once.
 func TestGateSendsHopelessAwayAtOnce(t *testing.T) {
+	t.Parallel()
 	const pause, wait = time.Second, 3300 * time.Millisecond
 	origin := newOverlapOrigin(t, pause)
 	srv := newTestServer(t, origin.Server, testOptions{GateConfig: &config.Gates{Wait: wait, Queue: config.DefaultGateQueue}})

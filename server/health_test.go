@@ -11,6 +11,7 @@ import (
 // sift is healthy; the dependencies' detail, which can name internal
 // addresses, needs a key.
 func TestHealthDetailNeedsKey(t *testing.T) {
+	t.Parallel()
 	const secret = `unreachable: Get "http://10.0.0.5:8080/v1/models": connection refused`
 	for _, healthy := range []bool{true, false} {
 		srv := newTestServer(t, fixtureOrigin(t), testOptions{Options: Options{Health: func() (bool, any) {

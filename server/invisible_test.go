@@ -53,6 +53,7 @@ func hidden(s string) (rune, bool) {
 }
 
 func TestAnswersCarryNoInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	origin := hiddenOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -118,6 +119,7 @@ func allText(v any) string {
 // document (jq's error of a value); the answer's error is cleaned like
 // its content.
 func TestErrorsCarryNoInvisibleCharacters(t *testing.T) {
+	t.Parallel()
 	origin := hiddenOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	for _, path := range []string{"/v1/fetch", "/v2/scrape"} {
@@ -141,6 +143,7 @@ func TestErrorsCarryNoInvisibleCharacters(t *testing.T) {
 
 // TestWarningsAreCleaned: a plugin's warning may quote the document too.
 func TestWarningsAreCleaned(t *testing.T) {
+	t.Parallel()
 	doc := &stages.Doc{Warnings: []string{"row \x1b[2Jone\u202e cut"}}
 	service.StripInvisible(doc)
 	if len(doc.Warnings) != 2 || doc.Warnings[0] != "row [2Jone cut" {

@@ -38,6 +38,7 @@ func postBytes(t *testing.T, url, key string, body any) (int, []byte) {
 // mode, links, grep, max_tokens, options) has its own, and none is served
 // to a request that differs. Each hit is still counted and logged.
 func TestKeptAnswersAreTheAnswers(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	m := metrics.New()
 	var logs lockedBuffer
@@ -124,6 +125,7 @@ func TestKeptAnswersAreTheAnswers(t *testing.T) {
 // a restricted caller, whose entries are its own, never gets another
 // class's.
 func TestKeptAnswersGoWithTheirSnapshot(t *testing.T) {
+	t.Parallel()
 	var version atomic.Int32
 	var maxAge atomic.Int32
 	maxAge.Store(3600)
@@ -194,6 +196,7 @@ func TestKeptAnswersGoWithTheirSnapshot(t *testing.T) {
 // and raw HTML, read from a snapshot's body once and kept beside it, are
 // on every hit what the first hit read; only the scrape's id differs.
 func TestScrapeHitsReadTheBodyOnce(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<html><head><title>T</title><meta property="og:title" content="OG"></head><body><article>`+

@@ -13,6 +13,7 @@ import (
 // scrape without a key, or with a key sift does not know, is 401 as on
 // the other routes, and with callers only their keys may scrape.
 func TestMetricsAccess(t *testing.T) {
+	t.Parallel()
 	const (
 		open = http.StatusOK
 		deny = http.StatusUnauthorized

@@ -16,6 +16,7 @@ import (
 // TestPanicIsLoggedWithValueAndStack: the client sees only the class; the
 // operator's log says what panicked and where.
 func TestPanicIsLoggedWithValueAndStack(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	s := &Server{log: slog.New(slog.NewJSONHandler(&logs, nil)), now: time.Now}
 	h := httpapi.LogRequests(s.log, s.recoverPanics(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {

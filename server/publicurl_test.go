@@ -14,6 +14,7 @@ import (
 // (the job's `url`, a page's `next`) are built on the configured public
 // URL, whatever Host header the request carries.
 func TestReturnedURLsIgnoreHost(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	send := func(method, path, body string) map[string]any {

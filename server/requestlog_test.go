@@ -49,6 +49,7 @@ func requestLines(t *testing.T, logs *lockedBuffer) []logLine {
 // included, with the status the client got, the tokens it got and the
 // request id the answer carries.
 func TestEveryRequestIsLoggedAsAnswered(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	var logs lockedBuffer
 	srv := newTestServer(t, origin, testOptions{Options: Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))}}, `stage "cache" {}`)
@@ -102,6 +103,7 @@ func TestEveryRequestIsLoggedAsAnswered(t *testing.T) {
 }
 
 func TestRequestIDFromClient(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ sent, want string }{
 		{"trace-42.a:b", "trace-42.a:b"},
@@ -126,6 +128,7 @@ func TestRequestIDFromClient(t *testing.T) {
 // TestMetricsPerCaller: the request, token and busy series carry the
 // caller, bounded by the configured callers, and start at zero.
 func TestMetricsPerCaller(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	m := metrics.New()
 	srv := newTestServer(t, origin, testOptions{Options: Options{Metrics: m}})
@@ -187,6 +190,7 @@ func grepLines(text, prefix string) string {
 // leave out says so, apart from a chain with no digester at all, and is
 // counted as skipped.
 func TestDigestSkippedByContentTypes(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	m := metrics.New()
 	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock("http://127.0.0.1:9/v1"), Options: Options{Metrics: m}},

@@ -40,6 +40,7 @@ func fakeSearXNG(t *testing.T, status int) (*httptest.Server, *search.Service) {
 }
 
 func TestFirecrawlSearch(t *testing.T) {
+	t.Parallel()
 	_, svc := fakeSearXNG(t, 200)
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: svc})
 	resp, body := post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "reverse proxy nginx", "limit": 2, "origin": "js-sdk"})
@@ -94,6 +95,7 @@ func TestFirecrawlSearch(t *testing.T) {
 }
 
 func TestNativeSearch(t *testing.T) {
+	t.Parallel()
 	_, svc := fakeSearXNG(t, 200)
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: svc})
 	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "reverse proxy nginx", "k": 3})
@@ -119,6 +121,7 @@ func TestNativeSearch(t *testing.T) {
 // metadata; a result the guard refuses keeps its url and title and is a
 // warning; options sift does not apply are named once.
 func TestFirecrawlSearchScrapeOptions(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -156,6 +159,7 @@ func TestFirecrawlSearchScrapeOptions(t *testing.T) {
 }
 
 func TestSearchFailures(t *testing.T) {
+	t.Parallel()
 	_, broken := fakeSearXNG(t, 500)
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{Search: broken})
 	resp, body := post(t, srv.URL+"/v1/search", testKey, map[string]any{"query": "q"})
@@ -179,6 +183,7 @@ func TestSearchFailures(t *testing.T) {
 // digested around the question; with the digester busy, the joined text
 // stands in with the fallback warning.
 func TestSearchDigestReadsTopResults(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

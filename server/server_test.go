@@ -252,6 +252,7 @@ func do(t *testing.T, method, url, key string, body any) (*http.Response, map[st
 }
 
 func TestAuth(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ key, want string }{{"", "unauthorized: no key: send Authorization: Bearer <key>"},
 		{"wrong", "unauthorized: invalid key: send Authorization: Bearer <key> with a key sift knows"}} {
@@ -263,6 +264,7 @@ func TestAuth(t *testing.T) {
 }
 
 func TestFetchClean(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
@@ -280,6 +282,7 @@ func TestFetchClean(t *testing.T) {
 }
 
 func TestFetchOptions(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -327,6 +330,7 @@ func TestFetchOptions(t *testing.T) {
 }
 
 func TestFetchErrors(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -362,6 +366,7 @@ func TestFetchErrors(t *testing.T) {
 }
 
 func TestScrape(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	resp, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{
@@ -391,6 +396,7 @@ func TestScrape(t *testing.T) {
 }
 
 func TestScrapeErrors(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -421,6 +427,7 @@ func TestScrapeErrors(t *testing.T) {
 // fetched waits in line and is served once the first ends (with no wait
 // allowed it is refused at once: TestGatesCanonicalHost).
 func TestGates(t *testing.T) {
+	t.Parallel()
 	entered, release := make(chan struct{}), make(chan struct{})
 	var once sync.Once
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -457,6 +464,7 @@ func TestGates(t *testing.T) {
 // served without touching the origin and says so; a no-store page is
 // fetched every time.
 func TestCachedFetch(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int32
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
@@ -498,6 +506,7 @@ func TestCachedFetch(t *testing.T) {
 }
 
 func TestMetrics(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": "http://10.9.8.7/secret-path"})
@@ -545,6 +554,7 @@ func TestMetrics(t *testing.T) {
 // TestRecover: with recover, a failing origin is answered from the newest
 // archived snapshot, fetched through the same guard; a refusal never is.
 func TestRecover(t *testing.T) {
+	t.Parallel()
 	// Not a ServeMux: it would clean the "//" of the archived URL away.
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -649,6 +659,7 @@ func TestOverload(t *testing.T) {
 // idle connection, is disconnected at the timeouts instead of keeping the
 // connection.
 func TestSlowClientsDropped(t *testing.T) {
+	t.Parallel()
 	api := newTestAPI(t, fixtureOrigin(t), testOptions{})
 	hs := api.HTTPServer(Timeouts{ReadHeader: 200 * time.Millisecond, Read: time.Second, Write: time.Second, Idle: 200 * time.Millisecond})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -680,6 +691,7 @@ func TestSlowClientsDropped(t *testing.T) {
 // TestFetchPDF: a PDF through /v1/fetch (with pages) and /v2/scrape
 // (numPages); a scan answers no_text with the OCR hint.
 func TestFetchPDF(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))
@@ -721,6 +733,7 @@ func TestFetchPDF(t *testing.T) {
 // JSON) is named in a warning rather than ignored in silence; one it takes
 // is not.
 func TestFetchOptionNotForThisDocument(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {

@@ -15,6 +15,7 @@ import (
 // parse: 200 with an absolute url on start, invalid URLs reported, pages
 // of documents with skip/limit/next, the errors list, cancel.
 func TestFirecrawlBatch(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	resp, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
@@ -73,6 +74,7 @@ func TestFirecrawlBatch(t *testing.T) {
 // every target: those sift does not apply are named in the start answer's
 // warning and in each document's; a field of the wrong type is a 400.
 func TestFirecrawlBatchFieldWarnings(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := batchServer(t, origin, batch.Limits{})
 	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
@@ -104,6 +106,7 @@ func TestFirecrawlBatchFieldWarnings(t *testing.T) {
 }
 
 func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
+	t.Parallel()
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})
 	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{"urls": []string{origin.URL + "/held", origin.URL + "/article"}})
@@ -132,6 +135,7 @@ func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
 // once, so a `next` to an empty page would spin them); `next` always
 // moves past the page it is on.
 func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
+	t.Parallel()
 	origin := newHeldOrigin(t)
 	srv := batchServer(t, origin.Server, batch.Limits{})
 	_, start := post(t, srv.URL+"/v2/batch/scrape", testKey, map[string]any{
@@ -161,6 +165,7 @@ func TestFirecrawlBatchNextOnlyWhenMore(t *testing.T) {
 // reads, saying so and what to use instead; any other /v2 path says what
 // sift serves, and sift's own unknown paths stay 404.
 func TestFirecrawlUnsupported(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ method, path, instead string }{
 		{"POST", "/v2/crawl", "batch scrape (POST /v2/batch/scrape)"},

@@ -55,6 +55,7 @@ func newStructuredLLM(t *testing.T) *structuredLLM {
 // not fit, or is not JSON, into a warning with no json; the rest of the
 // document stands.
 func TestScrapeJSONFormat(t *testing.T) {
+	t.Parallel()
 	llm := newStructuredLLM(t)
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{extraConfig: digesterBlock(llm.URL)})
@@ -115,6 +116,7 @@ func TestScrapeJSONFormat(t *testing.T) {
 // TestScrapeJSONFormatWithoutDigester: with no digester configured, the
 // json format is named in a warning and the answer has no json field.
 func TestScrapeJSONFormatWithoutDigester(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	resp, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/article",
@@ -130,6 +132,7 @@ func TestScrapeJSONFormatWithoutDigester(t *testing.T) {
 // object, a type that names no JSON type, a keyword of the wrong kind) is
 // a 400 naming the field, in JSON's terms, before anything is fetched.
 func TestScrapeJSONFormatBadSchema(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {
@@ -168,6 +171,7 @@ func TestScrapeJSONFormatBadSchema(t *testing.T) {
 // Go's stack (a fatal error no recover catches) and the second held a
 // core for many seconds after the client gave up.
 func TestScrapeJSONFormatHostileSchema(t *testing.T) {
+	t.Parallel()
 	llm := newStructuredLLM(t)
 	llm.answer = `{"a":{"a":{"a":1}}}`
 	origin := fixtureOrigin(t)

@@ -16,6 +16,7 @@ import (
 // and refreshes it; storeInCache false leaves the cache as it was; a maxAge
 // longer than the copy's age takes the copy.
 func TestScrapeCacheOptions(t *testing.T) {
+	t.Parallel()
 	var version atomic.Int32
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
@@ -68,6 +69,7 @@ func TestScrapeCacheOptions(t *testing.T) {
 // document's warning with its reason, a field at its default is not, and
 // a field of the wrong type is a 400 that names it.
 func TestScrapeFieldWarnings(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	tests := []struct {
@@ -138,6 +140,7 @@ func TestScrapeFieldWarnings(t *testing.T) {
 // TestScrapeTimeout: a timeout shorter than sift's own ends the scrape
 // with Firecrawl's 408 SCRAPE_TIMEOUT, whose message names it.
 func TestScrapeTimeout(t *testing.T) {
+	t.Parallel()
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(10 * time.Second):
@@ -162,6 +165,7 @@ func TestScrapeTimeout(t *testing.T) {
 // TestScrapePDFMaxPages: parsers [{type: pdf, maxPages: 1}] reads the
 // first page only.
 func TestScrapePDFMaxPages(t *testing.T) {
+	t.Parallel()
 	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))

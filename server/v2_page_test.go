@@ -14,6 +14,7 @@ import (
 // absolute, without repeats, in page order; a page that is not HTML has
 // none.
 func TestScrapeLinks(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/text" {
 			w.Header().Set("Content-Type", "text/plain")
@@ -45,6 +46,7 @@ func TestScrapeLinks(t *testing.T) {
 // scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
 // warning.
 func TestScrapeMetadata(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		if r.URL.Path == "/gone" {
@@ -92,6 +94,7 @@ func TestScrapeMetadata(t *testing.T) {
 // site, filtered by search and capped by limit; sitemap is named as not
 // read; a missing url is a 400.
 func TestFirecrawlMap(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, `<html><head><title>Docs</title></head><body><article><h1>Docs</h1><p>Links: `+
@@ -134,6 +137,7 @@ func TestFirecrawlMap(t *testing.T) {
 // sees and the scripts gone), chosen by onlyMainContent and the tag
 // options as the markdown is; rawHtml stays the page as fetched.
 func TestScrapeHTMLFormat(t *testing.T) {
+	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<html><head><title>Garden</title><script>var track = 1;</script></head><body>
@@ -199,6 +203,7 @@ func TestScrapeHTMLFormat(t *testing.T) {
 // Firecrawl does not report cannot crowd out those it does.
 // /v2/scrape names the cuts of the head it reports.
 func TestScrapeNamesHeadCuts(t *testing.T) {
+	t.Parallel()
 	og, heading := strings.Repeat("o", 5000), strings.Repeat("h", 2000)
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -33,6 +33,7 @@ func tagsOrigin(t *testing.T) *httptest.Server {
 // combination cached apart; none of them is warned as not applied on an
 // HTML page, and on a JSON document all are.
 func TestScrapePageOptions(t *testing.T) {
+	t.Parallel()
 	origin := tagsOrigin(t)
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	tests := []struct {
@@ -81,6 +82,7 @@ func TestScrapePageOptions(t *testing.T) {
 // does not parse is a 400 naming the field and the selector, before any
 // fetch; the extractor's own option refuses it as bad_option.
 func TestScrapeBadSelector(t *testing.T) {
+	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{})
 	for _, tc := range []struct {

@@ -8,6 +8,7 @@ import (
 // TestClientDuration: a count is compared with the limit before it is
 // multiplied, so the largest counts come out at the limit, never wrapped.
 func TestClientDuration(t *testing.T) {
+	t.Parallel()
 	const limit = 30 * time.Second
 	tests := []struct {
 		n    int64

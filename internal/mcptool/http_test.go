@@ -98,6 +98,7 @@ func TestInitializeLoopHoldsNoMore(t *testing.T) {
 // TestSessionsInAllAreBounded: past the bound of all keys' sessions a new
 // one is a 503 with Retry-After, and one closed makes room.
 func TestSessionsInAllAreBounded(t *testing.T) {
+	t.Parallel()
 	_, srv := serveMCP(t, HTTPOptions{Sessions: 3})
 	var ids []string
 	for _, key := range []string{"a", "b", "c"} {
@@ -124,6 +125,7 @@ func TestSessionsInAllAreBounded(t *testing.T) {
 // a session; it is told the session does not exist, and the owner's
 // session goes on. The owner is the real go-sdk client.
 func TestSessionBelongsToItsKey(t *testing.T) {
+	t.Parallel()
 	_, srv := serveMCP(t, HTTPOptions{})
 	client := mcp.NewClient(&mcp.Implementation{Name: "alice"}, nil)
 	cs, err := client.Connect(t.Context(), &mcp.StreamableClientTransport{Endpoint: srv.URL,
@@ -167,6 +169,7 @@ func (a withAuth) RoundTrip(r *http.Request) (*http.Response, error) {
 // TestIdleSessionCloses: a session with no request for SessionIdle is
 // closed, and its ID is then unknown.
 func TestIdleSessionCloses(t *testing.T) {
+	t.Parallel()
 	h, srv := serveMCP(t, HTTPOptions{SessionIdle: 50 * time.Millisecond})
 	_, id := mcpPost(t, srv.URL, "alice", "", initialize, nil)
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
@@ -184,6 +187,7 @@ func TestIdleSessionCloses(t *testing.T) {
 // (DNS rebinding) and a foreign Origin are 403. The red team found /mcp
 // refusing the proxy's Host, and never checking Origin.
 func TestHostAndOrigin(t *testing.T) {
+	t.Parallel()
 	_, srv := serveMCP(t, HTTPOptions{PublicURL: "https://sift.example.com"})
 	for _, tc := range []struct {
 		header map[string]string

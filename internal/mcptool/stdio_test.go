@@ -22,6 +22,7 @@ const (
 // JSON-RPC error and dropped, and the lines around it are served: the
 // answers are the lines' ids in order.
 func TestStdioTransportAnswersWhatTheSDKCannotRead(t *testing.T) {
+	t.Parallel()
 	long := `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 300) + `"}}`
 	tests := []struct {
 		name   string

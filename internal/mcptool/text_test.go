@@ -16,6 +16,7 @@ var nonce = regexp.MustCompile(`UNTRUSTED [0-9a-f]{12}`)
 
 // TestTextGolden: the text content a model reads for each answer.
 func TestTextGolden(t *testing.T) {
+	t.Parallel()
 	page := &apiv1.FetchAnswer{
 		Content: "# Release notes\n\nVersion 2 drops the old API.\n", Mode: "clean", Untrusted: true, Title: "Release notes",
 		Source:   apiv1.Source{URL: "https://example.com/notes", FinalURL: "https://example.com/notes/", Status: 200, ContentType: "text/html", Cached: true},

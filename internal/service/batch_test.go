@@ -25,6 +25,7 @@ func (r shareRecorder) Run(_ context.Context, d *stages.Doc) error {
 // the caller's batch share, so plugin pools never give a batch the
 // caller's interactive slot; an interactive request keeps the caller's.
 func TestBatchWorkHasAShareOfItsOwn(t *testing.T) {
+	t.Parallel()
 	var shares []string
 	reg := stages.NewRegistry(stages.Kind{Name: "record", New: func(hcl.Body, stages.Deps) (stages.Stage, hcl.Diagnostics) {
 		return shareRecorder{&shares}, nil

@@ -16,6 +16,7 @@ import (
 // whose context ends leaves the line, and a released slot goes to the
 // head of the line, never to a newcomer.
 func TestGatesFIFO(t *testing.T) {
+	t.Parallel()
 	g := NewGates(config.Gates{Wait: time.Minute, Queue: 8}, GateSizes{}, nil)
 	ctx := context.Background()
 	release, busy := g.Acquire(ctx, "a", "h", true)
@@ -66,6 +67,7 @@ func TestGatesFIFO(t *testing.T) {
 // measured, a request whose own deadline ends before its predicted turn is
 // refused at once, not when its deadline passes.
 func TestGateSendsAwayPastTheRequestsDeadline(t *testing.T) {
+	t.Parallel()
 	g := NewGates(config.Gates{Wait: time.Minute, Queue: 8}, GateSizes{}, nil)
 	ctx := context.Background()
 	first, busy := g.Acquire(ctx, "a", "h", true)

@@ -7,6 +7,7 @@ import (
 )
 
 func TestPluginOptions(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		raw     string
 		want    map[string]string
