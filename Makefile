@@ -12,7 +12,7 @@ STATICCHECK_VERSION        := v0.8.2
 # them would instrument only the test harness and double the longest
 # package's time; the daemon, server and batch code they drive is raced in
 # its own packages.
-RACE_PKGS := ./plugins/... ./stages/... ./internal/... ./server/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
+RACE_PKGS := ./plugins/... ./stages/... ./internal/... ./server/... ./firecrawl/... ./store/... ./search/... ./health/... ./honcho/... ./batch/...
 # The extraction benchmark's folder (eval.py and its pages), which the
 # repository does not ship: make bench BENCH_DATA=DIR uses it, and without
 # it skips the steps that need it.
