@@ -2,11 +2,17 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/testkit/testenv/llm"
 )
 
@@ -58,4 +64,52 @@ func TestSplit(t *testing.T) {
 	if got := split("short", 0); len(got) != 1 {
 		t.Fatalf("no limit: %q", got)
 	}
+}
+
+// TestSearchReranksAPoolLargerThanLimit: with limit 1, the backends are
+// asked for a pool, the pool is reranked and the best is kept: the nginx
+// page, though the backend lists a cake recipe first. Before, only the
+// backend's first result was asked for, so reranking changed nothing.
+func TestSearchReranksAPoolLargerThanLimit(t *testing.T) {
+	endpoint := llm.Embeddings(t)
+	sx := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"query":"nginx reverse proxy","results":[
+{"url":"https://example.com/cake","title":"Chocolate cake","content":"Bake the sponge at 180 degrees for forty minutes.","engines":["duckduckgo"]},
+{"url":"https://example.com/knit","title":"Knitting a scarf","content":"Cast on forty stitches with thick wool.","engines":["duckduckgo"]},
+{"url":"https://nginx.org/proxy","title":"Module ngx_http_proxy_module","content":"Passing requests to another server: configuring nginx as a reverse proxy.","engines":["duckduckgo"]},
+{"url":"https://httpd.apache.org/proxy","title":"Reverse Proxy Guide","content":"Apache httpd can act as a reverse proxy in front of application servers.","engines":["duckduckgo"]}
+],"answers":[],"infoboxes":[],"unresponsive_engines":[]}`)
+	}))
+	t.Cleanup(sx.Close)
+	port := int(netip.MustParseAddrPort(sx.Listener.Addr().String()).Port())
+	svc := New(&config.Search{AllowCIDRs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, AllowPorts: []int{port, embedPort(t, endpoint)},
+		SearXNG: &config.SearXNG{URL: sx.URL}, Timeout: 30 * time.Second,
+		Embed: &config.Embed{Endpoint: endpoint, InputCap: 2000, Timeout: 60 * time.Second}}, nil)
+	out, err := svc.Search(context.Background(), "configure nginx as a reverse proxy", "", 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 1 || out.Results[0].URL != "https://nginx.org/proxy" {
+		t.Fatalf("limit 1 answered %+v, want the nginx page", out.Results)
+	}
+	// Without reranking, limit 1 is the backend's first.
+	out, err = svc.Search(context.Background(), "configure nginx as a reverse proxy", "", 1, false)
+	if err != nil || len(out.Results) != 1 || out.Results[0].URL != "https://example.com/cake" {
+		t.Fatalf("unreranked limit 1: %+v %v", out, err)
+	}
+}
+
+// embedPort is the port of an embeddings endpoint on loopback.
+func embedPort(t *testing.T, endpoint string) int {
+	t.Helper()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := strconv.Atoi(u.Port())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return port
 }

@@ -81,19 +81,40 @@ func (s *Service) Embedder() *Embedder {
 	return s.embedder
 }
 
+// Bounds of the pool a reranked search draws its results from.
+const (
+	// rerankPoolMin results at least are reranked, whatever the limit:
+	// with limit 1, reranking only the backends' first result would
+	// change nothing.
+	rerankPoolMin = 20
+	// rerankPoolMax results at most, as each costs an embedding.
+	rerankPoolMax = 50
+)
+
+// rerankPool is how many results a search of limit results asks the
+// backends for when it reranks them.
+func rerankPool(limit int) int {
+	return max(limit, min(max(4*limit, rerankPoolMin), rerankPoolMax))
+}
+
 // Search runs the backends and, when asked and possible, reranks by the
-// question (or the query).
+// question (or the query): the backends are then asked for a pool larger
+// than limit, the pool is reranked, and the best limit are kept, so a
+// small limit gets the best of several results, not the backends' first.
 func (s *Service) Search(ctx context.Context, query, question string, limit int, rerank bool) (*Outcome, error) {
 	if s == nil {
 		return nil, ErrNotConfigured
 	}
-	out, err := s.searcher.Search(ctx, query, limit)
-	if err != nil || !rerank {
+	if !rerank || s.embedder == nil {
+		out, err := s.searcher.Search(ctx, query, limit)
+		if err == nil && rerank {
+			out.Warnings = append(out.Warnings, "rerank not configured; backend order kept")
+		}
 		return out, err
 	}
-	if s.embedder == nil {
-		out.Warnings = append(out.Warnings, "rerank not configured; backend order kept")
-		return out, nil
+	out, err := s.searcher.Search(ctx, query, rerankPool(limit))
+	if err != nil {
+		return out, err
 	}
 	if question == "" {
 		question = query
@@ -105,9 +126,9 @@ func (s *Service) Search(ctx context.Context, query, question string, limit int,
 	}
 	if err != nil {
 		out.Warnings = append(out.Warnings, "rerank failed ("+err.Error()+"); backend order kept")
-		return out, nil
+		ranked = out.Results
 	}
-	out.Results = ranked
+	out.Results = ranked[:min(limit, len(ranked))]
 	return out, nil
 }
 
