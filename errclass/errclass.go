@@ -97,6 +97,13 @@ type Row struct {
 // JSON object, a refinement of invalid's BAD_REQUEST that Firecrawl sends.
 const CodeInvalidJSON = "BAD_REQUEST_INVALID_JSON"
 
+// Firecrawl's codes of a cache-only scrape that no cached copy answers,
+// refinements of not_found: with lockdown, and with minAge.
+const (
+	CodeLockdownMiss = "SCRAPE_LOCKDOWN_CACHE_MISS"
+	CodeNoCachedData = "SCRAPE_NO_CACHED_DATA"
+)
+
 // OutcomeOther is the batch metrics label of a failure the batch runner
 // cannot class (a panic, options it cannot read, a caller no longer
 // configured): it is no row's.
@@ -134,8 +141,8 @@ var table = []Row{
 		When: "connection, TLS (a wrong certificate), HTTP framing (a `Content-Length` lie), a bad encoding; no search backend answered"},
 	{Class: ExtractorFailed, Status: 502, FirecrawlStatus: 500, FirecrawlCode: "EXTRACTOR_FAILED", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 33,
 		When: "the extractor process crashed or was killed (the pool replaces it), failed the call (a bug, a recovered panic), or its pool cannot start one"},
-	{Class: NotFound, Status: 404, FirecrawlStatus: 404, Outcome: "upstream_4xx", Exit: 20,
-		When: "no such endpoint, or no such batch job (or another caller's)"},
+	{Class: NotFound, Status: 404, FirecrawlStatus: 404, FirecrawlCodes: []string{CodeLockdownMiss, CodeNoCachedData}, Outcome: "upstream_4xx", Exit: 20,
+		When: "no such endpoint, or no such batch job (or another caller's); on Firecrawl, a cache-only scrape (`lockdown`, `minAge`) that no cached copy answers, `SCRAPE_LOCKDOWN_CACHE_MISS` or `SCRAPE_NO_CACHED_DATA`"},
 	{Class: Conflict, Status: 409, FirecrawlStatus: 409, Outcome: "upstream_4xx", Exit: 21,
 		When: "cancelling a batch job that has already finished"},
 	{Class: NotConfigured, Status: 501, FirecrawlStatus: 500, FirecrawlCode: "NOT_CONFIGURED", Outcome: "upstream_5xx", Exit: 22,

@@ -38,7 +38,7 @@ const (
 // scrapeFields are the scrape options of /v2/scrape, of /v2/batch/scrape
 // (flattened) and of a search's scrapeOptions.
 var scrapeFields = map[string]fieldRule{
-	"formats": {}, "maxAge": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
+	"formats": {}, "maxAge": {}, "minAge": {}, "lockdown": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
 	"siftOptions": {},                    // the extractor's own per-request options
 	"origin":      {}, "integration": {}, // the client's own label
 	"removeBase64Images": {refusal: "sift always drops base64 images", noop: "true"},
@@ -57,7 +57,6 @@ var scrapeFields = map[string]fieldRule{
 	"changeTrackingOptions": {refusal: notServed},
 	"domainTools":           {refusal: notServed},
 	"redactPII":             {refusal: "sift does not redact personal data; the page comes back as published"},
-	"lockdown":              {refusal: notServed},
 	"profile":               {refusal: noBrowser},
 }
 

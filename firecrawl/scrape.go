@@ -34,8 +34,13 @@ type scrapeRequest struct {
 type scrapeOptions struct {
 	Formats []scrapeFormat `json:"formats,omitempty"`
 	// MaxAge in milliseconds: a cached copy older than this is not used.
-	MaxAge       *int64 `json:"maxAge,omitempty"`
-	StoreInCache *bool  `json:"storeInCache,omitempty"`
+	MaxAge *int64 `json:"maxAge,omitempty"`
+	// MinAge in milliseconds: only a cached copy at least this old
+	// answers, and the origin is never contacted.
+	MinAge *int64 `json:"minAge,omitempty"`
+	// Lockdown answers from the cache only, never contacting the origin.
+	Lockdown     bool  `json:"lockdown,omitempty"`
+	StoreInCache *bool `json:"storeInCache,omitempty"`
 	// Timeout in milliseconds, honoured when shorter than sift's own.
 	Timeout *int64         `json:"timeout,omitempty"`
 	Parsers []scrapeParser `json:"parsers,omitempty"`
@@ -83,6 +88,11 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 		age, _ := httpapi.ClientDuration(*o.MaxAge, time.Millisecond, httpapi.MaxCacheAge)
 		req.MaxAge = &age
 	}
+	if o.MinAge != nil {
+		age, _ := httpapi.ClientDuration(*o.MinAge, time.Millisecond, httpapi.MaxCacheAge)
+		req.MinAge, req.CacheOnly = &age, true
+	}
+	req.CacheOnly = req.CacheOnly || o.Lockdown
 	// check refused any siftOptions this could fail on.
 	req.Options, req.StrictOptions, _ = service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
 	return req
@@ -114,6 +124,9 @@ func (o *scrapeOptions) check() *service.Error {
 	}
 	if o.MaxAge != nil && *o.MaxAge < 0 {
 		return badField("maxAge", "want milliseconds, 0 or more (0: fetch fresh)")
+	}
+	if o.MinAge != nil && *o.MinAge < 0 {
+		return badField("minAge", "want milliseconds, 0 or more")
 	}
 	var unknown []string
 	for _, f := range o.Formats {
@@ -346,7 +359,7 @@ func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRe
 			ae = service.ClassError(errclass.Timeout, fmt.Sprintf("no complete answer within the request's timeout of %s (timeout %d ms)",
 				timeout, *req.Timeout))
 		}
-		return nil, ae
+		return nil, cacheMissCode(req, ae)
 	}
 	data := scrapeAnswer(req, res)
 	if slices.Contains(req.Formats, "json") {
@@ -354,6 +367,20 @@ func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRe
 	}
 	a.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
+}
+
+// cacheMissCode gives a cache-only scrape's miss Firecrawl's code for it:
+// lockdown's, else minAge's.
+func cacheMissCode(req *scrapeRequest, ae *service.Error) *service.Error {
+	switch {
+	case ae.Class != errclass.NotFound:
+		return ae
+	case req.Lockdown:
+		return withCode(ae, errclass.CodeLockdownMiss)
+	case req.MinAge != nil:
+		return withCode(ae, errclass.CodeNoCachedData)
+	}
+	return ae
 }
 
 // scrapeMode is the chain's mode for a Firecrawl scrape: a summary is a

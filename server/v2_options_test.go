@@ -65,6 +65,55 @@ func TestScrapeCacheOptions(t *testing.T) {
 	}
 }
 
+// TestScrapeCacheOnly: lockdown and minAge answer from the cache or not at
+// all: on a miss, 404 with Firecrawl's code and no request to the origin;
+// on a hit, the cached copy. Before, sift warned about lockdown, ignored
+// minAge and fetched the origin.
+func TestScrapeCacheOnly(t *testing.T) {
+	t.Parallel()
+	var hits atomic.Int32
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprint(w, "the page")
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
+	scrape := func(opts map[string]any) (int, map[string]any) {
+		t.Helper()
+		body := map[string]any{"url": origin.URL + "/page"}
+		for k, v := range opts {
+			body[k] = v
+		}
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
+		return resp.StatusCode, out
+	}
+	for _, tc := range []struct {
+		opts map[string]any
+		code string
+	}{
+		{map[string]any{"lockdown": true}, "SCRAPE_LOCKDOWN_CACHE_MISS"},
+		{map[string]any{"minAge": 1}, "SCRAPE_NO_CACHED_DATA"},
+	} {
+		if status, out := scrape(tc.opts); status != http.StatusNotFound || out["code"] != tc.code || hits.Load() != 0 {
+			t.Fatalf("%v on an uncached page: %d %v after %d origin requests; want 404 %s and none", tc.opts, status, out, hits.Load(), tc.code)
+		}
+	}
+	if status, out := scrape(nil); status != 200 || hits.Load() != 1 {
+		t.Fatalf("a plain scrape: %d %v", status, out)
+	}
+	for _, opts := range []map[string]any{{"lockdown": true}, {"minAge": 0}} {
+		status, out := scrape(opts)
+		data, _ := out["data"].(map[string]any)
+		if status != 200 || data["metadata"].(map[string]any)["cacheState"] != "hit" || data["warning"] != nil || hits.Load() != 1 {
+			t.Fatalf("%v on a cached page: %d %v after %d origin requests", opts, status, out, hits.Load())
+		}
+	}
+	if status, out := scrape(map[string]any{"minAge": 3_600_000}); status != http.StatusNotFound || out["code"] != "SCRAPE_NO_CACHED_DATA" || hits.Load() != 1 {
+		t.Fatalf("minAge past the copy's age: %d %v", status, out)
+	}
+}
+
 // TestScrapeFieldWarnings: every field sift does not apply is named in the
 // document's warning with its reason, a field at its default is not, and
 // a field of the wrong type is a 400 that names it.

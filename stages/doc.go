@@ -72,6 +72,14 @@ type Request struct {
 	// MaxAge, when set, bounds the age of a cached snapshot the request
 	// accepts: 0 always goes to the origin.
 	MaxAge *time.Duration
+	// MinAge, when set, is the youngest cached snapshot the request
+	// accepts (Firecrawl's minAge).
+	MinAge *time.Duration
+	// CacheOnly answers from a cache snapshot or not at all: no stage
+	// past the always-run ones (the guard) runs, so the origin is never
+	// contacted, and a miss is ErrNotCached (Firecrawl's lockdown and
+	// minAge).
+	CacheOnly bool
 	// NoStore keeps this request's answer out of the cache.
 	NoStore bool
 }

@@ -16,7 +16,8 @@ import (
 // that has not yet run runs on the restored Doc, and the chain continues
 // after the checkpoint. Without a hit every stage runs, under the ctx's
 // Gate, and each checkpoint stores its snapshot as it is passed; identical
-// misses in flight together share one pass (see miss).
+// misses in flight together share one pass (see miss). A cache-only
+// request that no checkpoint answers ends there, with ErrNotCached.
 func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	pos := 0
 	for pos < len(c.stages) && c.stages[pos].kind.AlwaysRun {
@@ -28,6 +29,9 @@ func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	resumed, err := c.resume(ctx, doc, pos)
 	if err != nil {
 		return err
+	}
+	if resumed == pos && doc.Request.CacheOnly {
+		return ErrNotCached
 	}
 	if resumed == pos {
 		next, release, err := c.miss(ctx, doc, pos)

@@ -230,4 +230,7 @@ var (
 	// ErrBusy means a bounded resource (a plugin pool's slots, the caller's
 	// share of them) is full: retry later.
 	ErrBusy = errclass.New(errclass.Busy, "busy")
+	// ErrNotCached is a cache-only request (Request.CacheOnly) that no
+	// snapshot answers: the origin was not contacted.
+	ErrNotCached = errclass.New(errclass.NotFound, "no cached copy of this page, and the request reads the cache only")
 )

@@ -192,7 +192,11 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	if max := doc.Request.MaxAge; max != nil && s.now().Sub(restored.origin) >= *max {
+	age := s.now().Sub(restored.origin)
+	if max := doc.Request.MaxAge; max != nil && age >= *max {
+		return false, nil
+	}
+	if min := doc.Request.MinAge; min != nil && age < *min {
 		return false, nil
 	}
 	// The restored parts may be shared with other hits through the memo:

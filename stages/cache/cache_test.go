@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"reflect"
 	"testing"
@@ -209,6 +210,35 @@ func TestMaxAgeAndNoStore(t *testing.T) {
 		if doc := do(st.req); doc.Cached() != st.cached || runs["fetch"] != st.fetchesNow {
 			t.Fatalf("step %d: cached %v, fetches %d; want %v, %d", i, doc.Cached(), runs["fetch"], st.cached, st.fetchesNow)
 		}
+	}
+}
+
+// A cache-only request is answered from a snapshot or refused with
+// ErrNotCached, never fetched; MinAge passes over a snapshot younger than
+// it.
+func TestCacheOnlyAndMinAge(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "cache"}, runs, http.Header{})
+	const u = "http://a.example/"
+	run := func(req stages.Request) (*stages.Doc, error) {
+		doc := &stages.Doc{Request: req}
+		return doc, c.Run(context.Background(), doc)
+	}
+	if _, err := run(stages.Request{URL: u, CacheOnly: true}); !errors.Is(err, stages.ErrNotCached) || runs["fetch"] != 0 {
+		t.Fatalf("cache-only miss: %v after %d fetches, want ErrNotCached and none", err, runs["fetch"])
+	}
+	if _, err := run(stages.Request{URL: u}); err != nil {
+		t.Fatal(err)
+	}
+	hour, zero := time.Hour, time.Duration(0)
+	if doc, err := run(stages.Request{URL: u, CacheOnly: true}); err != nil || !doc.Cached() || runs["fetch"] != 1 {
+		t.Fatalf("cache-only hit: %v, cached %v, fetches %d", err, doc.Cached(), runs["fetch"])
+	}
+	if _, err := run(stages.Request{URL: u, CacheOnly: true, MinAge: &hour}); !errors.Is(err, stages.ErrNotCached) || runs["fetch"] != 1 {
+		t.Fatalf("a snapshot younger than minAge: %v after %d fetches", err, runs["fetch"])
+	}
+	if doc, err := run(stages.Request{URL: u, CacheOnly: true, MinAge: &zero}); err != nil || !doc.Cached() {
+		t.Fatalf("minAge 0: %v", err)
 	}
 }
 
