@@ -130,7 +130,8 @@ func fieldWarnings(fields map[string]json.RawMessage, rules map[string]fieldRule
 			byReason[rule.refusal] = append(byReason[rule.refusal], name)
 		}
 	}
-	var warnings []string
+	nestedUnknown, warnings := nestedWarnings(fields)
+	unknown = append(unknown, nestedUnknown...)
 	for reason, names := range byReason {
 		sort.Strings(names)
 		warnings = append(warnings, fmt.Sprintf("not applied: %s (%s)", strings.Join(names, ", "), reason))

@@ -61,6 +61,9 @@ type scrapeOptions struct {
 type scrapeParser struct {
 	Type     string `json:"type"`
 	MaxPages int    `json:"maxPages,omitempty"`
+	// Mode is read for its warning only (nestedWarnings): sift reads the
+	// text layer, Firecrawl's fast mode.
+	Mode string `json:"mode,omitempty"`
 }
 
 func (p *scrapeParser) UnmarshalJSON(b []byte) error {
@@ -70,6 +73,7 @@ func (p *scrapeParser) UnmarshalJSON(b []byte) error {
 	var obj struct {
 		Type     string `json:"type"`
 		MaxPages int    `json:"maxPages"`
+		Mode     string `json:"mode"`
 	}
 	if err := json.Unmarshal(b, &obj); err != nil || obj.Type == "" {
 		return fmt.Errorf("a parser is a string or an object with a type (and maxPages)")

@@ -141,6 +141,10 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		{map[string]any{"redactPII": true, "profile": map[string]any{"name": "p"}},
 			[]string{"redactPII (sift does not redact personal data", "profile (sift runs no browser"}},
 		{map[string]any{"formats": []any{"markdown", "screenshot"}}, []string{"formats not supported by sift: screenshot (sift runs no browser)"}},
+		// Fields inside the formats and parsers objects are named too.
+		{map[string]any{"formats": []any{map[string]any{"type": "markdown", "bogus": 1}}}, []string{"unknown fields ignored: formats[0].bogus"}},
+		{map[string]any{"parsers": []any{map[string]any{"type": "pdf", "mode": "ocr", "pages": true, "blocks": true}}},
+			[]string{"unknown fields ignored: parsers[0].blocks, parsers[0].pages", `parsers[0].mode "ocr" (sift reads a PDF's text layer; it has no OCR)`}},
 	}
 	for _, tc := range tests {
 		body := map[string]any{"url": origin.URL + "/article"}
@@ -182,6 +186,25 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		resp, out := post(t, srv.URL+"/v2/scrape", testKey, body)
 		if msg, _ := out["error"].(string); resp.StatusCode != 400 || out["code"] != "BAD_REQUEST" || !strings.HasPrefix(msg, tc.want) {
 			t.Errorf("%v: %d %v, want 400 %q", tc.fields, resp.StatusCode, out, tc.want)
+		}
+	}
+}
+
+// TestScrapeNestedFieldsKnown: the fields sift reads inside a format or
+// parser object draw no "unknown" warning.
+func TestScrapeNestedFieldsKnown(t *testing.T) {
+	t.Parallel()
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, testOptions{})
+	for _, fields := range []map[string]any{
+		{"parsers": []any{map[string]any{"type": "pdf", "mode": "fast", "maxPages": 3}}},
+		{"formats": []any{"markdown", map[string]any{"type": "json", "prompt": "the title", "schema": map[string]any{"type": "object"}}}},
+	} {
+		fields["url"] = origin.URL + "/article"
+		resp, out := post(t, srv.URL+"/v2/scrape", testKey, fields)
+		warning, _ := out["data"].(map[string]any)["warning"].(string)
+		if resp.StatusCode != 200 || strings.Contains(warning, "ignored") || strings.Contains(warning, "mode") {
+			t.Errorf("%v: %d, warning %q", fields, resp.StatusCode, warning)
 		}
 	}
 }
