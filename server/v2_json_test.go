@@ -186,6 +186,9 @@ func TestScrapeJSONFormatHostileSchema(t *testing.T) {
 		{`{"$ref":"#"}`, `field "formats[0].schema": $ref at /$ref refers back to /, which holds it: recursive schemas are not taken`},
 		{`{"type":"object","properties":{"a":{"$ref":"#"}}}`, `recursive schemas are not taken`},
 		{chain, `the schema unrolls to more than 2000 subschemas`},
+		// A keyword in another case is read by the validator all the same.
+		{strings.ReplaceAll(chain, `"anyOf"`, `"ANYOF"`), `keywords are case-sensitive (anyOf)`},
+		{`{"$REF":"#"}`, `keywords are case-sensitive ($ref)`},
 	} {
 		body := map[string]any{"url": origin.URL + "/article",
 			"formats": []any{map[string]any{"type": "json", "schema": json.RawMessage(tc.schema)}}}

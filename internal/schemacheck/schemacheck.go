@@ -150,6 +150,9 @@ func (w *walker) check(v any, at string, depth int) error {
 		if msg, refused := refusedKeywords[key]; refused {
 			return fmt.Errorf("%s (at %s)", msg, where(at))
 		}
+		if err := keywordCase(key, at); err != nil {
+			return err
+		}
 		switch key {
 		case "$ref":
 			if _, err := w.target(val, at); err != nil {

@@ -42,6 +42,8 @@ func TestParseTakesOrdinarySchemas(t *testing.T) {
 		// a property named type, and a type inside an enum's data
 		`{"type":"object","properties":{"type":{"type":"string","enum":[{"type":"x"}]}}}`,
 		`{"dependencies":{"a":["b"],"c":{"required":["d"]}}}`,
+		// property names are not keywords, whatever their case
+		`{"type":"object","properties":{"Items":{"type":"string"},"ANYOF":{"type":"integer"}}}`,
 		anyOfChain(8),
 		nested(MaxDepth),
 	} {
@@ -69,6 +71,12 @@ func TestParseRefusesWhatItCannotBound(t *testing.T) {
 		{`{"$ref":"#/required","required":["a"]}`, "refers to an array, not a schema"},
 		{`{"$ref":7}`, "$ref at / is a number"},
 		{`{"$dynamicRef":"#meta"}`, "$dynamicRef is not taken"},
+		// The validator reads keys as keywords whatever their case; the
+		// bounds must read them alike, or "ANYOF" and "$REF" pass unseen
+		// (the red team's third round: an ANYOF chain held a core for good).
+		{strings.ReplaceAll(anyOfChain(30), `"anyOf"`, `"ANYOF"`), `"ANYOF" at /$defs/l`},
+		{`{"$REF":"#"}`, `"$REF" at / is not a JSON Schema keyword: keywords are case-sensitive ($ref)`},
+		{`{"properties":{"a":{"Items":{"$Ref":"#"}}}}`, "keywords are case-sensitive"},
 		{`{"properties":{"a":{"$id":"https://example.com/a","$ref":"#/x"}}}`, "$id at /properties/a is not taken"},
 		{`{"properties":{"a":5}}`, "the subschema at /properties/a is a number"},
 		{`{"type":5}`, "type at /type is a number"},
@@ -120,7 +128,8 @@ var answers = []any{nil, true, 1.5, "s", []any{1.0, "a", []any{}}, map[string]an
 
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{`{"$ref":"#"}`, anyOfChain(12), nested(4), `{"$defs":{"a":{"$ref":"#/$defs/a"}}}`,
-		`{"items":[{"type":"string"}],"additionalItems":{"$ref":"#/items/0"}}`, `{"allOf":[{"$ref":"#/allOf/1"},{"type":"null"}]}`} {
+		`{"items":[{"type":"string"}],"additionalItems":{"$ref":"#/items/0"}}`, `{"allOf":[{"$ref":"#/allOf/1"},{"type":"null"}]}`,
+		`{"AnyOf":[{"$REF":"#"}]}`} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
