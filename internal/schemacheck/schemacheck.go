@@ -15,6 +15,7 @@ package schemacheck
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -83,15 +84,42 @@ func Parse(raw json.RawMessage) (*Schema, error) {
 	return &Schema{resolved: rs}, nil
 }
 
-// Validate checks the answer v against the schema, and gives up when ctx
-// ends. The bounds Parse holds the schema to bound what a validation
-// left running after that costs.
-func (s *Schema) Validate(ctx context.Context, v any) error {
+// Validators run validations, at most a fixed number at once. The
+// validator takes no context, so a validation that outlives its request
+// (its client left, its deadline passed) runs on to its end; the bounds
+// Parse holds a schema to bound what that costs, and the slots bound how
+// many such validations can hold a core at once, should a schema ever
+// slip past the bounds.
+type Validators struct {
+	slots chan struct{}
+}
+
+// NewValidators returns Validators that run at most n validations at once.
+func NewValidators(n int) *Validators {
+	return &Validators{slots: make(chan struct{}, max(n, 1))}
+}
+
+// ErrNoSlot is a validation refused because every slot is held, each by a
+// validation still running (perhaps for a request that has ended).
+var ErrNoSlot = errors.New("every validation slot is held by answers still being checked")
+
+// Validate checks the answer v against s, and gives up when ctx ends. It
+// waits for a slot no longer than ctx allows; the slot is held until the
+// validation ends, even after Validate has returned.
+func (vs *Validators) Validate(ctx context.Context, s *Schema, v any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	select {
+	case vs.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("%w: %w", ErrNoSlot, ctx.Err())
+	}
 	done := make(chan error, 1)
-	go func() { done <- s.resolved.Validate(v) }()
+	go func() {
+		defer func() { <-vs.slots }()
+		done <- s.resolved.Validate(v)
+	}()
 	select {
 	case err := <-done:
 		return err

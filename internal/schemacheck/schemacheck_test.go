@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // anyOfChain is the red team's schema: level i is anyOf two $refs to
@@ -112,13 +113,13 @@ func TestValidate(t *testing.T) {
 	}{{`{"n":3}`, true}, {`{"n":"3"}`, false}, {`{}`, false}} {
 		var v any
 		_ = json.Unmarshal([]byte(tc.answer), &v)
-		if err := s.Validate(ctx, v); (err == nil) != tc.fits {
+		if err := NewValidators(1).Validate(ctx, s, v); (err == nil) != tc.fits {
 			t.Errorf("%s: %v, fits %v", tc.answer, err, tc.fits)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if err := s.Validate(cancelled, map[string]any{"n": 3.0}); !errors.Is(err, context.Canceled) {
+	if err := NewValidators(1).Validate(cancelled, s, map[string]any{"n": 3.0}); !errors.Is(err, context.Canceled) {
 		t.Errorf("a request that has ended: %v", err)
 	}
 }
@@ -137,8 +138,9 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
+		vs := NewValidators(1)
 		for _, v := range answers {
-			_ = s.Validate(context.Background(), v)
+			_ = vs.Validate(context.Background(), s, v)
 		}
 	})
 }
@@ -157,7 +159,34 @@ func BenchmarkValidateAtTheBounds(b *testing.B) {
 	for i := range answer {
 		answer[i] = 5.0 // fits no branch, so every branch is tried
 	}
+	vs := NewValidators(1)
 	for b.Loop() {
-		_ = s.Validate(context.Background(), answer)
+		_ = vs.Validate(context.Background(), s, answer)
+	}
+}
+
+// TestValidatorsBoundWhatRunsOn: with every slot held by a validation
+// still running, another waits for its context, then is refused with
+// ErrNoSlot; once a slot frees, validation runs again.
+func TestValidatorsBoundWhatRunsOn(t *testing.T) {
+	t.Parallel()
+	s, err := Parse(json.RawMessage(`{"type":"integer"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := NewValidators(2)
+	vs.slots <- struct{}{}
+	vs.slots <- struct{}{} // two validations that never end
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if err := vs.Validate(ctx, s, 1.0); !errors.Is(err, ErrNoSlot) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("all slots held: %v, want ErrNoSlot after the deadline", err)
+	}
+	<-vs.slots
+	if err := vs.Validate(context.Background(), s, 1.0); err != nil {
+		t.Fatalf("a slot free: %v", err)
+	}
+	if len(vs.slots) != 1 {
+		t.Fatalf("%d slots held after the validation ended, want 1", len(vs.slots))
 	}
 }

@@ -10,10 +10,12 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"log/slog"
+	"runtime"
 	"slices"
 	"time"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/schemacheck"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
@@ -84,6 +86,11 @@ type Service struct {
 	digester     stages.Digester
 	grepTimeout  time.Duration
 	now          func() time.Time
+	// validators check the json format's answers against their schemas,
+	// one at once per core: a validation outlives its request (the
+	// validator takes no context), so the slots also bound what
+	// validations left running can hold.
+	validators *schemacheck.Validators
 	// instance tells this service's answers kept beside cache snapshots
 	// from those of the services of other configurations.
 	instance string
@@ -104,7 +111,7 @@ func New(opts Options) *Service {
 	return &Service{chain: opts.Chain, callers: Callers(opts.Callers), gates: opts.Gates, metrics: opts.Metrics, log: opts.Logger,
 		cached: slices.Contains(names, "cache"), contextStage: slices.Contains(names, "context"),
 		archive: opts.ArchiveURL, search: opts.Search, digester: opts.Digester, grepTimeout: opts.GrepTimeout, now: time.Now,
-		instance: rand.Text()}
+		instance: rand.Text(), validators: schemacheck.NewValidators(runtime.GOMAXPROCS(0))}
 }
 
 // Callers are the configured callers, for finding a request's by its key.

@@ -53,7 +53,10 @@ func (s *Service) StructuredJSON(ctx context.Context, req StructuredRequest) (js
 	if err != nil {
 		return nil, "json format not produced: " + err.Error()
 	}
-	if err := rs.Validate(ctx, v); err != nil {
+	if err := s.validators.Validate(ctx, rs, v); err != nil {
+		if errors.Is(err, schemacheck.ErrNoSlot) {
+			return nil, "json format not produced: " + err.Error() + "; try again later"
+		}
 		if ctx.Err() != nil {
 			return nil, "json format not produced: the request ended while the answer was being checked"
 		}
