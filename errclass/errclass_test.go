@@ -10,25 +10,29 @@ import (
 	"testing"
 )
 
-// TestReadmeTable fails when the README's table of error classes and
-// table disagree; its message is the table as it should read.
+// TestReadmeTable fails when the table of error classes in docs/api.md
+// and table disagree; its message is the table as it should read.
 func TestReadmeTable(t *testing.T) {
-	raw, err := os.ReadFile("../README.md")
+	raw, err := os.ReadFile(docFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := readmeTable(t, string(raw))
 	if want := markdown(); got != want {
-		t.Errorf("README.md's error table differs from errclass's table; it should read:\n\n%s", want)
+		t.Errorf("%s's error table differs from errclass's table; it should read:\n\n%s", docFile, want)
 	}
 }
+
+// docFile is the document holding the error table, under its Errors
+// heading.
+const docFile = "../docs/api.md"
 
 // readmeTable is the table after the line introducing it.
 func readmeTable(t *testing.T, readme string) string {
 	const intro = "Every error's text starts with its class"
 	_, rest, found := strings.Cut(readme, intro)
 	if !found {
-		t.Fatalf("README.md has no %q", intro)
+		t.Fatalf("%s has no %q", docFile, intro)
 	}
 	var rows []string
 	for _, line := range strings.Split(rest, "\n")[1:] {
@@ -41,7 +45,7 @@ func readmeTable(t *testing.T, readme string) string {
 	return strings.Join(rows, "\n") + "\n"
 }
 
-// markdown renders table as the README shows it.
+// markdown renders table as docs/api.md shows it.
 func markdown() string {
 	var b strings.Builder
 	b.WriteString("| class | status | Firecrawl | retry? | exit | when |\n|---|---|---|---|---|---|\n")

@@ -8,7 +8,7 @@ import (
 
 // TestSDKClasses: every class the plugin SDK names for a document is a
 // class of the table, so a plugin's failure reaches an agent with the
-// status the README lists.
+// status docs/api.md lists.
 func TestSDKClasses(t *testing.T) {
 	for _, c := range []string{sdk.ClassInvalid, sdk.ClassBadOption, sdk.ClassUnsupported, sdk.ClassTooLarge} {
 		if _, ok := Lookup(Class(c)); !ok {
