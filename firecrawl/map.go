@@ -44,6 +44,9 @@ func (a *API) handleMap(w http.ResponseWriter, r *http.Request, c *service.Calle
 	if ae == nil && req.URL == "" {
 		ae = badRequest("url is required")
 	}
+	if msg := service.NoScheme(req.URL); ae == nil && msg != "" {
+		ae = badRequest(msg)
+	}
 	if ae == nil && req.Limit < 0 {
 		ae = badField("limit", "want a positive integer")
 	}

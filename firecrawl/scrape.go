@@ -425,6 +425,9 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *service.Error) {
 	if req.URL == "" {
 		return nil, badRequest("url is required")
 	}
+	if msg := service.NoScheme(req.URL); msg != "" {
+		return nil, badRequest(msg)
+	}
 	if len(req.Formats) == 0 {
 		req.Formats = []scrapeFormat{"markdown"}
 	}

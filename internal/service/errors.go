@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/internal/invisible"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/stages"
@@ -84,7 +85,30 @@ func ErrorOf(err error) *Error {
 		return e
 	}
 	r, _ := errclass.Resolve(err)
-	return FromRow(r, errclass.Prefix(r.Class, innermost(err)))
+	e = FromRow(r, errclass.Prefix(r.Class, innermost(err)))
+	if b, ok := errors.AsType[*guard.Blocked](err); ok && r.Class == errclass.Blocked {
+		e.Hint = guardHint(b)
+	}
+	return e
+}
+
+// localAddresses are the address classes of an operator's own network,
+// which allow_cidrs may admit on purpose; link-local (cloud metadata) and
+// the rest get no hint.
+var localAddresses = map[string]bool{"loopback address": true, "private address": true, "unique local address": true,
+	"shared address space (CGNAT)": true}
+
+// guardHint names the setting that admits what the guard refused, where
+// one does: a local origin an operator meant to reach (a test server, an
+// intranet page) is refused until the guard stage lists it.
+func guardHint(b *guard.Blocked) string {
+	switch {
+	case b.Rule == "port not allowed":
+		return "the guard stage's allow_ports admits more ports (config.hcl)"
+	case localAddresses[b.Rule]:
+		return "the guard stage's allow_cidrs admits an address range on purpose (config.hcl); sift refuses non-global addresses by default"
+	}
+	return ""
 }
 
 // innermost drops the "stage NAME (plugin): " prefix the runner adds.

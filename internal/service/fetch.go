@@ -97,6 +97,9 @@ func ValidateFetch(req *FetchRequest) *Error {
 	if req.URL == "" {
 		return badRequest("url is required")
 	}
+	if msg := NoScheme(req.URL); msg != "" {
+		return badRequest(msg)
+	}
 	switch req.Mode {
 	case "":
 		req.Mode = ModeClean
@@ -145,6 +148,17 @@ func (s *Service) focusAnswer(ctx context.Context, req *FetchRequest, out *Fetch
 	out.Sizes.ReturnedTokens = sel.Tokens
 	out.Parts = &Parts{Kept: sel.Kept, Total: sel.Total}
 	out.Warnings = append(out.Warnings, sel.Warnings...)
+}
+
+// NoScheme says what is wrong with a URL an agent sent without a scheme
+// ("example.com/page"), "" for any other: that is input to correct, not
+// a refusal of the guard's, so it is answered as invalid, saying what to
+// send.
+func NoScheme(rawURL string) string {
+	if strings.Contains(rawURL, "://") {
+		return ""
+	}
+	return fmt.Sprintf("url %q has no scheme: send an absolute URL, such as https://%s", rawURL, strings.TrimLeft(rawURL, "/"))
 }
 
 // fetchOptions are the per-request knobs of f the extractors read.
