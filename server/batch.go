@@ -204,7 +204,15 @@ func (s *Server) handleBatchTarget(w http.ResponseWriter, r *http.Request, c *ca
 		writeError(w, httpapi.BatchError(batch.ErrNotFound))
 		return
 	}
-	t, err := s.batch.Target(r.Context(), service.BatchCaller(c), vars["id"], idx)
+	job, err := s.batch.Job(r.Context(), service.BatchCaller(c), vars["id"])
+	if err == nil && idx >= job.TargetsTotal {
+		writeError(w, classError(errclass.NotFound, fmt.Sprintf("the batch job has %d targets, numbered from 0: there is no target %d", job.TargetsTotal, idx)))
+		return
+	}
+	var t *store.BatchTarget
+	if err == nil {
+		t, err = s.batch.Target(r.Context(), service.BatchCaller(c), vars["id"], idx)
+	}
 	if err != nil {
 		writeError(w, httpapi.BatchError(err))
 		return

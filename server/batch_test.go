@@ -130,6 +130,11 @@ func TestBatchSubmitAndCollect(t *testing.T) {
 		result["source"].(map[string]any)["url"] != origin.URL+"/article" {
 		t.Fatalf("target 0 %v", one)
 	}
+	// An index past the end names the job's targets, not a missing job.
+	resp, past := do(t, "GET", srv.URL+"/v1/batch/"+id+"/3", testKey, nil)
+	if resp.StatusCode != 404 || past["error"] != "not_found: the batch job has 3 targets, numbered from 0: there is no target 3" {
+		t.Fatalf("target 3 of 3: %d %v", resp.StatusCode, past)
+	}
 	full := collect(t, srv.URL, testKey, id, "&results=1")
 	if r := full["targets"].([]any)[2].(map[string]any)["result"].(map[string]any); r["content"] != `"bolt"` {
 		t.Fatalf("results=1 target 2: %v", r)

@@ -179,6 +179,9 @@ func (s *Server) authedWithin(maxBody int64, h httpapi.Handler, writeErr func(ht
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
 		if err != nil {
+			// RFC 6750: a 401 names the scheme it wants; MCP clients
+			// otherwise take it for an OAuth server's.
+			w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
 			writeError(w, err)
 			return
 		}

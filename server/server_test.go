@@ -196,6 +196,10 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 <body><article><h1>Irrigation</h1>`+strings.Repeat("<p>Water the beds early in the morning so the roots drink before the sun. </p>", 12)+
 			`<p>See the <a href="/guide">drip guide</a> for more.</p><p>Check the soil with a trowel.</p></article></body></html>`)
 	})
+	mux.HandleFunc("/notes.txt", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprint(w, "Water the ferns on Mondays.\n")
+	})
 	mux.HandleFunc("/data.json", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"items":[{"name":"bolt"},{"name":"nut"}]}`)
@@ -260,6 +264,14 @@ func TestAuth(t *testing.T) {
 		if resp.StatusCode != 401 || body["error"] != tc.want || body["success"] != false {
 			t.Errorf("key %q: %d %v", tc.key, resp.StatusCode, body)
 		}
+		// RFC 6750's challenge, on /mcp too, so an MCP client asks for
+		// a bearer key instead of starting an OAuth flow.
+		for _, path := range []string{"/v1/fetch", "/mcp"} {
+			resp, _ := post(t, srv.URL+path, tc.key, map[string]any{})
+			if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 401 || got != `Bearer realm="sift"` {
+				t.Errorf("%s, key %q: %d, WWW-Authenticate %q", path, tc.key, resp.StatusCode, got)
+			}
+		}
 	}
 }
 
@@ -295,6 +307,7 @@ func TestFetchOptions(t *testing.T) {
 		{"jq", map[string]any{"url": origin.URL + "/data.json", "jq": ".items[1].name"}, `"nut"`, "", ""},
 		{"json_path", map[string]any{"url": origin.URL + "/data.json", "json_path": "items[0].name"}, `"bolt"`, "", ""},
 		{"raw", map[string]any{"url": origin.URL + "/data.json", "mode": "raw"}, `{"items":[{"name":"bolt"},{"name":"nut"}]}`, "", ""},
+		{"raw text", map[string]any{"url": origin.URL + "/notes.txt", "mode": "raw"}, "Water the ferns on Mondays.\n", "", ""},
 		{"grep", map[string]any{"url": origin.URL + "/article", "grep": "trowel"}, "", "", ""},
 		{"digest not configured", map[string]any{"url": origin.URL + "/data.json", "mode": "digest"}, "", "digest not configured", ""},
 		{"javascript shell", map[string]any{"url": origin.URL + "/shell"}, "", "nearly empty without JavaScript", "browser"},
@@ -310,6 +323,9 @@ func TestFetchOptions(t *testing.T) {
 			content := body["content"].(string)
 			if tc.content != "" && content != tc.content {
 				t.Errorf("content %q, want %q", content, tc.content)
+			}
+			if sz, _ := body["sizes"].(map[string]any); sz["returned_tokens"] == 0.0 && content != "" {
+				t.Errorf("returned_tokens 0 for %q", content)
 			}
 			if tc.name == "grep" && (!strings.Contains(content, "trowel") || strings.Contains(content, "# Irrigation")) {
 				t.Errorf("grep kept %q", content)

@@ -229,7 +229,7 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		}
 	}
 	out.Sizes.ReturnedTokens = out.Sizes.CleanTokens
-	if doc.Extraction == nil || out.Content != doc.Extraction.Content {
+	if req.Mode == ModeRaw || doc.Extraction == nil || out.Content != doc.Extraction.Content {
 		out.Sizes.ReturnedTokens = tokens.Count(out.Content)
 	}
 	return out, nil
