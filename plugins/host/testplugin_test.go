@@ -139,6 +139,9 @@ func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*s
 		return &sdk.ExtractResult{Content: "wrote to stderr", Format: sdk.FormatText}, nil
 	case "env":
 		return &sdk.ExtractResult{Content: strings.Join(os.Environ(), "\x00"), Format: sdk.FormatText}, nil
+	case "links":
+		return &sdk.ExtractResult{Content: "linked", Format: sdk.FormatText,
+			Links: []string{"https://example.com/a", "https://example.com/b"}}, nil
 	case "procs":
 		return &sdk.ExtractResult{Content: strconv.Itoa(runtime.GOMAXPROCS(0)), Format: sdk.FormatText}, nil
 	case "gate":

@@ -24,7 +24,8 @@ func (upper) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractRe
 		return nil, errors.New("internal failure")
 	}
 	return &sdk.ExtractResult{Content: string(req.Body) + req.URL, Format: sdk.FormatText, Title: "t",
-		Metadata: map[string]string{"k": req.ContentType}, Warnings: []string{"w"}}, nil
+		Metadata: map[string]string{"k": req.ContentType}, Warnings: []string{"w"},
+		Links: []string{"https://example.com/a", "https://example.com/b"}}, nil
 }
 
 type echoDigester struct{ sdk.NoConfig }
@@ -50,7 +51,8 @@ func TestExtractorRoundTrip(t *testing.T) {
 		t.Fatalf("configure: %v %v", diags, err)
 	}
 	res, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte("body"), URL: "@u", ContentType: "text/x-upper"})
-	if err != nil || res.Content != "body@u" || res.Title != "t" || res.Metadata["k"] != "text/x-upper" || res.Warnings[0] != "w" {
+	if err != nil || res.Content != "body@u" || res.Title != "t" || res.Metadata["k"] != "text/x-upper" || res.Warnings[0] != "w" ||
+		len(res.Links) != 2 || res.Links[1] != "https://example.com/b" {
 		t.Fatalf("extract %+v, %v", res, err)
 	}
 	_, err = ex.Extract(ctx, &sdk.ExtractRequest{})

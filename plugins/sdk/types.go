@@ -87,6 +87,10 @@ type ExtractResult struct {
 	// it and the extractor renders HTML: the part of the document Content
 	// was made from, links absolute. Empty otherwise.
 	HTML string
+	// Links are the document's links: absolute URLs, each once, in the
+	// order the document gives them. Links collects them so. The host
+	// keeps only absolute URLs and bounds their number and length.
+	Links []string
 }
 
 // OptionHTML "true" asks an extractor that can for ExtractResult.HTML

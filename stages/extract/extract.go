@@ -70,13 +70,17 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		return stages.PluginError(name, err)
 	}
 	title, metadata, cuts := capMetadata(res.Title, res.Metadata)
+	links, linksCut := boundLinks(res.Links)
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: title,
 		Metadata: metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
-		Unapplied: s.unapplied(name, doc.Request), Cuts: cuts,
+		Links: links, Unapplied: s.unapplied(name, doc.Request), Cuts: cuts,
 	}
 	for _, w := range res.Warnings {
 		doc.Warn(w)
+	}
+	if linksCut != "" {
+		doc.Warn(linksCut)
 	}
 	for _, what := range slices.Sorted(maps.Keys(cuts)) {
 		doc.Warn(cuts[what])

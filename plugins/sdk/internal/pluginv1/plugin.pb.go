@@ -779,7 +779,10 @@ type ExtractResponse struct {
 	// The content as HTML, when the request's "html" option asked for it and
 	// the extractor renders HTML: the same part of the document the content
 	// was made from, links absolute.
-	Html          string `protobuf:"bytes,7,opt,name=html,proto3" json:"html,omitempty"`
+	Html string `protobuf:"bytes,7,opt,name=html,proto3" json:"html,omitempty"`
+	// The document's links: absolute URLs, each once, in the order the
+	// document gives them (hyperlinks of a DOCX, an EPUB's chapters' links).
+	Links         []string `protobuf:"bytes,8,rep,name=links,proto3" json:"links,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -861,6 +864,13 @@ func (x *ExtractResponse) GetHtml() string {
 		return x.Html
 	}
 	return ""
+}
+
+func (x *ExtractResponse) GetLinks() []string {
+	if x != nil {
+		return x.Links
+	}
+	return nil
 }
 
 type Error struct {
@@ -1125,7 +1135,7 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x10max_output_bytes\x18\x05 \x01(\x03R\x0emaxOutputBytes\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xbe\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd4\x02\n" +
 	"\x0fExtractResponse\x12\x18\n" +
 	"\acontent\x18\x01 \x01(\tR\acontent\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x14\n" +
@@ -1133,7 +1143,8 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\bmetadata\x18\x04 \x03(\v2-.sift.plugin.v1.ExtractResponse.MetadataEntryR\bmetadata\x12\x1a\n" +
 	"\bwarnings\x18\x05 \x03(\tR\bwarnings\x12+\n" +
 	"\x05error\x18\x06 \x01(\v2\x15.sift.plugin.v1.ErrorR\x05error\x12\x12\n" +
-	"\x04html\x18\a \x01(\tR\x04html\x1a;\n" +
+	"\x04html\x18\a \x01(\tR\x04html\x12\x14\n" +
+	"\x05links\x18\b \x03(\tR\x05links\x1a;\n" +
 	"\rMetadataEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"7\n" +
