@@ -469,6 +469,9 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	var page pageInfo
 	if strings.Contains(doc.MediaType(), "html") {
 		page = pageOf(doc)
+	} else if doc.Extraction != nil {
+		// A document's links are its extractor's (a PDF's, a DOCX's).
+		page.Links = slices.Clone(doc.Extraction.Links)
 	}
 	for _, f := range req.Formats {
 		switch f {
