@@ -206,7 +206,7 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string, bo
 	if err != nil {
 		return nil, nil, err
 	}
-	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: problemLog(cmd)})
+	a, diags := app.Load(ctx, cfg, app.Options{Only: []string{name}, Logger: problemLog(cmd), NoStore: true})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}

@@ -41,6 +41,29 @@ func hidden(s string) string {
 // a file, inline or through a warm extractor, as markdown, text, JSON or
 // the batch protocol, errors included, is cleaned of invisible and control
 // characters as /v1/fetch cleans its answer, and says how many it removed.
+// TestExtractStoresNothing: `sift extract` of a local file, run where the
+// embedded default's data_dir (./data) would be, creates no database
+// there, and says nothing about that directory; it created ./data/sift.db.
+func TestExtractStoresNothing(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "page.html")
+	if err := os.WriteFile(page, []byte("<html><body><h1>Notes</h1><p>Water the ferns.</p></body></html>"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(siftBin, "extract", page)
+	cmd.Dir = dir
+	stdout, stderr, code := runCmd(t, cmd)
+	if code != 0 || !strings.Contains(stdout, "Water the ferns") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data")); !os.IsNotExist(err) {
+		t.Errorf("sift extract made %s (stat: %v); stderr %q", filepath.Join(dir, "data"), err, stderr)
+	}
+	if stderr != "" {
+		t.Errorf("stderr %q, want nothing", stderr)
+	}
+}
+
 func TestExtractCleansInvisible(t *testing.T) {
 	dir := t.TempDir()
 	page := filepath.Join(dir, "hostile.html")

@@ -64,6 +64,10 @@ type Options struct {
 	PluginStderr io.Writer
 	// Only, when set, starts just the extractors it names.
 	Only []string
+	// NoStore opens no store: for a run that stores nothing, such as
+	// `sift extract` of a local file, which would otherwise create the
+	// data_dir's database wherever it runs.
+	NoStore bool
 	// Version goes into the User-Agent of every fetch.
 	Version string
 	// Observer receives plugin events (metrics); none when nil.
@@ -162,7 +166,7 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 	late.host = h
 	a := &App{Config: cfg, Host: h, Chain: chain, Policy: guardPolicy(chain), ArchiveURL: fetchCfg.ArchiveURL}
 	budget, cached := cacheBudget(chain)
-	if cached || !cfg.Batch.Disabled {
+	if (cached || !cfg.Batch.Disabled) && !opts.NoStore {
 		st := opts.Store
 		if st == nil {
 			var err error
