@@ -37,6 +37,7 @@ func serveCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&cfgPath, "config", config.DefaultFile, configHelp)
+	cmd.Flags().String("listen", "", "listen on this host:port instead of the configuration's listen (also "+listenEnv+")")
 	return cmd
 }
 
@@ -48,7 +49,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 
 	ctx := cmd.Context()
 	log := slog.New(slog.NewJSONHandler(os.Stderr, nil))
-	cfg, diags := loadConfig(cmd, cfgPath)
+	cfg, diags := loadServeConfig(cmd, cfgPath)
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 // block among them: Daemon.Reload) is logged at error level, naming the
 // file, with its diagnostics, and the running one kept.
 func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) {
-	cfg, diags := loadConfig(cmd, cfgPath)
+	cfg, diags := loadServeConfig(cmd, cfgPath)
 	if !diags.HasErrors() {
 		diags = append(diags, d.Reload(context.WithoutCancel(ctx), cfg)...)
 	}
