@@ -44,7 +44,8 @@ TEST_TIMEOUT ?= 30m
 # hide another; the end names the failed steps and their failing tests, and
 # the target fails if any step did.
 test:
-	@log=$$(mktemp); trap 'rm -f "$$log" "$$log.rc"' EXIT; failed=; \
+	@log=$$(mktemp); trap 'rm -f "$$log" "$$log.rc" "$$log.skips"' EXIT; failed=; \
+	export SIFT_TEST_SKIPS="$$log.skips"; \
 	step() { \
 	  name=$$1; shift; echo "== $$name: $$*"; \
 	  { "$$@" 2>&1; echo $$? >"$$log.rc"; } | tee -a "$$log"; \
@@ -57,6 +58,9 @@ test:
 	step sdk-vet $(GO) -C plugins/sdk vet ./...; \
 	step sdk $(GO) -C plugins/sdk test -count=1 -timeout $(TEST_TIMEOUT) -race ./...; \
 	step example $(GO) -C examples/extractor test -count=1 -timeout $(TEST_TIMEOUT) ./...; \
+	if [ -s "$$log.skips" ]; then \
+	  echo "== skipped, for what the machine lacks (one line each):"; sort -u "$$log.skips"; \
+	fi; \
 	if [ -n "$$failed" ]; then \
 	  echo "== make test: failed:$$failed"; \
 	  grep -E '^(--- FAIL|FAIL|panic:)' "$$log"; \

@@ -22,6 +22,11 @@ const StrictEnv = "SIFT_TEST_STRICT"
 // Strict reports whether a missing tool fails the test instead of skipping it.
 func Strict() bool { return os.Getenv(StrictEnv) == "1" }
 
+// SkipsEnv names a file each skip is also written to, one line each:
+// `go test` shows a passing package's skips only with -v, so make test
+// collects them there and prints them at the end.
+const SkipsEnv = "SIFT_TEST_SKIPS"
+
 // Missing stops t because the machine lacks what: it skips with
 // "needs WHAT: HOW", or fails with that line under SIFT_TEST_STRICT=1.
 func Missing(t testing.TB, what, how string) {
@@ -29,9 +34,24 @@ func Missing(t testing.TB, what, how string) {
 	msg := "needs " + what + ": " + how
 	if Strict() {
 		t.Fatal(msg + " (" + StrictEnv + "=1)")
-	} else {
-		t.Skip(msg)
+		return
 	}
+	noteSkip(t.Name() + ": " + msg)
+	t.Skip(msg)
+}
+
+// noteSkip appends line to the SkipsEnv file, when one is named.
+func noteSkip(line string) {
+	path := os.Getenv(SkipsEnv)
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return // a note of a skip is no reason to fail the test
+	}
+	defer f.Close()
+	_, _ = f.WriteString(line + "\n") // one write, so lines of parallel tests never interleave
 }
 
 // NeedCommand stops t (see Missing) unless name is on PATH; how says how

@@ -39,6 +39,22 @@ func TestMissingSkipsOrFailsUnderStrict(t *testing.T) {
 	}
 }
 
+// TestSkipsAreNoted: each skip is a line of the SkipsEnv file, which make
+// test prints, since go test hides a passing package's skips.
+func TestSkipsAreNoted(t *testing.T) {
+	notes := filepath.Join(t.TempDir(), "skips")
+	t.Setenv(SkipsEnv, notes)
+	t.Setenv(StrictEnv, "")
+	for range 2 {
+		Missing(&recorder{TB: t}, "initdb", "apt-get install postgresql")
+	}
+	got, err := os.ReadFile(notes)
+	want := strings.Repeat(t.Name()+": needs initdb: apt-get install postgresql\n", 2)
+	if err != nil || string(got) != want {
+		t.Fatalf("notes %q (%v), want %q", got, err, want)
+	}
+}
+
 func TestNeedCommand(t *testing.T) {
 	t.Setenv(StrictEnv, "")
 	r := &recorder{TB: t}
