@@ -140,7 +140,10 @@ func toolError(e *siftclient.Error) error {
 	msg := e.Message
 	switch {
 	case e.Status == http.StatusUnauthorized:
-		msg = "unauthorized: " + strings.TrimPrefix(msg, "Unauthorized: ")
+		// sift's own message already starts with the class; another's
+		// (a proxy's "Unauthorized: …") gets it.
+		msg = "unauthorized: " + strings.TrimPrefix(strings.TrimPrefix(msg, "Unauthorized: "), "unauthorized: ")
+		msg += " (the MCP server sends SIFT_KEY as its key: set it to a caller's key in sift's configuration)"
 	case e.Status == http.StatusTooManyRequests && !strings.HasPrefix(msg, "busy"):
 		msg = "busy: " + msg
 	}

@@ -280,14 +280,15 @@ func (t *tools) call(ctx context.Context, req *mcp.CallToolRequest, method, path
 	return nil
 }
 
-// schemaFor is T's JSON schema, for a tool's input to add defaults and
-// limits to.
-// schemaOptions give a json.RawMessage the empty schema: any JSON value, as the API
-// takes it (a plugin option is a string, a number, a boolean or more).
+// schemaOptions give a json.RawMessage the empty schema: any JSON value,
+// as the API takes it (a plugin option is a string, a number, a boolean or
+// more).
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[json.RawMessage](): {},
 }}
 
+// schemaFor is T's JSON schema, for a tool's input to add defaults and
+// limits to.
 func schemaFor[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](schemaOptions)
 	if err != nil {

@@ -39,7 +39,10 @@ func TestToolErrors(t *testing.T) {
 		{"hint", answer{Status: 422, Body: []byte(`{"success":false,"error":"no_text: the PDF has no text layer","hint":"ocr"}`)},
 			"no_text: the PDF has no text layer (hint: ocr)"},
 		{"unauthorized", answer{Status: 401, Body: []byte(`{"success":false,"error":"Unauthorized: Invalid token"}`)},
-			"unauthorized: Invalid token"},
+			"unauthorized: Invalid token (the MCP server sends SIFT_KEY as its key: set it to a caller's key in sift's configuration)"},
+		// sift's own 401 starts with its class: said once, not twice.
+		{"no key", answer{Status: 401, Body: []byte(`{"success":false,"error":"unauthorized: no key: send Authorization: Bearer <key>"}`)},
+			"unauthorized: no key: send Authorization: Bearer <key> (the MCP server sends SIFT_KEY as its key: set it to a caller's key in sift's configuration)"},
 		{"not sift", answer{Status: 502, Body: []byte(`<html>bad gateway</html>`)},
 			"sift answered 502 Bad Gateway"},
 	}
