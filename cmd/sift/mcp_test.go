@@ -484,7 +484,9 @@ func TestMCPHTTPAuth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.IsError || text(res) != apiErr.Error || !strings.HasPrefix(apiErr.Error, "blocked: ") {
+	// The tool says what /v1/fetch says, and the hint /v1/fetch gives
+	// beside it.
+	if !res.IsError || !strings.HasPrefix(text(res), apiErr.Error+" (hint: ") || !strings.HasPrefix(apiErr.Error, "blocked: ") {
 		t.Errorf("blocked fetch: tool %q (error %v), /v1/fetch %q", text(res), res.IsError, apiErr.Error)
 	}
 }

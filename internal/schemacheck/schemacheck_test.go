@@ -78,6 +78,8 @@ func TestParseRefusesWhatItCannotBound(t *testing.T) {
 		{strings.ReplaceAll(anyOfChain(30), `"anyOf"`, `"ANYOF"`), `"ANYOF" at /$defs/l`},
 		{`{"$REF":"#"}`, `"$REF" at / is not a JSON Schema keyword: keywords are case-sensitive ($ref)`},
 		{`{"properties":{"a":{"Items":{"$Ref":"#"}}}}`, "keywords are case-sensitive"},
+		// Folding, not only case: ſ (U+017F) folds to s.
+		{`{"type":"object","dependentSchema\u017f":{"a":{"$ref":"#"}}}`, "keywords are case-sensitive (dependentSchemas)"},
 		{`{"properties":{"a":{"$id":"https://example.com/a","$ref":"#/x"}}}`, "$id at /properties/a is not taken"},
 		{`{"properties":{"a":5}}`, "the subschema at /properties/a is a number"},
 		{`{"type":5}`, "type at /type is a number"},

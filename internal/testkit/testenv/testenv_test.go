@@ -21,6 +21,7 @@ func (r *recorder) Fatal(args ...any)     { r.failed = fmt.Sprint(args...) }
 func (r *recorder) Fatalf(string, ...any) { r.failed = "fatalf" }
 
 func TestMissingSkipsOrFailsUnderStrict(t *testing.T) {
+	t.Setenv(SkipsEnv, "") // a recorder's skips are no skips of make test
 	tests := []struct {
 		strict        string
 		skipped, fail string
@@ -56,6 +57,7 @@ func TestSkipsAreNoted(t *testing.T) {
 }
 
 func TestNeedCommand(t *testing.T) {
+	t.Setenv(SkipsEnv, "")
 	t.Setenv(StrictEnv, "")
 	r := &recorder{TB: t}
 	NeedCommand(r, "sift-no-such-tool", "apt-get install sift-no-such-tool")
