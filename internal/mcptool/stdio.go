@@ -77,7 +77,14 @@ type lineFilter struct {
 	line    []byte // the line being read
 	pending []byte // what the SDK has yet to read of the current line
 	err     error  // the input's end, once reached
+	// noBatches is set once the client asked for a protocol without
+	// JSON-RPC batches (2025-06-18 on): the SDK ends the session on one.
+	noBatches bool
 }
+
+// firstWithoutBatches is the first MCP protocol version without JSON-RPC
+// batching; versions are dates, so they compare as strings.
+const firstWithoutBatches = "2025-06-18"
 
 func (f *lineFilter) Read(p []byte) (int, error) {
 	for len(f.pending) == 0 {
@@ -100,11 +107,29 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 			f.reply(line, code, msg)
 			continue
 		}
+		if line[0] == '[' && f.noBatches {
+			f.reply(line, jsonrpc.CodeInvalidRequest, "Invalid request: protocol "+firstWithoutBatches+" and later have no JSON-RPC batches: send one message per line")
+			continue
+		}
+		f.noteProtocol(line)
 		f.pending = append(line, '\n')
 	}
 	n := copy(p, f.pending)
 	f.pending = f.pending[n:]
 	return n, nil
+}
+
+// noteProtocol notes the protocol an initialize request asks for.
+func (f *lineFilter) noteProtocol(line []byte) {
+	var init struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &init) == nil && init.Method == "initialize" {
+		f.noBatches = init.Params.ProtocolVersion >= firstWithoutBatches
+	}
 }
 
 // readLine reads the next line, without its newline; tooLong says it

@@ -21,6 +21,10 @@ const (
 // each line the SDK's reader would end the session on is answered with a
 // JSON-RPC error and dropped, and the lines around it are served: the
 // answers are the lines' ids in order.
+// batchesRefused names the case whose session asks for 2025-06-18, which
+// has no batches: the SDK would end the session on one.
+const batchesRefused = "a batch under 2025-06-18 is answered, and the session goes on"
+
 func TestStdioTransportAnswersWhatTheSDKCannotRead(t *testing.T) {
 	t.Parallel()
 	long := `{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"pad":"` + strings.Repeat("x", 300) + `"}}`
@@ -37,6 +41,7 @@ func TestStdioTransportAnswersWhatTheSDKCannotRead(t *testing.T) {
 		{"a batch of messages still served", "[" + listLine + "," + strings.Replace(listLine, `"id":2`, `"id":6`, 1) + "]\n", false, []string{"[2 6]"}},
 		{"an invalid request keeps its id", `{"jsonrpc":"2.0","id":"abc","method":[]}` + "\n" + listLine + "\n", false, []string{`-32600 "abc"`, "2"}},
 		{"the last line without a newline", "[]", true, []string{"-32600 null"}},
+		{batchesRefused, "[" + listLine + "]\n" + listLine + "\n", false, []string{"-32600 null", "2"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,7 +76,11 @@ func TestStdioTransportAnswersWhatTheSDKCannotRead(t *testing.T) {
 					}
 				}
 			}
-			go func() { _, _ = io.WriteString(inW, initLine+"\n") }()
+			init := initLine
+			if tc.name == batchesRefused {
+				init = strings.Replace(initLine, "2025-03-26", "2025-06-18", 1)
+			}
+			go func() { _, _ = io.WriteString(inW, init+"\n") }()
 			next([]string{"1"})
 			go func() {
 				_, _ = io.WriteString(inW, readyLine+"\n"+tc.input)
