@@ -209,3 +209,30 @@ func TestHostAndOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowInitializesHoldOnlyTheirKeysShare: initialize requests still
+// being read hold at most their key's bound of slots, so one key's slow
+// requests cannot take the slots of all; before, 1,030 slow initializes of
+// one key kept every other key out until the read timeout.
+func TestSlowInitializesHoldOnlyTheirKeysShare(t *testing.T) {
+	t.Parallel()
+	s := newSessions(nil, HTTPOptions{Sessions: 10, SessionsPerCaller: 3})
+	var held []*slot
+	for range 3 {
+		sl, ok := s.admit("mallory")
+		if !ok {
+			t.Fatal("mallory's own share refused")
+		}
+		held = append(held, sl)
+	}
+	if _, ok := s.admit("mallory"); ok {
+		t.Error("a fourth session opened at once by one key was admitted")
+	}
+	if _, ok := s.admit("alice"); !ok {
+		t.Error("another key was refused while one key's initializes were pending")
+	}
+	held[0].release()
+	if _, ok := s.admit("mallory"); !ok {
+		t.Error("mallory refused after one of its requests ended")
+	}
+}

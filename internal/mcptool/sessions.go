@@ -69,10 +69,15 @@ type slot struct {
 
 // admit takes a slot for a new session of owner's: past owner's bound its
 // least recently used session is closed; past the bound of all it is
-// refused.
+// refused, and so is one more while owner's bound of sessions are still
+// being opened (no session to close yet), so one key's slow initialize
+// requests cannot hold the slots of all.
 func (s *sessions) admit(owner string) (*slot, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.pending[owner] >= s.perCaller {
+		return nil, false
+	}
 	if s.count(owner) >= s.perCaller || len(s.byID)+s.pendingAll() >= s.max {
 		s.forgetClosed()
 	}
