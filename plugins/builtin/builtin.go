@@ -5,6 +5,7 @@
 package builtin
 
 import (
+	"github.com/siftd/sift/plugins/csv"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
@@ -16,6 +17,7 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
+		"csv":  csv.New,
 		"json": json.New,
 		"pdf":  pdf.New,
 		"text": text.New,
