@@ -122,6 +122,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/schemacheck/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzSniffRuleMatchContent$$' -fuzztime $(FUZZTIME) .
+	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzContainerMatch$$' -fuzztime $(FUZZTIME) .
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }

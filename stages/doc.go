@@ -127,6 +127,10 @@ type Extraction struct {
 	// HTML is the content as HTML, when the request asked for it
 	// (sdk.OptionHTML) and the extractor renders HTML.
 	HTML string `json:",omitempty"`
+	// Links are the document's links as its extractor reported them
+	// (sdk.ExtractResult.Links): absolute URLs, each once, in the
+	// document's order, bounded by the extract stage.
+	Links []string `json:",omitempty"`
 	// Unapplied names the request's own options (not the strict ones)
 	// that the extractor does not declare, and so did not apply.
 	Unapplied []string `json:",omitempty"`

@@ -167,6 +167,18 @@ func TestDocErrorKeepsProcess(t *testing.T) {
 	}
 }
 
+// A document's links come back from a plugin process in their order.
+func TestLinksCrossTheProcess(t *testing.T) {
+	h := startHost(t, testSpec(t, ""))
+	res, err := extract(t, h, "links")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(res.Links, " "); got != "https://example.com/a https://example.com/b" {
+		t.Fatalf("links %q", res.Links)
+	}
+}
+
 func TestWrongHashRefused(t *testing.T) {
 	spec := testSpec(t, "")
 	spec.SHA256 = strings.Repeat("ab", 32)

@@ -67,6 +67,7 @@ func (s *extractorServer) Extract(ctx context.Context, req *pb.ExtractRequest) (
 		Metadata: res.Metadata,
 		Warnings: res.Warnings,
 		Html:     res.HTML,
+		Links:    res.Links,
 	}, nil
 }
 
@@ -96,6 +97,7 @@ func (c *extractorClient) Extract(ctx context.Context, req *ExtractRequest) (*Ex
 		Metadata: res.GetMetadata(),
 		Warnings: res.GetWarnings(),
 		HTML:     res.GetHtml(),
+		Links:    res.GetLinks(),
 	}, nil
 }
 

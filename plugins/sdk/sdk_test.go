@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -13,7 +14,9 @@ import (
 type upper struct{ sdk.NoConfig }
 
 func (upper) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "upper", Version: "1.2.3", ContentTypes: []string{"text/x-upper"}, Capabilities: []string{"options"}}, nil
+	return sdk.Info{Name: "upper", Version: "1.2.3", ContentTypes: []string{"text/x-upper"}, Capabilities: []string{"options"},
+		Containers: []sdk.ContainerRule{{MediaType: "text/x-upper", Extensions: []string{"up"}, ZipEntries: []string{"a", "b"},
+			ZipMimetype: "text/x-upper", Magic: "UP", MagicWithin: 12}}}, nil
 }
 
 func (upper) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
@@ -24,7 +27,8 @@ func (upper) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractRe
 		return nil, errors.New("internal failure")
 	}
 	return &sdk.ExtractResult{Content: string(req.Body) + req.URL, Format: sdk.FormatText, Title: "t",
-		Metadata: map[string]string{"k": req.ContentType}, Warnings: []string{"w"}}, nil
+		Metadata: map[string]string{"k": req.ContentType}, Warnings: []string{"w"},
+		Links: []string{"https://example.com/a", "https://example.com/b"}}, nil
 }
 
 type echoDigester struct{ sdk.NoConfig }
@@ -45,12 +49,16 @@ func TestExtractorRoundTrip(t *testing.T) {
 	if err != nil || info.Name != "upper" || info.Version != "1.2.3" || info.ContentTypes[0] != "text/x-upper" || info.Capabilities[0] != "options" {
 		t.Fatalf("info %+v, %v", info, err)
 	}
+	if want, _ := (upper{}).Info(ctx); !reflect.DeepEqual(info.Containers, want.Containers) {
+		t.Fatalf("container rules %+v, want %+v", info.Containers, want.Containers)
+	}
 	diags, err := ex.Configure(ctx, json.RawMessage(`{}`))
 	if err != nil || len(diags) != 0 {
 		t.Fatalf("configure: %v %v", diags, err)
 	}
 	res, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: []byte("body"), URL: "@u", ContentType: "text/x-upper"})
-	if err != nil || res.Content != "body@u" || res.Title != "t" || res.Metadata["k"] != "text/x-upper" || res.Warnings[0] != "w" {
+	if err != nil || res.Content != "body@u" || res.Title != "t" || res.Metadata["k"] != "text/x-upper" || res.Warnings[0] != "w" ||
+		len(res.Links) != 2 || res.Links[1] != "https://example.com/b" {
 		t.Fatalf("extract %+v, %v", res, err)
 	}
 	_, err = ex.Extract(ctx, &sdk.ExtractRequest{})

@@ -44,6 +44,10 @@ type Info struct {
 	// Sniff claims documents of generic media types by their content,
 	// such as feeds served as text/xml (see SniffRule).
 	Sniff []SniffRule
+	// Containers claim documents served with a generic media type
+	// (application/octet-stream, application/zip, none) by their content:
+	// a zip's entries or mimetype, a magic string (see ContainerRule).
+	Containers []ContainerRule
 }
 
 // CapabilityCostly announces documents that are costly and may be hostile
@@ -87,6 +91,10 @@ type ExtractResult struct {
 	// it and the extractor renders HTML: the part of the document Content
 	// was made from, links absolute. Empty otherwise.
 	HTML string
+	// Links are the document's links: absolute URLs, each once, in the
+	// order the document gives them. Links collects them so. The host
+	// keeps only absolute URLs and bounds their number and length.
+	Links []string
 }
 
 // OptionHTML "true" asks an extractor that can for ExtractResult.HTML

@@ -17,10 +17,11 @@ func sampleDoc() *stages.Doc {
 	return &stages.Doc{
 		Response: &stages.Response{FinalURL: "http://a.example/", Status: 200, Header: http.Header{"Content-Type": {"text/html"}},
 			Body: []byte("<p>x</p>"), ContentType: "text/html", Tokens: 3, Hash: stages.BodyHash([]byte("<p>x</p>"))},
-		Extraction: &stages.Extraction{Content: "x", Format: "markdown", Title: "t", Metadata: map[string]string{"lang": "en"}, Extractor: "html", Tokens: 1},
-		Digest:     "about x",
-		Context:    []stages.ContextHit{{Kind: "message", Peer: "p", Content: "c", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
-		Warnings:   []string{"w"},
+		Extraction: &stages.Extraction{Content: "x", Format: "markdown", Title: "t", Metadata: map[string]string{"lang": "en"}, Extractor: "html", Tokens: 1,
+			Links: []string{"https://a.example/next"}},
+		Digest:   "about x",
+		Context:  []stages.ContextHit{{Kind: "message", Peer: "p", Content: "c", CreatedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		Warnings: []string{"w"},
 	}
 }
 
