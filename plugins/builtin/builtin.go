@@ -6,6 +6,7 @@ package builtin
 
 import (
 	"github.com/siftd/sift/plugins/csv"
+	"github.com/siftd/sift/plugins/feed"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
@@ -18,6 +19,7 @@ import (
 func Extractors() host.Builtins {
 	return host.Builtins{
 		"csv":  csv.New,
+		"feed": feed.New,
 		"json": json.New,
 		"pdf":  pdf.New,
 		"text": text.New,

@@ -94,7 +94,7 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
 			for _, sn := range s.sniffers {
-				h.sniffs = append(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex})
+				h.sniffs = addSniff(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex, external: s.thirdParty()})
 			}
 			withExtractor, extractors[s.Name] = append(withExtractor, s), ex
 		}
