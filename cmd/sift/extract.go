@@ -285,6 +285,16 @@ func sniff(name string, body []byte) string {
 			return "text/markdown"
 		case ".csv":
 			return "text/csv"
+		case ".tsv", ".tab":
+			return "text/tab-separated-values"
+		case ".ipynb":
+			return "application/x-ipynb+json"
+		case ".rss":
+			return "application/rss+xml"
+		case ".atom":
+			return "application/atom+xml"
+		case ".rdf":
+			return "application/rdf+xml"
 		}
 		if t := mime.TypeByExtension(ext); t != "" {
 			return t
