@@ -89,7 +89,7 @@ type Row struct {
 	Outcome string
 	// Exit is the CLI's exit code.
 	Exit int
-	// When says what the class means, for the README.
+	// When says what the class means, for the error table of docs/api.md.
 	When string
 }
 

@@ -42,7 +42,7 @@ const bm25Weight = 0.4
 // tokens, budget or not. BM25 scores fall off steeply past the parts that
 // share the question's rare words; a reranked score is mostly a cosine,
 // which stays high for any part on the page's topic, so its floor sits
-// higher. Both were set on the retrieval measurement (README, "Selection").
+// higher. Both were set on the retrieval measurement (docs/api.md, "The part of the page you asked about").
 const (
 	bm25Floor     = 0.3
 	rerankedFloor = 0.53

@@ -1,5 +1,5 @@
 # services.sift: sift as a hardened NixOS service. The options render to the
-# HCL sift reads (README's Configuration section describes each block); the
+# HCL sift reads (docs/operations.md#configuration describes each block); the
 # rendered file is checked with `sift validate` when the system is built, so
 # a typo fails the rebuild rather than the service. Secrets never go in an
 # option: callers are given by the SHA-256 of their key, and keys, tokens

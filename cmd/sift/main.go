@@ -1,5 +1,5 @@
 // Command sift fetches web resources for AI agents and hands them back
-// clean, compact and safe. See README.md.
+// clean, compact and safe. See README.md and docs/.
 package main
 
 import (
