@@ -5,12 +5,9 @@
 package builtin
 
 import (
-	"github.com/siftd/sift/plugins/csv"
-	"github.com/siftd/sift/plugins/feed"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
-	"github.com/siftd/sift/plugins/notebook"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
@@ -19,12 +16,9 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"csv":      csv.New,
-		"feed":     feed.New,
-		"json":     json.New,
-		"notebook": notebook.New,
-		"pdf":      pdf.New,
-		"text":     text.New,
+		"json": json.New,
+		"pdf":  pdf.New,
+		"text": text.New,
 	}
 }
 
