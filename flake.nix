@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-HpbN2kvky0YKmnc+ZIiQFR18N41elRNgZXLq4nGTMsY=";
+      vendorHash = "sha256-FTKxT3Nstfw1WKUulbZmVMNFyW0Zpthiv0B8tAecB3A=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
