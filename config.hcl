@@ -57,6 +57,18 @@ extractor "pdf" {
   max_pages = 500
 }
 
+# Feeds, notebooks and CSV/TSV are small documents parsed in milliseconds:
+# one process each (killed and replaced like any other on a hostile file).
+extractor "feed" {
+  pool = 1
+}
+extractor "notebook" {
+  pool = 1
+}
+extractor "csv" {
+  pool = 1
+}
+
 # One caller fetches one host at a time. A fetch that finds that gate (or
 # sift's limit of 8 at once) full waits in line, first come first served,
 # for at most wait and never past its own deadline; past wait, or behind

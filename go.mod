@@ -29,6 +29,7 @@ require (
 	github.com/tdewolff/parse/v2 v2.8.20
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/tiktoken-go/tokenizer v0.10.0
+	github.com/yuin/goldmark v1.8.2
 	github.com/zclconf/go-cty v1.20.0
 	golang.org/x/net v0.60.0
 	golang.org/x/sys v0.48.0

@@ -169,10 +169,12 @@ type ExtractorRouter interface {
 }
 
 // DocumentRouter is what an ExtractorRouter may also do: route one
-// document by its start as well as its media type, for extractors that
-// claim documents of generic types (text/xml) by sniffing them.
+// document by its content as well as its media type, for extractors that
+// claim documents of generic types (text/xml, application/octet-stream)
+// by sniffing them or by their container; docURL (the document's URL or
+// file name) breaks a tie between container rules by its extension.
 type DocumentRouter interface {
-	RouteDocument(mediaType string, body []byte) (name string, ex Extractor, ok bool)
+	RouteDocument(mediaType, docURL string, body []byte) (name string, ex Extractor, ok bool)
 }
 
 // OptionChecker is what an ExtractorRouter may also do: check a request's

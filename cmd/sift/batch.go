@@ -26,7 +26,7 @@ func runBatch(cmd *cobra.Command, f extractFlags) error {
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
-	ex, closeFn, err := startExtractor(cmd, cfg, mediaType, nil)
+	ex, closeFn, err := startExtractor(cmd, cfg, mediaType, "", nil)
 	if err != nil {
 		return err
 	}

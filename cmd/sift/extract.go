@@ -143,7 +143,7 @@ func extractOne(cmd *cobra.Command, f extractFlags, req *sdk.ExtractRequest) (*s
 			return res, err
 		}
 	}
-	ex, closeFn, err := startExtractor(cmd, cfg, req.ContentType, req.Body)
+	ex, closeFn, err := startExtractor(cmd, cfg, req.ContentType, req.URL, req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -195,14 +195,14 @@ type envelope struct {
 }
 
 // startExtractor starts only the plugin that handles mediaType, or the
-// document starting with body when it is given (see host.RouteDocument).
-func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string, body []byte) (stages.Extractor, func(), error) {
+// document body at docURL when it is given (see host.RouteDocument).
+func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType, docURL string, body []byte) (stages.Extractor, func(), error) {
 	ctx := cmd.Context()
 	specs, diags := app.Plan(ctx, cfg)
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	name, err := routeName(specs, mediaType, body)
+	name, err := routeName(specs, mediaType, docURL, body)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -210,7 +210,7 @@ func startExtractor(cmd *cobra.Command, cfg *config.Config, mediaType string, bo
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return nil, nil, err
 	}
-	return routed(a, mediaType, body), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
+	return routed(a, mediaType, docURL, body), func() { _ = a.Close(context.WithoutCancel(ctx)) }, nil
 }
 
 // problemLog is the log of a one-document run: problems on stderr, not
@@ -221,8 +221,8 @@ func problemLog(cmd *cobra.Command) *slog.Logger {
 
 // routed returns a's extractor for mediaType, which refuses the -o options
 // it does not declare, or whose values do not fit, as a server would.
-func routed(a *app.App, mediaType string, body []byte) stages.Extractor {
-	name, ex, _ := a.Host.RouteDocument(mediatype.Of(mediaType), body)
+func routed(a *app.App, mediaType, docURL string, body []byte) stages.Extractor {
+	name, ex, _ := a.Host.RouteDocument(mediatype.Of(mediaType), docURL, body)
 	return checkedOptions{ex: ex, check: func(opts map[string]string) error { return a.Host.CheckOptions(name, opts) }}
 }
 
@@ -248,9 +248,9 @@ func (c checkedOptions) ExtractFor(ctx context.Context, share string, req *sdk.E
 }
 
 // routeName names the extractor that specs route mediaType to, or the
-// document starting with body.
-func routeName(specs []host.Spec, mediaType string, body []byte) (string, error) {
-	name, ok := host.RouteSpecDocument(specs, mediatype.Of(mediaType), body)
+// document body at docURL.
+func routeName(specs []host.Spec, mediaType, docURL string, body []byte) (string, error) {
+	name, ok := host.RouteSpecDocument(specs, mediatype.Of(mediaType), docURL, body)
 	if !ok {
 		return "", fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mediaType)
 	}
@@ -285,6 +285,16 @@ func sniff(name string, body []byte) string {
 			return "text/markdown"
 		case ".csv":
 			return "text/csv"
+		case ".tsv", ".tab":
+			return "text/tab-separated-values"
+		case ".ipynb":
+			return "application/x-ipynb+json"
+		case ".rss":
+			return "application/rss+xml"
+		case ".atom":
+			return "application/atom+xml"
+		case ".rdf":
+			return "application/rdf+xml"
 		}
 		if t := mime.TypeByExtension(ext); t != "" {
 			return t

@@ -30,7 +30,10 @@ type pluginListing struct {
 	Capabilities []string          `json:"capabilities,omitempty"`
 	// Sniff are the rules by which the plugin claims documents of generic
 	// media types by their content.
-	Sniff      []sniffListing     `json:"sniff,omitempty"`
+	Sniff []sniffListing `json:"sniff,omitempty"`
+	// Containers are the rules by which it recognises documents served
+	// with a generic media type by their container.
+	Containers []containerListing `json:"containers,omitempty"`
 	Attributes []attributeListing `json:"attributes"`
 	Options    []optionListing    `json:"options"`
 }
@@ -50,6 +53,17 @@ type sniffListing struct {
 	ContentTypes []string `json:"content_types"`
 	RootElements []string `json:"root_elements,omitempty"`
 	Pattern      string   `json:"pattern,omitempty"`
+}
+
+// containerListing is an sdk.ContainerRule with the snake_case keys of
+// sift's other JSON output.
+type containerListing struct {
+	MediaType   string   `json:"media_type"`
+	Extensions  []string `json:"extensions,omitempty"`
+	ZipEntries  []string `json:"zip_entries,omitempty"`
+	ZipMimetype string   `json:"zip_mimetype,omitempty"`
+	Magic       string   `json:"magic,omitempty"`
+	MagicWithin int      `json:"magic_within,omitempty"`
 }
 
 // optionListing is an sdk.Option with the snake_case keys of sift's other
@@ -131,6 +145,10 @@ func listing(specs []host.Spec, s *host.Spec) pluginListing {
 	for _, r := range s.Info.Sniff {
 		l.Sniff = append(l.Sniff, sniffListing{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
 	}
+	for _, r := range s.Info.Containers {
+		l.Containers = append(l.Containers, containerListing{MediaType: r.MediaType, Extensions: r.Extensions,
+			ZipEntries: r.ZipEntries, ZipMimetype: r.ZipMimetype, Magic: r.Magic, MagicWithin: r.MagicWithin})
+	}
 	switch {
 	case s.Companion:
 		l.Source, l.Path = "companion", s.Command[0]
@@ -181,6 +199,9 @@ func printListing(w io.Writer, l pluginListing) {
 	for _, r := range l.Sniff {
 		fmt.Fprintf(w, "  sniffs:         %s%s\n", strings.Join(r.ContentTypes, ", "), sniffTests(r))
 	}
+	for _, r := range l.Containers {
+		fmt.Fprintf(w, "  recognises:     %s%s\n", r.MediaType, containerTests(r))
+	}
 	fmt.Fprintf(w, "  attributes:%s\n", emptyMark(len(l.Attributes)))
 	for _, a := range l.Attributes {
 		req := ""
@@ -226,6 +247,30 @@ func sniffTests(r sniffListing) string {
 		parts = append(parts, fmt.Sprintf("matching %q", r.Pattern))
 	}
 	return " with " + strings.Join(parts, " and ")
+}
+
+// containerTests describes what a container rule looks for in a document
+// of a generic media type.
+func containerTests(r containerListing) string {
+	var parts []string
+	if len(r.ZipEntries) > 0 {
+		parts = append(parts, "a zip holding "+strings.Join(r.ZipEntries, " and "))
+	}
+	if r.ZipMimetype != "" {
+		parts = append(parts, fmt.Sprintf("a zip whose mimetype is %s", r.ZipMimetype))
+	}
+	if r.Magic != "" {
+		within := r.MagicWithin
+		if within == 0 {
+			within = sdk.MagicWithin
+		}
+		parts = append(parts, fmt.Sprintf("%q within %d bytes", r.Magic, within))
+	}
+	out := " in " + strings.Join(parts, " and ")
+	if len(r.Extensions) > 0 {
+		out += " (." + strings.Join(r.Extensions, ", .") + " on a tie)"
+	}
+	return out
 }
 
 func emptyMark(n int) string {

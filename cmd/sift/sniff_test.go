@@ -24,9 +24,10 @@ const (
 	testCatalog = `<?xml version="1.0"?><catalog><book>Go</book></catalog>`
 )
 
-// TestSniffedFeedsReachTheFeedPlugin: a feed plugin (a real binary, pinned
-// and served by sift serve) declares that it sniffs application/xml and
-// text/xml for rss and feed roots; a feed served as text/xml or
+// TestSniffedFeedsReachTheFeedPlugin: an operator's feed plugin (a real
+// binary, pinned and served by sift serve) declares that it sniffs
+// application/xml and text/xml for rss and feed roots, as the built-in
+// feed extractor does; its rules go first, so a feed served as text/xml or
 // application/xml reaches it, other XML served the same way stays with the
 // built-in routing, and sift extract routes a document the same way.
 func TestSniffedFeedsReachTheFeedPlugin(t *testing.T) {
@@ -47,7 +48,7 @@ func TestSniffedFeedsReachTheFeedPlugin(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
-	block := fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256  = %q\n}\n", bin, sum)
+	block := fmt.Sprintf("extractor \"testfeed\" {\n  command = [%q]\n  sha256  = %q\n}\n", bin, sum)
 	addr := serveConfig(t, port, block)
 
 	tests := []struct {

@@ -103,7 +103,7 @@ func newWarmExtractors(ctx context.Context, cfg *config.Config) (*warmExtractors
 // pool with no free process is waited for, as an inline run would wait
 // for a process to start.
 func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
-	ex, err := w.extractor(req.ContentType, req.Body)
+	ex, err := w.extractor(req.ContentType, req.URL, req.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -121,8 +121,8 @@ func (w *warmExtractors) extract(ctx context.Context, req *sdk.ExtractRequest) (
 	}
 }
 
-func (w *warmExtractors) extractor(mediaType string, body []byte) (stages.Extractor, error) {
-	name, err := routeName(w.specs, mediaType, body)
+func (w *warmExtractors) extractor(mediaType, docURL string, body []byte) (stages.Extractor, error) {
+	name, err := routeName(w.specs, mediaType, docURL, body)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +137,7 @@ func (w *warmExtractors) extractor(mediaType string, body []byte) (stages.Extrac
 		}
 		w.apps[name] = a
 	}
-	return routed(a, mediaType, body), nil
+	return routed(a, mediaType, docURL, body), nil
 }
 
 func (w *warmExtractors) close() {

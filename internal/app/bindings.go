@@ -24,9 +24,9 @@ func (b *bindings) Route(mediaType string) (string, stages.Extractor, bool) {
 }
 
 // RouteDocument finds the extractor for one document in the host, sniff
-// rules first.
-func (b *bindings) RouteDocument(mediaType string, body []byte) (string, stages.Extractor, bool) {
-	return b.host.RouteDocument(mediaType, body)
+// and container rules first.
+func (b *bindings) RouteDocument(mediaType, docURL string, body []byte) (string, stages.Extractor, bool) {
+	return b.host.RouteDocument(mediaType, docURL, body)
 }
 
 // CheckOptions checks a request's options against those the extractor

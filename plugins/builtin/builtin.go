@@ -5,9 +5,12 @@
 package builtin
 
 import (
+	"github.com/siftd/sift/plugins/csv"
+	"github.com/siftd/sift/plugins/feed"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
+	"github.com/siftd/sift/plugins/notebook"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
@@ -16,9 +19,12 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"json": json.New,
-		"pdf":  pdf.New,
-		"text": text.New,
+		"csv":      csv.New,
+		"feed":     feed.New,
+		"json":     json.New,
+		"notebook": notebook.New,
+		"pdf":      pdf.New,
+		"text":     text.New,
 	}
 }
 

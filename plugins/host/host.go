@@ -24,6 +24,7 @@ type Host struct {
 	specs     map[string]*Spec
 	routes    []route
 	sniffs    []sniffRoute
+	contains  containerRoutes
 	digesters map[string]stages.Digester
 	pools     []*Pool
 }
@@ -71,6 +72,8 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 	opts = opts.withDefaults()
 	h := &Host{digesters: map[string]stages.Digester{}, specs: map[string]*Spec{}}
 	var diags hcl.Diagnostics
+	var withExtractor []*Spec
+	extractors := map[string]stages.Extractor{}
 	for i := range specs {
 		s := &specs[i]
 		started, ds := h.startOne(ctx, s, opts)
@@ -91,10 +94,12 @@ func Start(ctx context.Context, specs []Spec, opts Options) (*Host, hcl.Diagnost
 				h.routes = append(h.routes, route{pattern: ct, name: s.Name, external: s.thirdParty(), ex: ex})
 			}
 			for _, sn := range s.sniffers {
-				h.sniffs = append(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex})
+				h.sniffs = addSniff(h.sniffs, sniffRoute{name: s.Name, sniffer: sn, ex: ex, external: s.thirdParty()})
 			}
+			withExtractor, extractors[s.Name] = append(withExtractor, s), ex
 		}
 	}
+	h.contains = newContainerRoutes(withExtractor, func(s *Spec) stages.Extractor { return extractors[s.Name] })
 	if diags.HasErrors() {
 		h.Close()
 		return nil, diags
@@ -110,7 +115,8 @@ func logStarted(log *slog.Logger, s *Spec) {
 		path = s.Command[0]
 	}
 	log.Info("plugin started", "plugin", s.Name, "kind", s.kind(), "version", s.Info.Version,
-		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "sniff_rules", len(s.Info.Sniff), "pool", s.Pool)
+		"path", path, "sha256", s.SHA256, "content_types", s.ContentTypes, "sniff_rules", len(s.Info.Sniff),
+		"container_rules", len(s.Info.Containers), "pool", s.Pool)
 }
 
 func (o Options) withDefaults() Options {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/siftd/sift/mediatype"
@@ -34,9 +35,25 @@ func compileSniff(s *Spec) error {
 
 // sniffRoute is one extractor's sniff rule among a host's routes.
 type sniffRoute struct {
-	name    string
-	sniffer *sdk.Sniffer
-	ex      stages.Extractor
+	name     string
+	sniffer  *sdk.Sniffer
+	ex       stages.Extractor
+	external bool
+}
+
+// addSniff adds r to the host's sniff rules: an operator's external
+// plugin's rules before every built-in's, as an external plugin wins a
+// media type on a tie (Route), so a configured feed plugin takes the
+// feeds the built-in one would sniff.
+func addSniff(rules []sniffRoute, r sniffRoute) []sniffRoute {
+	if !r.external {
+		return append(rules, r)
+	}
+	i := 0
+	for i < len(rules) && rules[i].external {
+		i++
+	}
+	return slices.Insert(rules, i, r)
 }
 
 // sniffs reports whether a rule claims a document of mediaType starting
@@ -50,28 +67,44 @@ func sniffs(sn *sdk.Sniffer, mediaType string, body []byte) bool {
 	return false
 }
 
-// RouteDocument is Route for one document: an extractor's sniff rule that
-// claims the document (its media type and its first bytes) takes it, the
-// first such rule in the order of the configuration; a document no rule
-// claims is routed by its media type.
-func (h *Host) RouteDocument(mediaType string, body []byte) (string, stages.Extractor, bool) {
+// RouteDocument is Route for one document at docURL: an extractor's sniff
+// rule that claims the document (its media type and its first bytes)
+// takes it, an external plugin's rule before a built-in's and otherwise the
+// first in the order of the configuration; then,
+// for a generic media type, a container rule that recognises it (the
+// URL's extension breaking a tie), whose extractor gets the document as
+// the media type recognised; a document no rule claims is routed by its
+// media type.
+func (h *Host) RouteDocument(mediaType, docURL string, body []byte) (string, stages.Extractor, bool) {
 	for _, r := range h.sniffs {
 		if sniffs(r.sniffer, mediaType, body) {
 			return r.name, r.ex, true
 		}
+	}
+	if owner, recognised, ok := h.contains.route(mediaType, docURL, body); ok {
+		return owner.name, recognized{ex: owner.ex, mediaType: recognised}, true
 	}
 	return h.Route(mediaType)
 }
 
 // RouteSpecDocument is RouteSpec for one document, by RouteDocument's
 // precedence.
-func RouteSpecDocument(specs []Spec, mediaType string, body []byte) (string, bool) {
-	for _, s := range specs {
-		for _, sn := range s.sniffers {
-			if sniffs(sn, mediaType, body) {
-				return s.Name, true
+func RouteSpecDocument(specs []Spec, mediaType, docURL string, body []byte) (string, bool) {
+	for _, external := range []bool{true, false} {
+		for _, s := range specs {
+			for _, sn := range s.sniffers {
+				if s.thirdParty() == external && sniffs(sn, mediaType, body) {
+					return s.Name, true
+				}
 			}
 		}
+	}
+	ptrs := make([]*Spec, len(specs))
+	for i := range specs {
+		ptrs[i] = &specs[i]
+	}
+	if owner, _, ok := newContainerRoutes(ptrs, func(*Spec) stages.Extractor { return nil }).route(mediaType, docURL, body); ok {
+		return owner.name, true
 	}
 	return RouteSpec(specs, mediaType)
 }

@@ -58,12 +58,12 @@ extractor "feed" {
 		{"text/x-test", "hi", "feed", "echo: hi"},
 	}
 	for _, tc := range tests {
-		name, ex, ok := h.RouteDocument(tc.mediaType, []byte(tc.body))
+		name, ex, ok := h.RouteDocument(tc.mediaType, "", []byte(tc.body))
 		if !ok || name != tc.want {
 			t.Errorf("RouteDocument(%s, %.20q) = %q, want %q", tc.mediaType, tc.body, name, tc.want)
 			continue
 		}
-		if spec, _ := RouteSpecDocument(specs, tc.mediaType, []byte(tc.body)); spec != tc.want {
+		if spec, _ := RouteSpecDocument(specs, tc.mediaType, "", []byte(tc.body)); spec != tc.want {
 			t.Errorf("RouteSpecDocument(%s, %.20q) = %q, want %q", tc.mediaType, tc.body, spec, tc.want)
 		}
 		res, err := ex.Extract(t.Context(), &sdk.ExtractRequest{Body: []byte(tc.body), ContentType: tc.mediaType})

@@ -183,6 +183,10 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 			diags = append(diags, startError(&s, err))
 			continue
 		}
+		if err := checkContainers(&s); err != nil {
+			diags = append(diags, startError(&s, err))
+			continue
+		}
 		specs = append(specs, s)
 	}
 	for _, b := range blocks {
@@ -212,6 +216,10 @@ func Plan(ctx context.Context, blocks []config.Plugin, builtins Builtins, compan
 		}
 		s.PerCaller = perCaller(s)
 		if err := compileSniff(&s); err != nil {
+			diags = append(diags, startError(&s, err))
+			continue
+		}
+		if err := checkContainers(&s); err != nil {
 			diags = append(diags, startError(&s, err))
 			continue
 		}

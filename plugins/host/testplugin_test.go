@@ -76,6 +76,11 @@ const envTestCostly = "SIFT_HOST_TEST_COSTLY"
 // served as XML, with the variable's value as its pattern.
 const envTestSniff = "SIFT_HOST_TEST_SNIFF"
 
+// envTestContainer makes faultyExtractor announce a container rule for
+// zips holding the variable's value as an entry, recognised as
+// application/x-test-zip.
+const envTestContainer = "SIFT_HOST_TEST_CONTAINER"
+
 func (faultyExtractor) Info(context.Context) (sdk.Info, error) {
 	info := sdk.Info{Name: "faulty", Version: "0.0.1", ContentTypes: []string{"text/x-test"}}
 	if os.Getenv(envTestCostly) == "1" {
@@ -83,6 +88,9 @@ func (faultyExtractor) Info(context.Context) (sdk.Info, error) {
 	}
 	if p, ok := os.LookupEnv(envTestSniff); ok {
 		info.Sniff = []sdk.SniffRule{{ContentTypes: []string{"text/xml", "application/xml"}, RootElements: []string{"rss"}, Pattern: p}}
+	}
+	if entry, ok := os.LookupEnv(envTestContainer); ok {
+		info.Containers = []sdk.ContainerRule{{MediaType: "application/x-test-zip", Extensions: []string{"tzip"}, ZipEntries: []string{entry}}}
 	}
 	return info, nil
 }
@@ -142,6 +150,8 @@ func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*s
 	case "links":
 		return &sdk.ExtractResult{Content: "linked", Format: sdk.FormatText,
 			Links: []string{"https://example.com/a", "https://example.com/b"}}, nil
+	case "type":
+		return &sdk.ExtractResult{Content: "type: " + req.ContentType, Format: sdk.FormatText}, nil
 	case "procs":
 		return &sdk.ExtractResult{Content: strconv.Itoa(runtime.GOMAXPROCS(0)), Format: sdk.FormatText}, nil
 	case "gate":

@@ -64,7 +64,11 @@ func New() sdk.Extractor { return &Extractor{cfg: config{MaxPages: DefaultMaxPag
 // Info names the media type handled.
 func (*Extractor) Info(context.Context) (sdk.Info, error) {
 	return sdk.Info{Name: "pdf", Version: "1.0.0", ContentTypes: []string{"application/pdf"},
-		Capabilities: []string{sdk.CapabilityCostly}}, nil
+		Capabilities: []string{sdk.CapabilityCostly},
+		// A PDF served as application/octet-stream (object stores send
+		// that for any file) or with no type; readers accept the header
+		// anywhere in the first KiB, after junk a server prepended.
+		Containers: []sdk.ContainerRule{{MediaType: "application/pdf", Extensions: []string{"pdf"}, Magic: "%PDF-", MagicWithin: 1 << 10}}}, nil
 }
 
 // Schema lists the pdf block's own attribute.

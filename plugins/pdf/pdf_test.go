@@ -1,6 +1,7 @@
 package pdf
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -193,5 +194,39 @@ func TestParallelReadEqualsSerial(t *testing.T) {
 	}
 	if _, err := e.engine.helper(); err != nil {
 		t.Fatalf("no helper instance: %v", err)
+	}
+}
+
+// The pdf extractor's container rule recognises a PDF served with a
+// generic type by its header, also after junk a server prepended, and
+// claims nothing else.
+func TestContainerRuleRecognisesPDFs(t *testing.T) {
+	info, err := New().Info(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := sdk.CompileContainerRules(info.Containers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := os.ReadFile(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		body []byte
+		want bool
+	}{
+		{"a pdf", pdf, true},
+		{"after 1000 bytes of junk", append(bytes.Repeat([]byte("\r\n"), 500), pdf...), true},
+		{"after 2 KiB of junk", append(bytes.Repeat([]byte(" "), 2048), pdf...), false},
+		{"a zip", []byte("PK\x03\x04"), false},
+		{"the header after text", []byte("junk %PDF-1.4"), true}, // anywhere in the first KiB, as readers take it
+		{"no header", []byte("the %PDF format"), false},
+	} {
+		if got := len(set.Match(tc.body)) > 0; got != tc.want {
+			t.Errorf("%s: claimed %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

@@ -19,6 +19,10 @@ func infoToProto(in Info) *pb.Info {
 	for _, r := range in.Sniff {
 		out.Sniff = append(out.Sniff, &pb.SniffRule{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
 	}
+	for _, r := range in.Containers {
+		out.Containers = append(out.Containers, &pb.ContainerRule{MediaType: r.MediaType, Extensions: r.Extensions,
+			ZipEntries: r.ZipEntries, ZipMimetype: r.ZipMimetype, Magic: r.Magic, MagicWithin: int32(r.MagicWithin)})
+	}
 	return out
 }
 
@@ -26,6 +30,10 @@ func infoFromProto(in *pb.Info) Info {
 	out := Info{Name: in.GetName(), Version: in.GetVersion(), ContentTypes: in.GetContentTypes(), Capabilities: in.GetCapabilities()}
 	for _, r := range in.GetSniff() {
 		out.Sniff = append(out.Sniff, SniffRule{ContentTypes: r.GetContentTypes(), RootElements: r.GetRootElements(), Pattern: r.GetPattern()})
+	}
+	for _, r := range in.GetContainers() {
+		out.Containers = append(out.Containers, ContainerRule{MediaType: r.GetMediaType(), Extensions: r.GetExtensions(),
+			ZipEntries: r.GetZipEntries(), ZipMimetype: r.GetZipMimetype(), Magic: r.GetMagic(), MagicWithin: int(r.GetMagicWithin())})
 	}
 	return out
 }

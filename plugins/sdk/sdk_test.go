@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/siftd/sift/plugins/sdk"
@@ -13,7 +14,9 @@ import (
 type upper struct{ sdk.NoConfig }
 
 func (upper) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "upper", Version: "1.2.3", ContentTypes: []string{"text/x-upper"}, Capabilities: []string{"options"}}, nil
+	return sdk.Info{Name: "upper", Version: "1.2.3", ContentTypes: []string{"text/x-upper"}, Capabilities: []string{"options"},
+		Containers: []sdk.ContainerRule{{MediaType: "text/x-upper", Extensions: []string{"up"}, ZipEntries: []string{"a", "b"},
+			ZipMimetype: "text/x-upper", Magic: "UP", MagicWithin: 12}}}, nil
 }
 
 func (upper) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
@@ -45,6 +48,9 @@ func TestExtractorRoundTrip(t *testing.T) {
 	info, err := ex.Info(ctx)
 	if err != nil || info.Name != "upper" || info.Version != "1.2.3" || info.ContentTypes[0] != "text/x-upper" || info.Capabilities[0] != "options" {
 		t.Fatalf("info %+v, %v", info, err)
+	}
+	if want, _ := (upper{}).Info(ctx); !reflect.DeepEqual(info.Containers, want.Containers) {
+		t.Fatalf("container rules %+v, want %+v", info.Containers, want.Containers)
 	}
 	diags, err := ex.Configure(ctx, json.RawMessage(`{}`))
 	if err != nil || len(diags) != 0 {

@@ -44,6 +44,10 @@ type Info struct {
 	// Sniff claims documents of generic media types by their content,
 	// such as feeds served as text/xml (see SniffRule).
 	Sniff []SniffRule
+	// Containers claim documents served with a generic media type
+	// (application/octet-stream, application/zip, none) by their content:
+	// a zip's entries or mimetype, a magic string (see ContainerRule).
+	Containers []ContainerRule
 }
 
 // CapabilityCostly announces documents that are costly and may be hostile

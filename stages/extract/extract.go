@@ -52,7 +52,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		return fmt.Errorf("no fetched body to extract")
 	}
 	mt := doc.MediaType()
-	name, ex, ok := s.route(mt, doc.Response.Body)
+	name, ex, ok := s.route(mt, doc.Response.FinalURL, doc.Response.Body)
 	if !ok {
 		return fmt.Errorf("%w %q: no extractor handles it", stages.ErrUnsupportedType, mt)
 	}
@@ -141,11 +141,11 @@ func Bound(what, v string, max int64) (cut, warning string) {
 	return cut, warning
 }
 
-// route finds the document's extractor, by its start too when the router
-// knows extractors that sniff.
-func (s *Stage) route(mediaType string, body []byte) (string, stages.Extractor, bool) {
+// route finds the document's extractor, by its content too when the
+// router knows extractors that sniff or recognise containers.
+func (s *Stage) route(mediaType, docURL string, body []byte) (string, stages.Extractor, bool) {
 	if dr, ok := s.router.(stages.DocumentRouter); ok {
-		return dr.RouteDocument(mediaType, body)
+		return dr.RouteDocument(mediaType, docURL, body)
 	}
 	return s.router.Route(mediaType)
 }

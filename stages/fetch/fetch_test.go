@@ -335,3 +335,47 @@ func TestContentLengthLies(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A document served with a generic type (or none) reaches routing with
+// its body whole, where container rules recognise it; only a body that
+// contradicts a textual type is refused.
+func TestGenericTypesReachRouting(t *testing.T) {
+	zipBody := append([]byte("PK\x03\x04\x14\x00"), bytes.Repeat([]byte{0}, 200)...)
+	pdfBody := []byte("%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n")
+	for _, tc := range []struct {
+		name, header string
+		body         []byte
+		want         string // the content type fetch reports; "" for a refusal
+	}{
+		{"octet-stream", "application/octet-stream", zipBody, "application/octet-stream"},
+		{"binary/octet-stream", "binary/octet-stream", zipBody, "binary/octet-stream"},
+		{"application/zip", "application/zip", zipBody, "application/zip"},
+		{"no type: sniffed", "-", zipBody, "application/zip"},
+		{"a pdf as octet-stream", "application/octet-stream", pdfBody, "application/octet-stream"},
+		{"a zip that claims to be text", "text/plain", zipBody, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := newOrigin(t, false, func(w http.ResponseWriter, r *http.Request) {
+				if tc.header == "-" {
+					w.Header()["Content-Type"] = nil // net/http would sniff one
+				} else {
+					w.Header().Set("Content-Type", tc.header)
+				}
+				_, _ = w.Write(tc.body)
+			})
+			doc, err := run(t, newStage(t, defaults(), o), o.srv.URL+"/file")
+			if tc.want == "" {
+				if !errors.Is(err, ErrContentType) {
+					t.Fatalf("err %v, want ErrContentType", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if doc.Response.ContentType != tc.want || !bytes.Equal(doc.Response.Body, tc.body) {
+				t.Fatalf("content type %q (want %q), body of %d bytes (want %d)", doc.Response.ContentType, tc.want, len(doc.Response.Body), len(tc.body))
+			}
+		})
+	}
+}

@@ -73,7 +73,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9, 0}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10, 0}
 }
 
 type GetInfoRequest struct {
@@ -120,7 +120,10 @@ type Info struct {
 	ContentTypes []string `protobuf:"bytes,3,rep,name=content_types,json=contentTypes,proto3" json:"content_types,omitempty"`
 	Capabilities []string `protobuf:"bytes,4,rep,name=capabilities,proto3" json:"capabilities,omitempty"`
 	// Documents of generic media types the plugin claims by their content.
-	Sniff         []*SniffRule `protobuf:"bytes,5,rep,name=sniff,proto3" json:"sniff,omitempty"`
+	Sniff []*SniffRule `protobuf:"bytes,5,rep,name=sniff,proto3" json:"sniff,omitempty"`
+	// Documents of generic media types (application/octet-stream,
+	// application/zip, none) the plugin claims by their container.
+	Containers    []*ContainerRule `protobuf:"bytes,6,rep,name=containers,proto3" json:"containers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -190,6 +193,108 @@ func (x *Info) GetSniff() []*SniffRule {
 	return nil
 }
 
+func (x *Info) GetContainers() []*ContainerRule {
+	if x != nil {
+		return x.Containers
+	}
+	return nil
+}
+
+// ContainerRule claims a document served with a generic media type by what
+// its container holds; the host evaluates it on the whole body without
+// calling the plugin, and every test set must hold.
+type ContainerRule struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The exact media type of the documents recognised; the plugin receives
+	// it as the request's content_type.
+	MediaType string `protobuf:"bytes,1,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
+	// Extensions of the URL's path (without the dot) that break a tie
+	// between rules that all claim a document.
+	Extensions []string `protobuf:"bytes,2,rep,name=extensions,proto3" json:"extensions,omitempty"`
+	// Names that must all be entries of the zip's central directory.
+	ZipEntries []string `protobuf:"bytes,3,rep,name=zip_entries,json=zipEntries,proto3" json:"zip_entries,omitempty"`
+	// What the zip's "mimetype" entry must hold (ODF, EPUB).
+	ZipMimetype string `protobuf:"bytes,4,opt,name=zip_mimetype,json=zipMimetype,proto3" json:"zip_mimetype,omitempty"`
+	// A string that must occur near the start ("%PDF-")...
+	Magic string `protobuf:"bytes,5,opt,name=magic,proto3" json:"magic,omitempty"`
+	// ...starting within this many bytes (0: 1024).
+	MagicWithin   int32 `protobuf:"varint,6,opt,name=magic_within,json=magicWithin,proto3" json:"magic_within,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContainerRule) Reset() {
+	*x = ContainerRule{}
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContainerRule) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContainerRule) ProtoMessage() {}
+
+func (x *ContainerRule) ProtoReflect() protoreflect.Message {
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContainerRule.ProtoReflect.Descriptor instead.
+func (*ContainerRule) Descriptor() ([]byte, []int) {
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ContainerRule) GetMediaType() string {
+	if x != nil {
+		return x.MediaType
+	}
+	return ""
+}
+
+func (x *ContainerRule) GetExtensions() []string {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
+func (x *ContainerRule) GetZipEntries() []string {
+	if x != nil {
+		return x.ZipEntries
+	}
+	return nil
+}
+
+func (x *ContainerRule) GetZipMimetype() string {
+	if x != nil {
+		return x.ZipMimetype
+	}
+	return ""
+}
+
+func (x *ContainerRule) GetMagic() string {
+	if x != nil {
+		return x.Magic
+	}
+	return ""
+}
+
+func (x *ContainerRule) GetMagicWithin() int32 {
+	if x != nil {
+		return x.MagicWithin
+	}
+	return 0
+}
+
 // SniffRule claims documents served with a generic media type (text/xml,
 // application/xml) whose first 8 KiB show they are the plugin's. The host
 // evaluates it without calling the plugin: a document matches when its
@@ -209,7 +314,7 @@ type SniffRule struct {
 
 func (x *SniffRule) Reset() {
 	*x = SniffRule{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -221,7 +326,7 @@ func (x *SniffRule) String() string {
 func (*SniffRule) ProtoMessage() {}
 
 func (x *SniffRule) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[2]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -234,7 +339,7 @@ func (x *SniffRule) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SniffRule.ProtoReflect.Descriptor instead.
 func (*SniffRule) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{2}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SniffRule) GetContentTypes() []string {
@@ -266,7 +371,7 @@ type GetSchemaRequest struct {
 
 func (x *GetSchemaRequest) Reset() {
 	*x = GetSchemaRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -278,7 +383,7 @@ func (x *GetSchemaRequest) String() string {
 func (*GetSchemaRequest) ProtoMessage() {}
 
 func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[3]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -291,7 +396,7 @@ func (x *GetSchemaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSchemaRequest.ProtoReflect.Descriptor instead.
 func (*GetSchemaRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{3}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
 }
 
 // Schema lists the attributes a plugin accepts in its HCL block and the
@@ -309,7 +414,7 @@ type Schema struct {
 
 func (x *Schema) Reset() {
 	*x = Schema{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -321,7 +426,7 @@ func (x *Schema) String() string {
 func (*Schema) ProtoMessage() {}
 
 func (x *Schema) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[4]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -334,7 +439,7 @@ func (x *Schema) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Schema.ProtoReflect.Descriptor instead.
 func (*Schema) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{4}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Schema) GetAttributes() []*Attribute {
@@ -367,7 +472,7 @@ type Attribute struct {
 
 func (x *Attribute) Reset() {
 	*x = Attribute{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -379,7 +484,7 @@ func (x *Attribute) String() string {
 func (*Attribute) ProtoMessage() {}
 
 func (x *Attribute) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[5]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -392,7 +497,7 @@ func (x *Attribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Attribute.ProtoReflect.Descriptor instead.
 func (*Attribute) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{5}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *Attribute) GetName() string {
@@ -451,7 +556,7 @@ type Option struct {
 
 func (x *Option) Reset() {
 	*x = Option{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -463,7 +568,7 @@ func (x *Option) String() string {
 func (*Option) ProtoMessage() {}
 
 func (x *Option) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[6]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -476,7 +581,7 @@ func (x *Option) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Option.ProtoReflect.Descriptor instead.
 func (*Option) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{6}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Option) GetName() string {
@@ -538,7 +643,7 @@ type ConfigureRequest struct {
 
 func (x *ConfigureRequest) Reset() {
 	*x = ConfigureRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -550,7 +655,7 @@ func (x *ConfigureRequest) String() string {
 func (*ConfigureRequest) ProtoMessage() {}
 
 func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[7]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -563,7 +668,7 @@ func (x *ConfigureRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureRequest.ProtoReflect.Descriptor instead.
 func (*ConfigureRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{7}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ConfigureRequest) GetConfigJson() []byte {
@@ -582,7 +687,7 @@ type ConfigureResponse struct {
 
 func (x *ConfigureResponse) Reset() {
 	*x = ConfigureResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -594,7 +699,7 @@ func (x *ConfigureResponse) String() string {
 func (*ConfigureResponse) ProtoMessage() {}
 
 func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[8]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -607,7 +712,7 @@ func (x *ConfigureResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfigureResponse.ProtoReflect.Descriptor instead.
 func (*ConfigureResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{8}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ConfigureResponse) GetDiagnostics() []*Diagnostic {
@@ -630,7 +735,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -642,7 +747,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[9]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -655,7 +760,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{9}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -702,7 +807,7 @@ type ExtractRequest struct {
 
 func (x *ExtractRequest) Reset() {
 	*x = ExtractRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -714,7 +819,7 @@ func (x *ExtractRequest) String() string {
 func (*ExtractRequest) ProtoMessage() {}
 
 func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[10]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -727,7 +832,7 @@ func (x *ExtractRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractRequest.ProtoReflect.Descriptor instead.
 func (*ExtractRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{10}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExtractRequest) GetBody() []byte {
@@ -789,7 +894,7 @@ type ExtractResponse struct {
 
 func (x *ExtractResponse) Reset() {
 	*x = ExtractResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -801,7 +906,7 @@ func (x *ExtractResponse) String() string {
 func (*ExtractResponse) ProtoMessage() {}
 
 func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[11]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -814,7 +919,7 @@ func (x *ExtractResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExtractResponse.ProtoReflect.Descriptor instead.
 func (*ExtractResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{11}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ExtractResponse) GetContent() string {
@@ -884,7 +989,7 @@ type Error struct {
 
 func (x *Error) Reset() {
 	*x = Error{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -896,7 +1001,7 @@ func (x *Error) String() string {
 func (*Error) ProtoMessage() {}
 
 func (x *Error) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[12]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -909,7 +1014,7 @@ func (x *Error) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Error.ProtoReflect.Descriptor instead.
 func (*Error) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{12}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Error) GetClass() string {
@@ -943,7 +1048,7 @@ type DigestRequest struct {
 
 func (x *DigestRequest) Reset() {
 	*x = DigestRequest{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -955,7 +1060,7 @@ func (x *DigestRequest) String() string {
 func (*DigestRequest) ProtoMessage() {}
 
 func (x *DigestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[13]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -968,7 +1073,7 @@ func (x *DigestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestRequest.ProtoReflect.Descriptor instead.
 func (*DigestRequest) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{13}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DigestRequest) GetContent() string {
@@ -1024,7 +1129,7 @@ type DigestResponse struct {
 
 func (x *DigestResponse) Reset() {
 	*x = DigestResponse{}
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1036,7 +1141,7 @@ func (x *DigestResponse) String() string {
 func (*DigestResponse) ProtoMessage() {}
 
 func (x *DigestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[14]
+	mi := &file_sift_plugin_v1_plugin_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1049,7 +1154,7 @@ func (x *DigestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DigestResponse.ProtoReflect.Descriptor instead.
 func (*DigestResponse) Descriptor() ([]byte, []int) {
-	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{14}
+	return file_sift_plugin_v1_plugin_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *DigestResponse) GetDigest() string {
@@ -1078,13 +1183,27 @@ var File_sift_plugin_v1_plugin_proto protoreflect.FileDescriptor
 const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1bsift/plugin/v1/plugin.proto\x12\x0esift.plugin.v1\"\x10\n" +
-	"\x0eGetInfoRequest\"\xae\x01\n" +
+	"\x0eGetInfoRequest\"\xed\x01\n" +
 	"\x04Info\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12#\n" +
 	"\rcontent_types\x18\x03 \x03(\tR\fcontentTypes\x12\"\n" +
 	"\fcapabilities\x18\x04 \x03(\tR\fcapabilities\x12/\n" +
-	"\x05sniff\x18\x05 \x03(\v2\x19.sift.plugin.v1.SniffRuleR\x05sniff\"o\n" +
+	"\x05sniff\x18\x05 \x03(\v2\x19.sift.plugin.v1.SniffRuleR\x05sniff\x12=\n" +
+	"\n" +
+	"containers\x18\x06 \x03(\v2\x1d.sift.plugin.v1.ContainerRuleR\n" +
+	"containers\"\xcb\x01\n" +
+	"\rContainerRule\x12\x1d\n" +
+	"\n" +
+	"media_type\x18\x01 \x01(\tR\tmediaType\x12\x1e\n" +
+	"\n" +
+	"extensions\x18\x02 \x03(\tR\n" +
+	"extensions\x12\x1f\n" +
+	"\vzip_entries\x18\x03 \x03(\tR\n" +
+	"zipEntries\x12!\n" +
+	"\fzip_mimetype\x18\x04 \x01(\tR\vzipMimetype\x12\x14\n" +
+	"\x05magic\x18\x05 \x01(\tR\x05magic\x12!\n" +
+	"\fmagic_within\x18\x06 \x01(\x05R\vmagicWithin\"o\n" +
 	"\tSniffRule\x12#\n" +
 	"\rcontent_types\x18\x01 \x03(\tR\fcontentTypes\x12#\n" +
 	"\rroot_elements\x18\x02 \x03(\tR\frootElements\x12\x18\n" +
@@ -1189,58 +1308,60 @@ func file_sift_plugin_v1_plugin_proto_rawDescGZIP() []byte {
 }
 
 var file_sift_plugin_v1_plugin_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_sift_plugin_v1_plugin_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_sift_plugin_v1_plugin_proto_goTypes = []any{
 	(Diagnostic_Severity)(0),  // 0: sift.plugin.v1.Diagnostic.Severity
 	(*GetInfoRequest)(nil),    // 1: sift.plugin.v1.GetInfoRequest
 	(*Info)(nil),              // 2: sift.plugin.v1.Info
-	(*SniffRule)(nil),         // 3: sift.plugin.v1.SniffRule
-	(*GetSchemaRequest)(nil),  // 4: sift.plugin.v1.GetSchemaRequest
-	(*Schema)(nil),            // 5: sift.plugin.v1.Schema
-	(*Attribute)(nil),         // 6: sift.plugin.v1.Attribute
-	(*Option)(nil),            // 7: sift.plugin.v1.Option
-	(*ConfigureRequest)(nil),  // 8: sift.plugin.v1.ConfigureRequest
-	(*ConfigureResponse)(nil), // 9: sift.plugin.v1.ConfigureResponse
-	(*Diagnostic)(nil),        // 10: sift.plugin.v1.Diagnostic
-	(*ExtractRequest)(nil),    // 11: sift.plugin.v1.ExtractRequest
-	(*ExtractResponse)(nil),   // 12: sift.plugin.v1.ExtractResponse
-	(*Error)(nil),             // 13: sift.plugin.v1.Error
-	(*DigestRequest)(nil),     // 14: sift.plugin.v1.DigestRequest
-	(*DigestResponse)(nil),    // 15: sift.plugin.v1.DigestResponse
-	nil,                       // 16: sift.plugin.v1.ExtractRequest.OptionsEntry
-	nil,                       // 17: sift.plugin.v1.ExtractResponse.MetadataEntry
+	(*ContainerRule)(nil),     // 3: sift.plugin.v1.ContainerRule
+	(*SniffRule)(nil),         // 4: sift.plugin.v1.SniffRule
+	(*GetSchemaRequest)(nil),  // 5: sift.plugin.v1.GetSchemaRequest
+	(*Schema)(nil),            // 6: sift.plugin.v1.Schema
+	(*Attribute)(nil),         // 7: sift.plugin.v1.Attribute
+	(*Option)(nil),            // 8: sift.plugin.v1.Option
+	(*ConfigureRequest)(nil),  // 9: sift.plugin.v1.ConfigureRequest
+	(*ConfigureResponse)(nil), // 10: sift.plugin.v1.ConfigureResponse
+	(*Diagnostic)(nil),        // 11: sift.plugin.v1.Diagnostic
+	(*ExtractRequest)(nil),    // 12: sift.plugin.v1.ExtractRequest
+	(*ExtractResponse)(nil),   // 13: sift.plugin.v1.ExtractResponse
+	(*Error)(nil),             // 14: sift.plugin.v1.Error
+	(*DigestRequest)(nil),     // 15: sift.plugin.v1.DigestRequest
+	(*DigestResponse)(nil),    // 16: sift.plugin.v1.DigestResponse
+	nil,                       // 17: sift.plugin.v1.ExtractRequest.OptionsEntry
+	nil,                       // 18: sift.plugin.v1.ExtractResponse.MetadataEntry
 }
 var file_sift_plugin_v1_plugin_proto_depIdxs = []int32{
-	3,  // 0: sift.plugin.v1.Info.sniff:type_name -> sift.plugin.v1.SniffRule
-	6,  // 1: sift.plugin.v1.Schema.attributes:type_name -> sift.plugin.v1.Attribute
-	7,  // 2: sift.plugin.v1.Schema.options:type_name -> sift.plugin.v1.Option
-	10, // 3: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
-	0,  // 4: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
-	16, // 5: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
-	17, // 6: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
-	13, // 7: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
-	13, // 8: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
-	1,  // 9: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	4,  // 10: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	8,  // 11: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	11, // 12: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
-	1,  // 13: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
-	4,  // 14: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
-	8,  // 15: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
-	14, // 16: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
-	2,  // 17: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
-	5,  // 18: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
-	9,  // 19: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	12, // 20: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
-	2,  // 21: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
-	5,  // 22: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
-	9,  // 23: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
-	15, // 24: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
-	17, // [17:25] is the sub-list for method output_type
-	9,  // [9:17] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	4,  // 0: sift.plugin.v1.Info.sniff:type_name -> sift.plugin.v1.SniffRule
+	3,  // 1: sift.plugin.v1.Info.containers:type_name -> sift.plugin.v1.ContainerRule
+	7,  // 2: sift.plugin.v1.Schema.attributes:type_name -> sift.plugin.v1.Attribute
+	8,  // 3: sift.plugin.v1.Schema.options:type_name -> sift.plugin.v1.Option
+	11, // 4: sift.plugin.v1.ConfigureResponse.diagnostics:type_name -> sift.plugin.v1.Diagnostic
+	0,  // 5: sift.plugin.v1.Diagnostic.severity:type_name -> sift.plugin.v1.Diagnostic.Severity
+	17, // 6: sift.plugin.v1.ExtractRequest.options:type_name -> sift.plugin.v1.ExtractRequest.OptionsEntry
+	18, // 7: sift.plugin.v1.ExtractResponse.metadata:type_name -> sift.plugin.v1.ExtractResponse.MetadataEntry
+	14, // 8: sift.plugin.v1.ExtractResponse.error:type_name -> sift.plugin.v1.Error
+	14, // 9: sift.plugin.v1.DigestResponse.error:type_name -> sift.plugin.v1.Error
+	1,  // 10: sift.plugin.v1.Extractor.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	5,  // 11: sift.plugin.v1.Extractor.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	9,  // 12: sift.plugin.v1.Extractor.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	12, // 13: sift.plugin.v1.Extractor.Extract:input_type -> sift.plugin.v1.ExtractRequest
+	1,  // 14: sift.plugin.v1.Digester.GetInfo:input_type -> sift.plugin.v1.GetInfoRequest
+	5,  // 15: sift.plugin.v1.Digester.GetSchema:input_type -> sift.plugin.v1.GetSchemaRequest
+	9,  // 16: sift.plugin.v1.Digester.Configure:input_type -> sift.plugin.v1.ConfigureRequest
+	15, // 17: sift.plugin.v1.Digester.Digest:input_type -> sift.plugin.v1.DigestRequest
+	2,  // 18: sift.plugin.v1.Extractor.GetInfo:output_type -> sift.plugin.v1.Info
+	6,  // 19: sift.plugin.v1.Extractor.GetSchema:output_type -> sift.plugin.v1.Schema
+	10, // 20: sift.plugin.v1.Extractor.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	13, // 21: sift.plugin.v1.Extractor.Extract:output_type -> sift.plugin.v1.ExtractResponse
+	2,  // 22: sift.plugin.v1.Digester.GetInfo:output_type -> sift.plugin.v1.Info
+	6,  // 23: sift.plugin.v1.Digester.GetSchema:output_type -> sift.plugin.v1.Schema
+	10, // 24: sift.plugin.v1.Digester.Configure:output_type -> sift.plugin.v1.ConfigureResponse
+	16, // 25: sift.plugin.v1.Digester.Digest:output_type -> sift.plugin.v1.DigestResponse
+	18, // [18:26] is the sub-list for method output_type
+	10, // [10:18] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_sift_plugin_v1_plugin_proto_init() }
@@ -1248,14 +1369,14 @@ func file_sift_plugin_v1_plugin_proto_init() {
 	if File_sift_plugin_v1_plugin_proto != nil {
 		return
 	}
-	file_sift_plugin_v1_plugin_proto_msgTypes[6].OneofWrappers = []any{}
+	file_sift_plugin_v1_plugin_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_sift_plugin_v1_plugin_proto_rawDesc), len(file_sift_plugin_v1_plugin_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
