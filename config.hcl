@@ -65,7 +65,7 @@ extractor "feed" {
 extractor "notebook" {
   pool = 1
 }
-extractor "csv" {
+extractor "table" {        # CSV and TSV as markdown tables
   pool = 1
 }
 

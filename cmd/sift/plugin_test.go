@@ -215,7 +215,7 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	feedBin, feedSum := buildPlugin(t, filepath.Join("testdata", "sift-feed"), "sift-feed")
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum) +
-		fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
+		fmt.Sprintf("extractor \"podcasts\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -248,12 +248,12 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	if len(csv.Options) != 1 || csv.Options[0].Name != "rows" || *csv.Options[0].Min != 1 {
 		t.Errorf("csv options %+v", csv.Options)
 	}
-	if sn := byName["feed"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
+	if sn := byName["podcasts"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
 		strings.Join(sn[0].RootElements, ",") != "rss,feed" {
-		t.Errorf("feed's sniff rules listed as %+v", sn)
+		t.Errorf("podcasts's sniff rules listed as %+v", sn)
 	}
-	if byName["text"].Shadowed["text/csv"] != "csv" {
-		t.Errorf("text's text/csv is not shown as taken by csv: %+v", byName["text"].Shadowed)
+	if byName["table"].Shadowed["text/csv"] != "csv" {
+		t.Errorf("the built-in table's text/csv is not shown as taken by the external csv: %+v", byName["table"].Shadowed)
 	}
 	if !slices.Contains(byName["pdf"].Capabilities, "costly") || byName["pdf"].Options[0].Name != "pages" {
 		t.Errorf("pdf listed as %+v", byName["pdf"])
@@ -456,7 +456,7 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "sift-feed")
-	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir, "--sdk", sdkDir); code != 0 {
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "podcasts", "--dir", dir, "--sdk", sdkDir); code != 0 {
 		t.Fatalf("sift plugin new: exit %d\n%s", code, stderr)
 	}
 	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
@@ -467,7 +467,7 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir); code == 0 || !strings.Contains(stderr, "exists") {
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "podcasts", "--dir", dir); code == 0 || !strings.Contains(stderr, "exists") {
 		t.Errorf("an existing folder: exit %d, %s", code, stderr)
 	}
 	if _, stderr, code := runSift(t, nil, "plugin", "new", "Feed!"); code == 0 || !strings.Contains(stderr, "plugin name") {

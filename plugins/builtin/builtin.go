@@ -19,7 +19,7 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"csv":      csv.New,
+		"table":    csv.New,
 		"feed":     feed.New,
 		"json":     json.New,
 		"notebook": notebook.New,
