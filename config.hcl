@@ -59,13 +59,13 @@ extractor "pdf" {
 
 # Feeds, notebooks and CSV/TSV are small documents parsed in milliseconds:
 # one process each (killed and replaced like any other on a hostile file).
-extractor "feed" {
+extractor "feeds" {
   pool = 1
 }
 extractor "notebook" {
   pool = 1
 }
-extractor "csv" {
+extractor "delimited" {
   pool = 1
 }
 

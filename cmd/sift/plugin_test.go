@@ -274,8 +274,8 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 		strings.Join(sn[0].RootElements, ",") != "rss,feed" {
 		t.Errorf("feed's sniff rules listed as %+v", sn)
 	}
-	if byName["text"].Shadowed["text/csv"] != "csv" {
-		t.Errorf("text's text/csv is not shown as taken by csv: %+v", byName["text"].Shadowed)
+	if byName["delimited"].Shadowed["text/csv"] != "csv" {
+		t.Errorf("delimited's text/csv is not shown as taken by csv: %+v", byName["delimited"].Shadowed)
 	}
 	if !slices.Contains(byName["pdf"].Capabilities, "costly") || byName["pdf"].Options[0].Name != "pages" {
 		t.Errorf("pdf listed as %+v", byName["pdf"])
