@@ -1,6 +1,6 @@
 # sift's default configuration: runs as it is on one machine, with SQLite
 # under ./data and no LLM, Honcho or search backend. `sift validate` checks
-# a configuration; docs/operations.md#configuration describes the blocks, docs/config.md every attribute.
+# a configuration; README.md's Configuration section describes the blocks.
 # `make run` serves this file from disk; config/default.hcl, a copy kept
 # identical by a test, is embedded as the default when no file is found.
 
@@ -14,7 +14,7 @@ store {
   driver = "sqlite"
 }
 
-# The development key is "sift-dev-key" (see docs/operations.md#callers-and-keys). While a caller holds
+# The development key is "sift-dev-key" (see README). While a caller holds
 # it, sift refuses to listen on anything but loopback. `sift key new NAME`
 # prints a fresh key and its block.
 caller "local" {
@@ -59,13 +59,13 @@ extractor "pdf" {
 
 # Feeds, notebooks and CSV/TSV are small documents parsed in milliseconds:
 # one process each (killed and replaced like any other on a hostile file).
-extractor "feed" {
+extractor "feeds" {
   pool = 1
 }
 extractor "notebook" {
   pool = 1
 }
-extractor "table" {        # CSV and TSV as markdown tables
+extractor "delimited" {
   pool = 1
 }
 

@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-FTKxT3Nstfw1WKUulbZmVMNFyW0Zpthiv0B8tAecB3A=";
+      vendorHash = "sha256-7gq+YTh0EyAkPSSry6yx5NVQxSFG2EdblJbZGWq8aDw=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {

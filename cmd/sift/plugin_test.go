@@ -21,6 +21,7 @@ import (
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // buildPlugin builds the Go module in dir into a binary and returns its
@@ -77,7 +78,28 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	startSift(t, cfg, addr)
+	var stderr bytes.Buffer
+	serve := exec.Command(siftBin, "serve", "--config", cfg)
+	serve.Stderr = &stderr
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = serve.Wait(); close(exited) }()
+	t.Cleanup(func() { _ = serve.Process.Kill(); <-exited })
+	testwait.For(t, "sift serve to answer /healthz", func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("sift serve exited:\n%s", stderr.String())
+		default:
+		}
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
 	return addr
 }
 
@@ -215,7 +237,7 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	feedBin, feedSum := buildPlugin(t, filepath.Join("testdata", "sift-feed"), "sift-feed")
 	cfg := filepath.Join(t.TempDir(), "config.hcl")
 	src := fmt.Sprintf("extractor \"csv\" {\n  command = [%q]\n  sha256 = %q\n  max_rows = 3\n}\n", bin, sum) +
-		fmt.Sprintf("extractor \"podcasts\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
+		fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256 = %q\n}\n", feedBin, feedSum)
 	if err := os.WriteFile(cfg, []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -248,12 +270,12 @@ func TestPluginsCommandListsBuiltinsAndExternals(t *testing.T) {
 	if len(csv.Options) != 1 || csv.Options[0].Name != "rows" || *csv.Options[0].Min != 1 {
 		t.Errorf("csv options %+v", csv.Options)
 	}
-	if sn := byName["podcasts"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
+	if sn := byName["feed"].Sniff; len(sn) != 1 || strings.Join(sn[0].ContentTypes, ",") != "application/xml,text/xml" ||
 		strings.Join(sn[0].RootElements, ",") != "rss,feed" {
-		t.Errorf("podcasts's sniff rules listed as %+v", sn)
+		t.Errorf("feed's sniff rules listed as %+v", sn)
 	}
-	if byName["table"].Shadowed["text/csv"] != "csv" {
-		t.Errorf("the built-in table's text/csv is not shown as taken by the external csv: %+v", byName["table"].Shadowed)
+	if byName["delimited"].Shadowed["text/csv"] != "csv" {
+		t.Errorf("delimited's text/csv is not shown as taken by csv: %+v", byName["delimited"].Shadowed)
 	}
 	if !slices.Contains(byName["pdf"].Capabilities, "costly") || byName["pdf"].Options[0].Name != "pages" {
 		t.Errorf("pdf listed as %+v", byName["pdf"])
@@ -456,7 +478,7 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "sift-feed")
-	if _, stderr, code := runSift(t, nil, "plugin", "new", "podcasts", "--dir", dir, "--sdk", sdkDir); code != 0 {
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir, "--sdk", sdkDir); code != 0 {
 		t.Fatalf("sift plugin new: exit %d\n%s", code, stderr)
 	}
 	for _, args := range [][]string{{"mod", "tidy"}, {"vet", "./..."}, {"test", "-count=1", "./..."}} {
@@ -467,7 +489,7 @@ func TestPluginNewScaffoldsAWorkingModule(t *testing.T) {
 			t.Fatalf("go %s in the scaffold: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	if _, stderr, code := runSift(t, nil, "plugin", "new", "podcasts", "--dir", dir); code == 0 || !strings.Contains(stderr, "exists") {
+	if _, stderr, code := runSift(t, nil, "plugin", "new", "feed", "--dir", dir); code == 0 || !strings.Contains(stderr, "exists") {
 		t.Errorf("an existing folder: exit %d, %s", code, stderr)
 	}
 	if _, stderr, code := runSift(t, nil, "plugin", "new", "Feed!"); code == 0 || !strings.Contains(stderr, "plugin name") {

@@ -48,7 +48,7 @@ func TestSniffedFeedsReachTheFeedPlugin(t *testing.T) {
 	}))
 	t.Cleanup(origin.Close)
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
-	block := fmt.Sprintf("extractor \"testfeed\" {\n  command = [%q]\n  sha256  = %q\n}\n", bin, sum)
+	block := fmt.Sprintf("extractor \"feed\" {\n  command = [%q]\n  sha256  = %q\n}\n", bin, sum)
 	addr := serveConfig(t, port, block)
 
 	tests := []struct {

@@ -331,8 +331,28 @@ func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody 
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
 	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))
+	if extra != nil {
+		inProcessUnconfigured(specs, cfg.Extractors)
+	}
 	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(maxBody))
 	return append(specs, digesters...), append(diags, ds...)
+}
+
+// inProcessUnconfigured runs in-process the compiled-in built-ins that no
+// block configures, for a binary that embeds sift with extractors of its
+// own (a test's): it is not sift, so it cannot serve `sift plugin NAME` to
+// a subprocess, and a built-in added to sift must not stall it until the
+// plugin's start times out.
+func inProcessUnconfigured(specs []host.Spec, blocks []config.Plugin) {
+	configured := map[string]bool{}
+	for _, b := range blocks {
+		configured[b.Name] = true
+	}
+	for i := range specs {
+		if s := &specs[i]; !s.Digester && !s.External() && !configured[s.Name] {
+			s.Isolation = config.IsolationNone
+		}
+	}
 }
 
 // maxMessage sizes plugin messages from the fetch body cap: a request

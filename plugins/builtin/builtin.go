@@ -19,12 +19,12 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"table":    csv.New,
-		"feed":     feed.New,
-		"json":     json.New,
-		"notebook": notebook.New,
-		"pdf":      pdf.New,
-		"text":     text.New,
+		"delimited": csv.New,
+		"feeds":     feed.New,
+		"json":      json.New,
+		"notebook":  notebook.New,
+		"pdf":       pdf.New,
+		"text":      text.New,
 	}
 }
 

@@ -43,7 +43,7 @@ var tsvTypes = []string{"text/tab-separated-values", "text/tsv"}
 // Info names the media types handled: the registered ones and the
 // unregistered names servers still send.
 func (*Extractor) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "table", Version: "1.0.0", ContentTypes: []string{
+	return sdk.Info{Name: "delimited", Version: "1.0.0", ContentTypes: []string{
 		"text/csv", "application/csv", "text/x-csv", "application/x-csv",
 		"text/comma-separated-values", "text/x-comma-separated-values",
 		"text/tab-separated-values", "text/tsv",

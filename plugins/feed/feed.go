@@ -48,7 +48,7 @@ func New() sdk.Extractor {
 // Info names the feed media types, and claims feeds served as generic XML
 // by their root element.
 func (*Extractor) Info(context.Context) (sdk.Info, error) {
-	return sdk.Info{Name: "feed", Version: "1.0.0",
+	return sdk.Info{Name: "feeds", Version: "1.0.0",
 		ContentTypes: []string{"application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/x-rss+xml"},
 		Sniff: []sdk.SniffRule{{
 			ContentTypes: []string{"text/xml", "application/xml"},

@@ -90,12 +90,13 @@ func byLabel(body []byte, label string, from Source) (Result, bool) {
 
 // undeclared reads a body no label describes.
 func undeclared(body []byte) Result {
-	if utf8.Valid(body) && bytes.IndexByte(body, 0x1b) < 0 {
+	if utf8.Valid(body) && bytes.IndexByte(body, 0x1b) < 0 || mostlyUTF8(body) {
 		return decodeWith(body, encoding.Nop, "utf-8", FromDefault)
 	}
 	enc, name, ok := Detect(body)
-	if !ok {
-		// Valid UTF-8 with an escape byte that is no ISO-2022 text.
+	if !ok || utf8.Valid(body) && !strings.HasPrefix(name, "iso-2022-") {
+		// Valid UTF-8 with an escape byte that is no ISO-2022 text (a
+		// terminal's colour codes).
 		return decodeWith(body, encoding.Nop, "utf-8", FromDefault)
 	}
 	r := decodeWith(body, enc, name, FromDetection)
@@ -168,6 +169,27 @@ func validUTF8(body []byte) ([]byte, int) {
 		body = body[size:]
 	}
 	return out, n
+}
+
+// mostlyUTF8 reports whether body holds more valid multi-byte UTF-8
+// sequences than invalid bytes: UTF-8 with a stray byte (a C1 control, a
+// cut sequence), which is read as UTF-8 with the byte replaced and
+// counted. Text in a legacy charset forms a valid sequence by chance far
+// less often than it breaks one (Shift_JIS, windows-1252: none in the
+// test files), so it still goes to the detector.
+func mostlyUTF8(body []byte) bool {
+	valid, invalid := 0, 0
+	for len(body) > 0 {
+		r, size := utf8.DecodeRune(body)
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			invalid++
+		case size > 1:
+			valid++
+		}
+		body = body[size:]
+	}
+	return invalid > 0 && valid > invalid
 }
 
 // hasMultiByteUTF8 reports whether body is valid UTF-8 holding at least

@@ -82,6 +82,8 @@ func TestDecode(t *testing.T) {
 		{"utf-8 unlabelled", "text/plain", "héllo", "héllo", "utf-8", FromDefault, ""},
 		{"ascii", "text/csv", "a,b", "a,b", "utf-8", FromDefault, ""},
 		{"empty", "text/plain", "", "", "utf-8", FromDefault, ""},
+		{"utf-8 with a stray byte", "text/plain", "Grüße \x9b31m \u202e", "Grüße \uFFFD31m \u202e", "utf-8", FromDefault, "1 sequences not valid in utf-8"},
+		{"terminal colours are no ISO-2022", "text/plain", "\x1b[31mrot\x1b[0m — \u202eGrüße", "\x1b[31mrot\x1b[0m — \u202eGrüße", "utf-8", FromDefault, ""},
 		{"shift_jis label", "text/csv; charset=shift_jis", read("ja.shift_jis"), ja, "shift_jis", FromContentType, ""},
 		{"cp932 label", "text/csv; charset=cp932", read("ja.cp932"), ja, "shift_jis", FromContentType, ""},
 		{"windows-31j label", `text/csv; charset="Windows-31J"`, read("ja.cp932"), ja, "shift_jis", FromContentType, ""},
