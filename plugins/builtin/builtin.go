@@ -8,6 +8,7 @@ import (
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
+	"github.com/siftd/sift/plugins/office"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
@@ -16,9 +17,10 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
-		"json": json.New,
-		"pdf":  pdf.New,
-		"text": text.New,
+		"json":   json.New,
+		"office": office.New,
+		"pdf":    pdf.New,
+		"text":   text.New,
 	}
 }
 
