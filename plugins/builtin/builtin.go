@@ -5,6 +5,7 @@
 package builtin
 
 import (
+	"github.com/siftd/sift/plugins/epub"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
@@ -17,6 +18,7 @@ import (
 // Extractors returns the built-in extractors by name.
 func Extractors() host.Builtins {
 	return host.Builtins{
+		"epub":   epub.New,
 		"json":   json.New,
 		"office": office.New,
 		"pdf":    pdf.New,
