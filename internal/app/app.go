@@ -327,6 +327,7 @@ func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody 
 	builtins := builtin.Extractors()
 	maps.Copy(builtins, extra)
 	specs, diags := host.Plan(ctx, cfg.Extractors, builtins, builtin.Companions(), maxMessage(maxBody))
+	diags = append(diags, host.FitMemory(specs, maxBody)...)
 	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(maxBody))
 	return append(specs, digesters...), append(diags, ds...)
 }

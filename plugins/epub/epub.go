@@ -37,8 +37,9 @@ func New() sdk.Extractor { return &Extractor{} }
 // recognises a book served as application/octet-stream.
 func (*Extractor) Info(context.Context) (sdk.Info, error) {
 	return sdk.Info{Name: "epub", Version: "1.0.0", ContentTypes: []string{mediaType},
-		Capabilities: []string{sdk.CapabilityCostly},
-		Containers:   []sdk.ContainerRule{{MediaType: mediaType, Extensions: []string{"epub"}, ZipMimetype: mediaType}}}, nil
+		Capabilities:  []string{sdk.CapabilityCostly},
+		MemoryPerBody: 8, // the body, its gRPC copy, one chapter's tokens
+		Containers:    []sdk.ContainerRule{{MediaType: mediaType, Extensions: []string{"epub"}, ZipMimetype: mediaType}}}, nil
 }
 
 // Extract reads the book's chapters in spine order.

@@ -42,6 +42,10 @@ const (
 	maxNotes = 10_000
 )
 
+// MemoryPerBody is the memory a process needs per byte of the largest
+// body (sdk.Info.MemoryPerBody).
+const MemoryPerBody = 10
+
 // nsRel is the namespace of OOXML's relationship ids (r:id).
 const nsRel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
@@ -116,6 +120,10 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 	}
 	return sdk.Info{Name: "office", Version: "1.0.0", ContentTypes: types,
 		Capabilities: []string{sdk.CapabilityCostly},
+		// The body, its copy in the gRPC request, and what one part
+		// inflates to while it is read: a shared string table is held
+		// whole (README.md has the measurement).
+		MemoryPerBody: MemoryPerBody,
 		Containers: []sdk.ContainerRule{
 			ooxml(typeDOCX, "docx", "word/document.xml"),
 			ooxml(typeXLSX, "xlsx", "xl/workbook.xml"),
