@@ -122,6 +122,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/schemacheck/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzSniffRuleMatchContent$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/office/
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/epub/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./plugins/zipdoc/
+	$(GO) test -run '^$$' -fuzz '^FuzzInline$$' -fuzztime $(FUZZTIME) ./plugins/markdown/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzContainerMatch$$' -fuzztime $(FUZZTIME) .
 
 tools:

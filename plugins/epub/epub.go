@@ -141,6 +141,7 @@ type manifestItem struct {
 // left out.
 func (p *opf) chapters() []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, id := range p.spine {
 		it, ok := p.manifest[id]
 		if !ok || strings.Contains(it.properties, "nav") {
@@ -149,7 +150,12 @@ func (p *opf) chapters() []string {
 		if it.mediaType != "" && !strings.Contains(it.mediaType, "html") {
 			continue
 		}
-		out = append(out, zipdoc.Resolve(p.dir, unescapeHref(it.href)))
+		// A chapter the spine lists twice is read once: a hostile spine
+		// of one chapter ten thousand times would be read as often.
+		if name := zipdoc.Resolve(p.dir, unescapeHref(it.href)); !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
 	}
 	return out
 }

@@ -37,6 +37,9 @@ func (w *Writer) String() string {
 	if s == "" {
 		return ""
 	}
+	if w.max > 0 && int64(len(s)) >= w.max {
+		return s // full: no byte past the cap
+	}
 	return s + "\n"
 }
 
@@ -59,8 +62,10 @@ func (w *Writer) write(s string) {
 		return
 	}
 	if w.max > 0 && int64(w.b.Len()+len(s)) > w.max {
-		cut, _ := sdk.Truncate(s, w.max-int64(w.b.Len()))
-		w.b.WriteString(cut)
+		if left := w.max - int64(w.b.Len()); left > 0 {
+			cut, _ := sdk.Truncate(s, left)
+			w.b.WriteString(cut)
+		}
 		w.full = true
 		return
 	}

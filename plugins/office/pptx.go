@@ -58,6 +58,7 @@ func slideOrder(a *zipdoc.Archive, part string, links rels) ([]string, error) {
 	defer rc.Close()
 	d := zipdoc.NewDecoder(rc)
 	var out []string
+	seen := map[string]bool{}
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
@@ -70,7 +71,9 @@ func slideOrder(a *zipdoc.Archive, part string, links rels) ([]string, error) {
 		if !ok || se.Name.Local != "sldId" {
 			continue
 		}
-		if target, ok := links[zipdoc.AttrNS(se, nsRel, "id")]; ok && !target.external && a.Has(target.target) {
+		// A slide listed twice is read once (see zipdoc.MinTotalBytes).
+		if target, ok := links[zipdoc.AttrNS(se, nsRel, "id")]; ok && !target.external && a.Has(target.target) && !seen[target.target] {
+			seen[target.target] = true
 			out = append(out, target.target)
 		}
 	}

@@ -86,6 +86,7 @@ func readWorkbook(a *zipdoc.Archive, part string, links rels) (*workbook, error)
 	defer rc.Close()
 	d := zipdoc.NewDecoder(rc)
 	book := &workbook{}
+	seen := map[string]bool{}
 	for {
 		tok, err := d.Token()
 		if errors.Is(err, io.EOF) {
@@ -103,7 +104,8 @@ func readWorkbook(a *zipdoc.Archive, part string, links rels) (*workbook, error)
 			v := zipdoc.Attr(se, "date1904")
 			book.date1904 = v == "1" || v == "true"
 		case "sheet":
-			if target, ok := links[zipdoc.AttrNS(se, nsRel, "id")]; ok && !target.external && a.Has(target.target) {
+			if target, ok := links[zipdoc.AttrNS(se, nsRel, "id")]; ok && !target.external && a.Has(target.target) && !seen[target.target] {
+				seen[target.target] = true // a sheet listed twice is read once
 				book.sheets = append(book.sheets, sheetRef{name: zipdoc.Attr(se, "name"), part: target.target})
 			}
 		}
@@ -295,8 +297,7 @@ func readSheetRows(r *reader, book *workbook, sh sheetRef) ([]sheetRow, map[stri
 			// The rows are held until the sheet ends: past the output cap
 			// they could never be written anyway.
 			if size += int64(len(cell.text)); size > r.outputLeft() {
-				r.cutRows(fmt.Sprintf("sheet %q", sh.name), len(rows))
-				return rows, hyperlinks, nil
+				return rows, hyperlinks, nil // the output cap's warning names the sheet
 			}
 			row.cells = append(row.cells, cell)
 		}

@@ -44,9 +44,17 @@ type Archive struct {
 	files  map[string]*zip.File
 	order  []*zip.File
 	limits Limits
-	// read is what the archive's entries have inflated to so far.
-	read int64
+	// read is what the archive's entries have inflated to so far, and
+	// total what they may inflate to in all.
+	read, total int64
 }
+
+// MinTotalBytes is what a package of any size may inflate to in all: a
+// bound in all of MaxRatio times the package's size would stop small
+// real ones, and without one a small package whose parts name one entry
+// again and again (a spine of one chapter ten thousand times) would be
+// read ten thousand times.
+const MinTotalBytes = 32 << 20
 
 // Open reads body's central directory. A body that is no zip, or a
 // damaged one, is sdk.Invalid naming the reason; one past the entry bound
@@ -59,7 +67,10 @@ func Open(body []byte, lim Limits) (*Archive, error) {
 	if len(zr.File) > lim.MaxEntries {
 		return nil, sdk.TooLarge("the zip package holds %d entries, more than the %d read", len(zr.File), lim.MaxEntries)
 	}
-	a := &Archive{files: make(map[string]*zip.File, len(zr.File)), order: zr.File, limits: lim}
+	a := &Archive{files: make(map[string]*zip.File, len(zr.File)), order: zr.File, limits: lim, total: lim.MaxTotalBytes}
+	if lim.MaxRatio > 0 {
+		a.total = min(a.total, max(MinTotalBytes, lim.MaxRatio*int64(len(body))))
+	}
 	for _, f := range zr.File {
 		name := strings.TrimPrefix(f.Name, "/")
 		if _, dup := a.files[name]; !dup {
@@ -133,7 +144,7 @@ func (b *bounded) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	if b.left <= 0 || b.a.read >= b.a.limits.MaxTotalBytes {
+	if b.left <= 0 || b.a.read >= b.a.total {
 		// At a bound: the entry may end exactly there.
 		var one [1]byte
 		if n, err := b.rc.Read(one[:]); n == 0 && errors.Is(err, io.EOF) {
@@ -143,9 +154,9 @@ func (b *bounded) Read(p []byte) (int, error) {
 			return 0, sdk.TooLarge("zip entry %s inflates past %d bytes, its bound (at most %d bytes, and %d times its compressed size past %d)",
 				b.name, b.limit, b.a.limits.MaxEntryBytes, b.a.limits.MaxRatio, RatioFloor)
 		}
-		return 0, sdk.TooLarge("the zip package inflates past %d bytes, more than is read of one document", b.a.limits.MaxTotalBytes)
+		return 0, sdk.TooLarge("the zip package inflates past %d bytes, more than is read of one document", b.a.total)
 	}
-	if left := min(b.left, b.a.limits.MaxTotalBytes-b.a.read); int64(len(p)) > left {
+	if left := min(b.left, b.a.total-b.a.read); int64(len(p)) > left {
 		p = p[:left]
 	}
 	n, err := b.rc.Read(p)
