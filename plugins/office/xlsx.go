@@ -224,7 +224,10 @@ func readSheetRows(r *reader, book *workbook, sh sheetRef) ([]sheetRow, map[stri
 		size       int64
 	)
 	for {
-		tok, err := d.Token()
+		// RawToken: a sheet is most of a workbook's XML, and names are
+		// matched by their local part only, so the namespace translation
+		// Token does (a sixth of the time) buys nothing here.
+		tok, err := d.RawToken()
 		if errors.Is(err, io.EOF) {
 			return rows, hyperlinks, nil
 		}
@@ -239,7 +242,7 @@ func readSheetRows(r *reader, book *workbook, sh sheetRef) ([]sheetRow, map[stri
 				if len(rows) >= r.cfg.MaxRows {
 					r.cutRows(fmt.Sprintf("sheet %q", sh.name), len(rows))
 					row = nil
-					if err := d.Skip(); err != nil {
+					if err := skipRaw(d); err != nil {
 						return nil, nil, zipdoc.XMLError(sh.part, err)
 					}
 					continue
@@ -255,11 +258,11 @@ func readSheetRows(r *reader, book *workbook, sh sheetRef) ([]sheetRow, map[stri
 					cell.col = col
 				}
 			case "rPh":
-				if err := d.Skip(); err != nil {
+				if err := skipRaw(d); err != nil {
 					return nil, nil, zipdoc.XMLError(sh.part, err)
 				}
 			case "hyperlink":
-				if id := zipdoc.AttrNS(t, nsRel, "id"); id != "" && len(hyperlinks) < maxHyperlinks {
+				if id := zipdoc.Attr(t, "id"); id != "" && len(hyperlinks) < maxHyperlinks {
 					hyperlinks[zipdoc.Attr(t, "ref")] = id
 				}
 			}
@@ -302,6 +305,25 @@ func readSheetRows(r *reader, book *workbook, sh sheetRef) ([]sheetRow, map[stri
 			row.cells = append(row.cells, cell)
 		}
 	}
+}
+
+// skipRaw skips the rest of the element just started, read as raw
+// tokens (Skip reads translated ones, whose stack raw reading leaves
+// empty).
+func skipRaw(d *xml.Decoder) error {
+	for depth := 1; depth > 0; {
+		tok, err := d.RawToken()
+		if err != nil {
+			return err
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			depth++
+		case xml.EndElement:
+			depth--
+		}
+	}
+	return nil
 }
 
 // Bounds of one sheet's cells.
