@@ -289,6 +289,12 @@ func (o *odfReader) read() error {
 					lastList = id
 				}
 				lists = append(lists, odfList{style: zipdoc.Attr(t, "style-name"), id: id})
+			case "object":
+				// An embedded object (a chart) is a document of its own
+				// in the package; a chart is written as its title.
+				if text := odfChart(o.r, zipdoc.AttrNS(t, nsXlink, "href")); text != "" {
+					o.image(para, target(), text)
+				}
 			case "image":
 				// The frame's title and description follow the image.
 			case "title", "desc":
@@ -299,7 +305,7 @@ func (o *odfReader) read() error {
 					}
 					stack = stack[:len(stack)-1]
 					if text != "" {
-						o.image(para, target(), text)
+						o.image(para, target(), "Image: "+text)
 					}
 				}
 			case "table":
@@ -487,16 +493,70 @@ func (o *odfReader) writeTable(tb *odfTable, outer []*odfTable, out *blocks) {
 	out.table(tb.rows)
 }
 
-// image writes a frame's title or description: inside a paragraph as a
-// run, else as a paragraph of its own.
+// image writes what stands for a frame (an image's title or
+// description, a chart's title): inside a paragraph as a run, else as a
+// paragraph of its own.
 func (o *odfReader) image(para *odfPara, out *blocks, text string) {
 	if para != nil {
-		para.in.Add(" Image: "+text+" ", markdown.Style{Italic: true})
+		para.in.Add(" "+text+" ", markdown.Style{Italic: true})
 		return
 	}
 	var in markdown.Inline
-	in.Add("Image: "+text, markdown.Style{Italic: true})
+	in.Add(text, markdown.Style{Italic: true})
 	out.para(&in)
+}
+
+// odfChart is the text of the chart an embedded object's href names
+// ("./Object 1"): "Chart: " and its title; "" when the object is no chart
+// or cannot be read.
+func odfChart(r *reader, href string) string {
+	name := zipdoc.Resolve("", strings.TrimPrefix(href, "./")) + "/content.xml"
+	if href == "" || strings.Contains(href, ":") || !r.zip.Has(name) {
+		return ""
+	}
+	rc, err := r.zip.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer rc.Close()
+	d := zipdoc.NewDecoder(rc)
+	chart, inTitle := false, false
+	var title strings.Builder
+	for depth := 0; ; {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxDepth {
+				return ""
+			}
+			const nsChart = "urn:oasis:names:tc:opendocument:xmlns:chart:1.0"
+			if t.Name.Space == nsChart && t.Name.Local == "chart" {
+				chart = true
+			}
+			if t.Name.Space == nsChart && t.Name.Local == "title" && title.Len() == 0 {
+				inTitle = true
+			}
+		case xml.CharData:
+			if inTitle && title.Len() < 1024 {
+				title.Write(t)
+			}
+		case xml.EndElement:
+			depth--
+			if t.Name.Local == "title" && inTitle {
+				inTitle = false
+			}
+		}
+	}
+	if !chart {
+		return ""
+	}
+	if s := strings.Join(strings.Fields(title.String()), " "); s != "" {
+		return "Chart: " + s
+	}
+	return "Chart"
 }
 
 // writeNotes writes a text's footnotes after it.
