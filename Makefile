@@ -26,7 +26,7 @@ PDF_ABS   := $(if $(PDF_BENCH),$(abspath $(PDF_BENCH)))
 # An OpenAI-compatible embeddings endpoint (…/v1) for the retrieval measurement; empty: BM25 alone.
 EMBED_URL ?=
 
-.PHONY: build run test lint e2e bench fuzz proto tools clean nix-check
+.PHONY: build run test lint e2e bench fuzz proto tools clean nix-check testdata-docs
 
 # sift and sift-html, its HTML extractor, which it finds beside itself.
 build:
@@ -90,6 +90,7 @@ bench: build
 	$(GO) test -run '^$$' -bench '^BenchmarkThroughput$$' -benchtime 1x ./cmd/sift/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench PDFFetch -benchtime 1x -timeout 60m ./cmd/sift/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/
+	$(GO) test -run '^$$' -bench Pandoc -benchtime 1x -timeout 60m ./plugins/office/
 	FOCUS_BENCH_DATA=$(if $(BENCH_ABS),$(BENCH_ABS)/data) FOCUS_EMBED_URL=$(EMBED_URL) \
 	  $(GO) test -count=1 -timeout 60m -v -run '^TestRetrievalBench$$' ./focus/
 	@if [ -n "$(BENCH_ABS)" ] && [ -d "$(BENCH_ABS)" ] && command -v python3 >/dev/null; then \
@@ -130,6 +131,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitMarkdown$$' -fuzztime $(FUZZTIME) ./focus/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./internal/schemacheck/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzSniffRuleMatchContent$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/office/
+	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/epub/
+	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./plugins/zipdoc/
+	$(GO) test -run '^$$' -fuzz '^FuzzInline$$' -fuzztime $(FUZZTIME) ./plugins/markdown/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzContainerMatch$$' -fuzztime $(FUZZTIME) .
 
 tools:
@@ -143,6 +148,12 @@ proto: tools
 	  --go_out=. --go_opt=module=github.com/siftd/sift \
 	  --go-grpc_out=. --go-grpc_opt=module=github.com/siftd/sift \
 	  $(PROTO_DIR)/sift/plugin/v1/plugin.proto
+
+# The office and epub extractors' test documents, made anew from their
+# sources by Debian's pandoc and LibreOffice; the results are committed.
+testdata-docs:
+	bash plugins/office/testdata/generate.sh
+	bash plugins/epub/testdata/generate.sh
 
 clean:
 	rm -rf bin .tools

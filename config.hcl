@@ -69,6 +69,20 @@ extractor "delimited" {
   pool = 1
 }
 
+# Office documents (DOCX, XLSX, PPTX, ODT, ODS, ODP) and e-books (EPUB)
+# run in pools of their own, like PDFs: zip packages that may be bombs,
+# read under bounds. Their memory follows the fetch stage's max_body
+# unless a block sets it; one set too small is refused at start.
+extractor "office" {
+  pool    = 2
+  timeout = "60s"
+}
+
+extractor "epub" {
+  pool    = 1
+  timeout = "60s"
+}
+
 # One caller fetches one host at a time. A fetch that finds that gate (or
 # sift's limit of 8 at once) full waits in line, first come first served,
 # for at most wait and never past its own deadline; past wait, or behind

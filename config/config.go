@@ -113,6 +113,10 @@ type Plugin struct {
 	Pool    int
 	Timeout time.Duration
 	Memory  int64
+	// MemorySet is set when the block gives memory itself; otherwise a
+	// plugin that says what it needs per byte of body gets that (see
+	// host.FitMemory).
+	MemorySet bool
 	// CPUs is the GOMAXPROCS of each plugin process, or 0 for Go's
 	// default (every CPU).
 	CPUs      int

@@ -65,7 +65,7 @@ type rawPlugin struct {
 	Env          hcl.Expression `hcl:"env,optional" type:"list(string)" doc:"names of the environment variables the plugin receives besides PATH and TMPDIR"`
 	Pool         hcl.Expression `hcl:"pool,optional" type:"number" doc:"plugin processes kept running (1–64, default 2)"`
 	Timeout      hcl.Expression `hcl:"timeout,optional" type:"duration" doc:"deadline of one plugin call (default \"30s\"; a digester's \"60s\")"`
-	Memory       hcl.Expression `hcl:"memory,optional" type:"size" doc:"memory limit of each plugin process (default \"512MiB\")"`
+	Memory       hcl.Expression `hcl:"memory,optional" type:"size" doc:"memory limit of each plugin process (default \"512MiB\", or what a plugin that says what it needs per byte of body needs for max_body)"`
 	CPUs         hcl.Expression `hcl:"cpus,optional" type:"number" doc:"how many CPUs each plugin process runs Go code on at once, its GOMAXPROCS (1–1024; default every CPU); 1 suits a plugin that reads one document at a time on one thread"`
 	Isolation    hcl.Expression `hcl:"isolation,optional" type:"string" doc:"\"subprocess\" (default) or \"none\" (a built-in run inside sift; tests)"`
 	PerCaller    hcl.Expression `hcl:"per_caller,optional" type:"number" doc:"at most this many of one caller's documents in the pool at once; busy instead of queueing when full (0, the default, is no per-caller share)"`
@@ -231,6 +231,7 @@ func (rp *rawPlugin) decode(kind string, diags hcl.Diagnostics) (Plugin, hcl.Dia
 	}
 	p.Timeout, diags = optDuration(rp.Timeout, defTimeout, diags)
 	p.Memory, diags = optSize(rp.Memory, DefaultMemory, diags)
+	p.MemorySet = !isUnset(rp.Memory)
 	p.CPUs, diags = optInt(rp.CPUs, 0, 1, 1024, diags)
 	p.Isolation, diags = optString(rp.Isolation, IsolationSubprocess, diags)
 	if p.Isolation != IsolationSubprocess && p.Isolation != IsolationNone {

@@ -334,6 +334,7 @@ func plan(ctx context.Context, cfg *config.Config, extra host.Builtins, maxBody 
 	if extra != nil {
 		inProcessUnconfigured(specs, cfg.Extractors)
 	}
+	diags = append(diags, host.FitMemory(specs, maxBody)...)
 	digesters, ds := host.PlanDigesters(cfg.Digesters, builtin.Digesters(), maxMessage(maxBody))
 	return append(specs, digesters...), append(diags, ds...)
 }

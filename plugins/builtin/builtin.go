@@ -6,11 +6,13 @@ package builtin
 
 import (
 	"github.com/siftd/sift/plugins/csv"
+	"github.com/siftd/sift/plugins/epub"
 	"github.com/siftd/sift/plugins/feed"
 	"github.com/siftd/sift/plugins/host"
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
 	"github.com/siftd/sift/plugins/notebook"
+	"github.com/siftd/sift/plugins/office"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/text"
@@ -25,6 +27,8 @@ func Extractors() host.Builtins {
 		"notebook":  notebook.New,
 		"pdf":       pdf.New,
 		"text":      text.New,
+		"epub":      epub.New,
+		"office":    office.New,
 	}
 }
 

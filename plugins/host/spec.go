@@ -59,6 +59,8 @@ type Spec struct {
 	PerCaller int
 	Timeout   time.Duration
 	Memory    int64
+	// MemorySet is set when the block gave memory itself (FitMemory).
+	MemorySet bool
 	// CPUs, when above 0, is each process's GOMAXPROCS.
 	CPUs      int
 	Isolation string
@@ -304,7 +306,7 @@ func describe(ctx context.Context, s *Spec, impl described) error {
 func specFrom(b config.Plugin, maxMessage int) Spec {
 	return Spec{
 		Name: b.Name, ContentTypes: b.ContentTypes, Command: b.Command, SHA256: b.SHA256,
-		Pool: b.Pool, PerCaller: b.PerCaller, Timeout: b.Timeout, Memory: b.Memory, CPUs: b.CPUs, Isolation: b.Isolation,
+		Pool: b.Pool, PerCaller: b.PerCaller, Timeout: b.Timeout, Memory: b.Memory, MemorySet: b.MemorySet, CPUs: b.CPUs, Isolation: b.Isolation,
 		Env: b.Env, MaxMessage: maxMessage, DevOverride: b.DevOverride, Body: b.Body, DefRange: b.DefRange,
 	}
 }

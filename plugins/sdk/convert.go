@@ -15,7 +15,8 @@ type describer interface {
 }
 
 func infoToProto(in Info) *pb.Info {
-	out := &pb.Info{Name: in.Name, Version: in.Version, ContentTypes: in.ContentTypes, Capabilities: in.Capabilities}
+	out := &pb.Info{Name: in.Name, Version: in.Version, ContentTypes: in.ContentTypes, Capabilities: in.Capabilities,
+		MemoryPerBody: in.MemoryPerBody}
 	for _, r := range in.Sniff {
 		out.Sniff = append(out.Sniff, &pb.SniffRule{ContentTypes: r.ContentTypes, RootElements: r.RootElements, Pattern: r.Pattern})
 	}
@@ -27,7 +28,8 @@ func infoToProto(in Info) *pb.Info {
 }
 
 func infoFromProto(in *pb.Info) Info {
-	out := Info{Name: in.GetName(), Version: in.GetVersion(), ContentTypes: in.GetContentTypes(), Capabilities: in.GetCapabilities()}
+	out := Info{Name: in.GetName(), Version: in.GetVersion(), ContentTypes: in.GetContentTypes(), Capabilities: in.GetCapabilities(),
+		MemoryPerBody: in.GetMemoryPerBody()}
 	for _, r := range in.GetSniff() {
 		out.Sniff = append(out.Sniff, SniffRule{ContentTypes: r.GetContentTypes(), RootElements: r.GetRootElements(), Pattern: r.GetPattern()})
 	}

@@ -48,7 +48,18 @@ type Info struct {
 	// (application/octet-stream, application/zip, none) by their content:
 	// a zip's entries or mimetype, a magic string (see ContainerRule).
 	Containers []ContainerRule
+	// MemoryPerBody is the memory a process needs per byte of the largest
+	// body it may be sent, beyond BaseMemory (a parser that holds the
+	// document and what it inflates to: 6 for office packages). sift then
+	// gives a block that sets no memory BaseMemory and that many times
+	// the fetch stage's max_body, and refuses to start one whose memory is
+	// less, naming both. 0 declares nothing.
+	MemoryPerBody float64
 }
+
+// BaseMemory is what a plugin process needs before any document: the Go
+// runtime, gRPC and the plugin's code.
+const BaseMemory = 96 << 20
 
 // CapabilityCostly announces documents that are costly and may be hostile
 // (PDFs): unless the block sets per_caller, the host then admits them

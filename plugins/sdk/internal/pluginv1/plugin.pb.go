@@ -123,7 +123,12 @@ type Info struct {
 	Sniff []*SniffRule `protobuf:"bytes,5,rep,name=sniff,proto3" json:"sniff,omitempty"`
 	// Documents of generic media types (application/octet-stream,
 	// application/zip, none) the plugin claims by their container.
-	Containers    []*ContainerRule `protobuf:"bytes,6,rep,name=containers,proto3" json:"containers,omitempty"`
+	Containers []*ContainerRule `protobuf:"bytes,6,rep,name=containers,proto3" json:"containers,omitempty"`
+	// The memory a process needs per byte of the largest body it may be
+	// sent, beyond the runtime's own: the host sizes the process's memory
+	// limit from the fetch body cap with it, and refuses at start a block
+	// whose memory is smaller. 0 declares nothing.
+	MemoryPerBody float64 `protobuf:"fixed64,7,opt,name=memory_per_body,json=memoryPerBody,proto3" json:"memory_per_body,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -198,6 +203,13 @@ func (x *Info) GetContainers() []*ContainerRule {
 		return x.Containers
 	}
 	return nil
+}
+
+func (x *Info) GetMemoryPerBody() float64 {
+	if x != nil {
+		return x.MemoryPerBody
+	}
+	return 0
 }
 
 // ContainerRule claims a document served with a generic media type by what
@@ -1183,7 +1195,7 @@ var File_sift_plugin_v1_plugin_proto protoreflect.FileDescriptor
 const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\n" +
 	"\x1bsift/plugin/v1/plugin.proto\x12\x0esift.plugin.v1\"\x10\n" +
-	"\x0eGetInfoRequest\"\xed\x01\n" +
+	"\x0eGetInfoRequest\"\x95\x02\n" +
 	"\x04Info\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12#\n" +
@@ -1192,7 +1204,8 @@ const file_sift_plugin_v1_plugin_proto_rawDesc = "" +
 	"\x05sniff\x18\x05 \x03(\v2\x19.sift.plugin.v1.SniffRuleR\x05sniff\x12=\n" +
 	"\n" +
 	"containers\x18\x06 \x03(\v2\x1d.sift.plugin.v1.ContainerRuleR\n" +
-	"containers\"\xcb\x01\n" +
+	"containers\x12&\n" +
+	"\x0fmemory_per_body\x18\a \x01(\x01R\rmemoryPerBody\"\xcb\x01\n" +
 	"\rContainerRule\x12\x1d\n" +
 	"\n" +
 	"media_type\x18\x01 \x01(\tR\tmediaType\x12\x1e\n" +
