@@ -435,8 +435,9 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *service.Error) {
 }
 
 // contentHTML is Firecrawl's html format: the clean content as HTML, which
-// the extractor renders for a page; a document of another type has its
-// clean text in a <pre>, with a note saying so.
+// the extractor renders for a page. A document of another type (a DOCX, a
+// feed) has its clean markdown rendered as HTML of the same structure; one
+// whose text is not markdown (JSON) is kept whole in a <pre>, with a note.
 func contentHTML(doc *stages.Doc) (string, string) {
 	ex := doc.Extraction
 	switch {
@@ -446,6 +447,10 @@ func contentHTML(doc *stages.Doc) (string, string) {
 		return ex.HTML, ""
 	case ex.Content == "":
 		return "", ""
+	case ex.Format == string(sdk.FormatMarkdown):
+		if body, err := markdownHTML(ex.Content); err == nil {
+			return body, ""
+		}
 	}
 	return "<pre>" + html.EscapeString(ex.Content) + "</pre>", "html (this document is " + doc.MediaType() + ", not a page: its clean text in a <pre>)"
 }
