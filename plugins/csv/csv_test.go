@@ -3,40 +3,18 @@ package csv
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
 // golden compares got with testdata/golden/name, or rewrites it.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s: got\n%s\nwant\n%s", name, got, want)
-	}
-}
-
 func readFile(t testing.TB, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -70,7 +48,7 @@ func TestRealFiles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, res.Content)
+			golden.Check(t, filepath.Join("testdata", "golden", tc.golden), res.Content)
 			checkWarning(t, res.Warnings, tc.warning)
 			if res.Format != sdk.FormatMarkdown || res.Metadata["delimiter"] != tc.delimiter || res.Metadata["charset"] != tc.charset {
 				t.Fatalf("format %s, metadata %q", res.Format, res.Metadata)

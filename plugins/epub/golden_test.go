@@ -2,17 +2,15 @@ package epub
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden markdown under testdata/")
 
 func extractFile(t testing.TB, file string) (*sdk.ExtractResult, error) {
 	t.Helper()
@@ -23,7 +21,7 @@ func extractFile(t testing.TB, file string) (*sdk.ExtractResult, error) {
 	return New().Extract(context.Background(), &sdk.ExtractRequest{Body: body, ContentType: mediaType, URL: "https://books.example.com/" + file})
 }
 
-func golden(res *sdk.ExtractResult) string {
+func markdownOf(res *sdk.ExtractResult) string {
 	var b strings.Builder
 	b.WriteString("title: " + res.Title + "\n")
 	keys := make([]string, 0, len(res.Metadata))
@@ -53,23 +51,9 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := golden(res)
+			got := markdownOf(res)
 			path := filepath.Join("testdata", "golden", file+".md")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", file, path, got)
-			}
+			golden.Check(t, path, got)
 		})
 	}
 }

@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,29 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		_ = os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s: got\n%s\nwant\n%s", name, got, want)
-	}
-}
 
 func readFile(t testing.TB, name string) []byte {
 	t.Helper()
@@ -71,7 +51,7 @@ func TestRealFeeds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, res.Content)
+			golden.Check(t, filepath.Join("testdata", "golden", tc.golden), res.Content)
 			if len(res.Warnings) > 0 || res.Metadata["feed_format"] != tc.format || !slices.Equal(res.Links, tc.links) {
 				t.Fatalf("warnings %q, metadata %q, links %q", res.Warnings, res.Metadata, res.Links)
 			}

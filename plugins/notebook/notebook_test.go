@@ -3,36 +3,16 @@ package notebook
 import (
 	"context"
 	"errors"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		_ = os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Fatalf("%s: got\n%s\nwant\n%s", name, got, want)
-	}
-}
 
 func readFile(t testing.TB, name string) []byte {
 	t.Helper()
@@ -61,7 +41,7 @@ func TestRealNotebooks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, tc.golden, res.Content)
+			golden.Check(t, filepath.Join("testdata", "golden", tc.golden), res.Content)
 			if res.Metadata["language"] != tc.lang || !slices.Equal(res.Links, tc.links) || !slices.Equal(res.Warnings, tc.warnings) {
 				t.Fatalf("metadata %q, links %q, warnings %q", res.Metadata, res.Links, res.Warnings)
 			}

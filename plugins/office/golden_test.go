@@ -2,16 +2,14 @@ package office
 
 import (
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden markdown under testdata/")
 
 // goldens are the documents made by real converters (testdata/generate.sh)
 // and the media type each is served as.
@@ -40,7 +38,7 @@ func extractFile(t testing.TB, file, mediaType string) (*sdk.ExtractResult, erro
 
 // golden renders what an agent gets of a document: its title, metadata,
 // warnings and links, then the markdown.
-func golden(res *sdk.ExtractResult) string {
+func markdownOf(res *sdk.ExtractResult) string {
 	var b strings.Builder
 	b.WriteString("title: " + res.Title + "\n")
 	for _, k := range sortedKeys(res.Metadata) {
@@ -67,23 +65,9 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := golden(res)
+			got := markdownOf(res)
 			path := filepath.Join("testdata", "golden", strings.ReplaceAll(g.file, "/", "-")+".md")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", g.file, path, got)
-			}
+			golden.Check(t, path, got)
 		})
 	}
 }
