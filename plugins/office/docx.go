@@ -16,14 +16,7 @@ import (
 // their styles (headings, lists, code, quotes), tables, links, emphasis,
 // images by their descriptions, footnotes at the end.
 func readDOCX(r *reader) error {
-	part, err := mainPart(r.zip, "word/document.xml")
-	if err != nil {
-		return err
-	}
-	if r.meta, err = coreProperties(r.zip); err != nil {
-		return err
-	}
-	links, err := relsOf(r.zip, part)
+	part, links, err := openMain(r, "word/document.xml")
 	if err != nil {
 		return err
 	}

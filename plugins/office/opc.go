@@ -141,3 +141,21 @@ func readFlat(a *zipdoc.Archive, name string, keys map[string]string, meta map[s
 // maxMetaBytes bounds one metadata value as it is read; the extract stage
 // bounds it again.
 const maxMetaBytes = 8 << 10
+
+// openMain finds an OOXML package's main part (conventional when the
+// package's root relationships name none), reads the core properties into
+// r.meta and returns the main part's relationships.
+func openMain(r *reader, conventional string) (string, rels, error) {
+	part, err := mainPart(r.zip, conventional)
+	if err != nil {
+		return "", nil, err
+	}
+	if r.meta, err = coreProperties(r.zip); err != nil {
+		return "", nil, err
+	}
+	links, err := relsOf(r.zip, part)
+	if err != nil {
+		return "", nil, err
+	}
+	return part, links, nil
+}

@@ -17,14 +17,7 @@ const maxSlides = 5_000
 // presentation lists them: `## Slide N: title`, the slide's text, tables,
 // images' descriptions and charts' titles, then its speaker notes.
 func readPPTX(r *reader) error {
-	part, err := mainPart(r.zip, "ppt/presentation.xml")
-	if err != nil {
-		return err
-	}
-	if r.meta, err = coreProperties(r.zip); err != nil {
-		return err
-	}
-	links, err := relsOf(r.zip, part)
+	part, links, err := openMain(r, "ppt/presentation.xml")
 	if err != nil {
 		return err
 	}

@@ -24,14 +24,7 @@ const maxSharedStrings = 2_000_000
 // booleans, dates as dates where the cell's format is one, formulas by
 // their cached values, hyperlinks as links.
 func readXLSX(r *reader) error {
-	part, err := mainPart(r.zip, "xl/workbook.xml")
-	if err != nil {
-		return err
-	}
-	if r.meta, err = coreProperties(r.zip); err != nil {
-		return err
-	}
-	links, err := relsOf(r.zip, part)
+	part, links, err := openMain(r, "xl/workbook.xml")
 	if err != nil {
 		return err
 	}
