@@ -3,7 +3,6 @@ package csv
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,15 +14,6 @@ import (
 )
 
 // golden compares got with testdata/golden/name, or rewrites it.
-func readFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // TestRealFiles renders the files make.sh wrote with iconv and Python's
 // csv module, through the real plugin protocol, against golden markdown.
 func TestRealFiles(t *testing.T) {
@@ -44,7 +34,7 @@ func TestRealFiles(t *testing.T) {
 	ex := sdktest.Extractor(t, New())
 	for _, tc := range tests {
 		t.Run(tc.file+" as "+tc.contentType, func(t *testing.T) {
-			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, tc.file), ContentType: tc.contentType})
+			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, tc.file), ContentType: tc.contentType})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +134,7 @@ func TestHugeCell(t *testing.T) {
 // cap or as a document error, never a plugin failure.
 func FuzzExtract(f *testing.F) {
 	for _, name := range []string{"stations-cp932.csv", "quoted.csv", "excel-semicolon.csv", "genes.tsv"} {
-		f.Add(readFile(f, name), "text/csv")
+		f.Add(golden.Testdata(f, name), "text/csv")
 	}
 	f.Add([]byte("a,\"b\n1,2"), "text/csv")
 	f.Add([]byte("sep=;\na;b"), "text/tab-separated-values")

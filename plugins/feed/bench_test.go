@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/golden"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -12,7 +13,7 @@ func BenchmarkExtract(b *testing.B) {
 	e := New()
 	for _, name := range []string{"hugo-content.rss", "atom-github-releases.atom", "rdf-slashdot.rdf",
 		"hostile/billion-laughs.rss", "hostile/deep-markup.rss", "hostile/deep-xml.rss"} {
-		body := readFile(b, name)
+		body := golden.Testdata(b, name)
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				_, _ = e.Extract(context.Background(), &sdk.ExtractRequest{Body: body, ContentType: "application/rss+xml"})

@@ -3,7 +3,6 @@ package feed
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,15 +13,6 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
-
-func readFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestRealFeeds renders feeds Hugo wrote (its own RSS template and one
 // with content:encoded), a GitHub-releases-shaped Atom feed and a
@@ -47,7 +37,7 @@ func TestRealFeeds(t *testing.T) {
 	ex := sdktest.Extractor(t, New())
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, tc.file), ContentType: tc.contentType, URL: "https://feeds.example.org/x"})
+			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, tc.file), ContentType: tc.contentType, URL: "https://feeds.example.org/x"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +50,7 @@ func TestRealFeeds(t *testing.T) {
 }
 
 func TestSafety(t *testing.T) {
-	res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, "atom-github-releases.atom"), ContentType: "application/atom+xml"})
+	res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, "atom-github-releases.atom"), ContentType: "application/atom+xml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +72,7 @@ func TestSafety(t *testing.T) {
 func TestEntitiesNeverExpanded(t *testing.T) {
 	for _, file := range []string{"hostile/billion-laughs.rss", "hostile/xxe.rss"} {
 		start := time.Now()
-		res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, file), ContentType: "application/rss+xml"})
+		res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, file), ContentType: "application/rss+xml"})
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -96,7 +86,7 @@ func TestEntitiesNeverExpanded(t *testing.T) {
 func TestDeepNesting(t *testing.T) {
 	for _, file := range []string{"hostile/deep-markup.rss", "hostile/deep-xml.rss"} {
 		start := time.Now()
-		res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, file), ContentType: "application/rss+xml"})
+		res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, file), ContentType: "application/rss+xml"})
 		var de *sdk.DocError
 		if err != nil && !errors.As(err, &de) {
 			t.Fatalf("%s: a plugin failure: %v", file, err)
@@ -144,7 +134,7 @@ func TestItemsCapped(t *testing.T) {
 func FuzzExtract(f *testing.F) {
 	for _, name := range []string{"hugo-default.rss", "hugo-content.rss", "atom-github-releases.atom", "rdf-slashdot.rdf",
 		"hostile/billion-laughs.rss", "hostile/xxe.rss"} {
-		f.Add(readFile(f, name))
+		f.Add(golden.Testdata(f, name))
 	}
 	e := New()
 	f.Fuzz(func(t *testing.T, body []byte) {

@@ -3,7 +3,6 @@ package notebook
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,15 +12,6 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
-
-func readFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // TestRealNotebooks renders notebooks nbformat wrote, through the real
 // plugin protocol, against golden markdown.
@@ -37,7 +27,7 @@ func TestRealNotebooks(t *testing.T) {
 	ex := sdktest.Extractor(t, New())
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
-			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: readFile(t, tc.file), ContentType: "application/x-ipynb+json"})
+			res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: golden.Testdata(t, tc.file), ContentType: "application/x-ipynb+json"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +51,7 @@ func TestSniff(t *testing.T) {
 		t.Fatal(err)
 	}
 	for body, want := range map[string]bool{
-		string(readFile(t, "sales.ipynb")):                                  true,
+		string(golden.Testdata(t, "sales.ipynb")):                           true,
 		`{"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": []}`: true,
 		`{"metadata": {}, "cells": [{"source": "x"}], "nbformat": 4}`:       true,
 		`{"cells": []}`:                          true,
@@ -106,8 +96,8 @@ func TestCellsCapped(t *testing.T) {
 // FuzzExtract: any bytes as a notebook end as markdown or a document
 // error, never a plugin failure.
 func FuzzExtract(f *testing.F) {
-	f.Add(readFile(f, "sales.ipynb"))
-	f.Add(readFile(f, "r-kernel.ipynb"))
+	f.Add(golden.Testdata(f, "sales.ipynb"))
+	f.Add(golden.Testdata(f, "r-kernel.ipynb"))
 	f.Add([]byte(`{"nbformat": 4, "cells": [{"cell_type": "code", "source": ["a", "b"], "outputs": [{"output_type": "stream", "text": "x"}]}]}`))
 	e := New()
 	f.Fuzz(func(t *testing.T, body []byte) {

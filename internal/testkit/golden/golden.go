@@ -37,3 +37,13 @@ func Check(t testing.TB, path, got string) {
 		t.Errorf("%s differs (go test -update rewrites it); got:\n%s\nwant:\n%s", path, got, want)
 	}
 }
+
+// Testdata returns the file testdata/name, failing t if it cannot be read.
+func Testdata(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
