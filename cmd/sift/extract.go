@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
-	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -81,7 +77,7 @@ func runExtract(cmd *cobra.Command, f extractFlags, args []string) error {
 	}
 	mediaType := f.typ
 	if mediaType == "" {
-		mediaType = sniff(name, body)
+		mediaType = mediatype.Sniff(name, body)
 	}
 	opts, err := parseOptions(f.options)
 	if err != nil {
@@ -275,37 +271,6 @@ func readInput(stdin io.Reader, args []string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("input larger than %d MiB", maxInput>>20)
 	}
 	return body, name, nil
-}
-
-// sniff guesses the media type from the file name, then from the bytes.
-func sniff(name string, body []byte) string {
-	if ext := filepath.Ext(name); ext != "" {
-		switch strings.ToLower(ext) {
-		case ".md", ".markdown":
-			return "text/markdown"
-		case ".csv":
-			return "text/csv"
-		case ".tsv", ".tab":
-			return "text/tab-separated-values"
-		case ".ipynb":
-			return "application/x-ipynb+json"
-		case ".rss":
-			return "application/rss+xml"
-		case ".atom":
-			return "application/atom+xml"
-		case ".rdf":
-			return "application/rdf+xml"
-		}
-		if t := mime.TypeByExtension(ext); t != "" {
-			return t
-		}
-	}
-	trimmed := bytes.TrimSpace(body)
-	// A malformed JSON object is still JSON: the extractor says where it breaks.
-	if bytes.HasPrefix(trimmed, []byte("{")) || bytes.HasPrefix(trimmed, []byte("[")) && json.Valid(trimmed) {
-		return "application/json"
-	}
-	return http.DetectContentType(body)
 }
 
 func parseOptions(kvs []string) (map[string]string, error) {

@@ -37,8 +37,11 @@ var textDocs = map[string]textDoc{
 }
 
 // TestTextFormatsThroughFetch serves each document from a loopback origin
-// with its real Content-Type and fetches it through sift serve, whose
-// extractors run as real plugin subprocesses.
+// with its real Content-Type, as application/octet-stream and with none,
+// and fetches it through sift serve, whose extractors run as real plugin
+// subprocesses. Served without its type, a document is read as what its
+// bytes and extension show; one whose charset only its type declared is
+// detected, and the guess may be named.
 func TestTextFormatsThroughFetch(t *testing.T) {
 	root := filepath.Join("..", "..")
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -52,33 +55,45 @@ func TestTextFormatsThroughFetch(t *testing.T) {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		w.Header().Set("Content-Type", doc.contentType)
+		switch r.URL.Query().Get("as") {
+		case "octet-stream":
+			w.Header().Set("Content-Type", "application/octet-stream")
+		case "none":
+			w.Header()["Content-Type"] = nil // net/http would sniff one
+		default:
+			w.Header().Set("Content-Type", doc.contentType)
+		}
 		_, _ = w.Write(body)
 	}))
 	t.Cleanup(origin.Close)
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := serveConfig(t, port, "")
 	for path, doc := range textDocs {
-		t.Run(path, func(t *testing.T) {
-			var out struct {
-				Content  string
-				Warnings []string
-				Error    string
-			}
-			url := fmt.Sprintf("http://127.0.0.1:%d%s", port, path)
-			if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url}, &out); code != http.StatusOK {
-				t.Fatalf("status %d: %s", code, out.Error)
-			}
-			for _, want := range doc.want {
-				if !strings.Contains(out.Content, want) {
-					t.Errorf("content lacks %q:\n%s", want, out.Content)
+		for _, as := range []string{"", "octet-stream", "none"} {
+			t.Run(path+"?as="+as, func(t *testing.T) {
+				var out struct {
+					Content  string
+					Warnings []string
+					Error    string
 				}
-			}
-			if strings.Contains(out.Content, "\uFFFD") || doc.warning == "" && len(out.Warnings) > 0 ||
-				doc.warning != "" && (len(out.Warnings) != 1 || out.Warnings[0] != doc.warning) {
-				t.Errorf("replacement characters or warnings %q", out.Warnings)
-			}
-		})
+				url := fmt.Sprintf("http://127.0.0.1:%d%s?as=%s", port, path, as)
+				if code := postJSON(t, addr, "/v1/fetch", map[string]any{"url": url}, &out); code != http.StatusOK {
+					t.Fatalf("status %d: %s", code, out.Error)
+				}
+				for _, want := range doc.want {
+					if !strings.Contains(out.Content, want) {
+						t.Errorf("content lacks %q:\n%s", want, out.Content)
+					}
+				}
+				if strings.Contains(out.Content, "\uFFFD") {
+					t.Errorf("replacement characters in\n%s", out.Content)
+				}
+				if as == "" && (doc.warning == "" && len(out.Warnings) > 0 ||
+					doc.warning != "" && (len(out.Warnings) != 1 || out.Warnings[0] != doc.warning)) {
+					t.Errorf("warnings %q, want %q", out.Warnings, doc.warning)
+				}
+			})
+		}
 	}
 }
 

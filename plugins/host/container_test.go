@@ -45,7 +45,9 @@ func zipOf(t *testing.T, names ...string) []byte {
 // TestContainerRulesRouteGenericTypes: a document served with a generic
 // type goes to the plugin whose container rule recognises it, through a
 // real plugin process, which receives the recognised type; a declared
-// type is routed by itself, and the URL's extension breaks a tie only.
+// type is routed by itself, and the URL's extension breaks a tie only; a
+// generic type no rule claims is routed as what its bytes or extension
+// show.
 func TestContainerRulesRouteGenericTypes(t *testing.T) {
 	self := testSpec(t, "").Command[0]
 	t.Setenv(envTestContainer, "test/main.xml")
@@ -81,6 +83,9 @@ extractor "tzip" {
 		{"a tie broken by the extension", "application/octet-stream", "https://example.com/f.MAGIC", polyglot, "text", "text as application/x-magic"},
 		{"a declared type is not looked inside", "text/plain", "", ours, "text", "text as text/plain"},
 		{"a zip without the main part", "application/zip", "https://example.com/a.tzip", zipOf(t, "a.xml"), "", ""},
+		{"text served as octet-stream: by its bytes", "application/octet-stream", "", []byte("plain words\n"), "text", "text as text/plain"},
+		{"a CSV served as octet-stream: by its extension", "binary/octet-stream", "https://example.com/data.csv?v=2", []byte("a,b\n1,2\n"), "text", "text as text/csv"},
+		{"bytes that say nothing", "application/octet-stream", "https://example.com/blob", []byte{0, 1, 2, 3, 0xfe, 0xff}, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -74,8 +75,26 @@ func sniffs(sn *sdk.Sniffer, mediaType string, body []byte) bool {
 // for a generic media type, a container rule that recognises it (the
 // URL's extension breaking a tie), whose extractor gets the document as
 // the media type recognised; a document no rule claims is routed by its
-// media type.
+// media type. A document of a generic type that no container rule claims
+// is routed as the type its bytes (or its URL's extension) show, as one
+// served with no type at all is (mediatype.Sniff): a feed or a CSV served
+// as application/octet-stream is still a feed or a CSV.
 func (h *Host) RouteDocument(mediaType, docURL string, body []byte) (string, stages.Extractor, bool) {
+	if name, ex, ok := h.routeDocument(mediaType, docURL, body); ok || !sdk.IsGeneric(mediaType) {
+		return name, ex, ok
+	}
+	detected := mediatype.Sniff(urlPath(docURL), body)
+	if sdk.IsGeneric(mediatype.Of(detected)) {
+		return "", nil, false
+	}
+	name, ex, ok := h.routeDocument(mediatype.Of(detected), docURL, body)
+	if !ok {
+		return "", nil, false
+	}
+	return name, recognized{ex: ex, mediaType: detected}, true
+}
+
+func (h *Host) routeDocument(mediaType, docURL string, body []byte) (string, stages.Extractor, bool) {
 	for _, r := range h.sniffs {
 		if sniffs(r.sniffer, mediaType, body) {
 			return r.name, r.ex, true
@@ -90,6 +109,17 @@ func (h *Host) RouteDocument(mediaType, docURL string, body []byte) (string, sta
 // RouteSpecDocument is RouteSpec for one document, by RouteDocument's
 // precedence.
 func RouteSpecDocument(specs []Spec, mediaType, docURL string, body []byte) (string, bool) {
+	if name, ok := routeSpecDocument(specs, mediaType, docURL, body); ok || !sdk.IsGeneric(mediaType) {
+		return name, ok
+	}
+	detected := mediatype.Of(mediatype.Sniff(urlPath(docURL), body))
+	if sdk.IsGeneric(detected) {
+		return "", false
+	}
+	return routeSpecDocument(specs, detected, docURL, body)
+}
+
+func routeSpecDocument(specs []Spec, mediaType, docURL string, body []byte) (string, bool) {
 	for _, external := range []bool{true, false} {
 		for _, s := range specs {
 			for _, sn := range s.sniffers {
@@ -107,4 +137,14 @@ func RouteSpecDocument(specs []Spec, mediaType, docURL string, body []byte) (str
 		return owner.name, true
 	}
 	return RouteSpec(specs, mediaType)
+}
+
+// urlPath is the path of docURL, for its extension; "" when it does not
+// parse.
+func urlPath(docURL string) string {
+	u, err := url.Parse(docURL)
+	if err != nil {
+		return ""
+	}
+	return u.Path
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -38,7 +39,7 @@ func (c *client) read(resp *http.Response, target *stages.Target, f *framing) (*
 	if f.overrun(resp, max-wire.left) {
 		return nil, fmt.Errorf("%w: the server sent more than its Content-Length of %d bytes", ErrUpstream, resp.ContentLength)
 	}
-	contentType, err := contentType(resp.Header.Get("Content-Type"), body)
+	contentType, err := contentType(resp.Header.Get("Content-Type"), urlPath(target.URL), body)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +106,13 @@ var binaryPrefixes = []string{"image/", "audio/", "video/", "font/", "applicatio
 
 // contentType trusts the header and sniffs only to catch a lie: a body
 // that claims to be text or JSON but is a binary format is refused. A
-// missing header is replaced by the sniffed type.
-func contentType(header string, body []byte) (string, error) {
-	sniffed := http.DetectContentType(body)
+// missing header is replaced by the type mediatype.Sniff reads from the
+// URL's path and the body.
+func contentType(header, name string, body []byte) (string, error) {
 	if header == "" {
-		return sniffed, nil
+		return mediatype.Sniff(name, body), nil
 	}
+	sniffed := http.DetectContentType(body)
 	mt, _, err := mime.ParseMediaType(header)
 	if err != nil {
 		return "", fmt.Errorf("%w: malformed Content-Type %q", ErrContentType, header)
@@ -127,4 +129,13 @@ func contentType(header string, body []byte) (string, error) {
 
 func isTextual(mt string) bool {
 	return strings.HasPrefix(mt, "text/") || strings.HasSuffix(mt, "json") || strings.HasSuffix(mt, "xml")
+}
+
+// urlPath is the path of rawURL, for its extension; "" when it does not parse.
+func urlPath(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	return u.Path
 }
