@@ -44,8 +44,8 @@ func apiClasses() []string {
 // PluginCallOutcomes and PluginRestartReasons are the label values the
 // plugin host reports.
 var (
-	PluginCallOutcomes   = []string{"ok", "document_error", "reply_too_large", "cancelled", "timeout", "crashed", "failed"}
-	PluginRestartReasons = []string{"cancelled", "timeout", "crash", "exited"}
+	PluginCallOutcomes   = []string{"ok", "document_error", "reply_too_large", "cancelled", "timeout", "out_of_memory", "crashed", "failed"}
+	PluginRestartReasons = []string{"cancelled", "timeout", "out_of_memory", "crash", "exited"}
 )
 
 // Routes are the API's routes whose request series start at zero.

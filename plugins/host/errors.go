@@ -10,6 +10,10 @@ var (
 	ErrFailed = errclass.New(errclass.ExtractorFailed, "plugin failed")
 	// ErrCrashed means the plugin process died during the call.
 	ErrCrashed = errclass.New(errclass.ExtractorFailed, "plugin crashed")
+	// ErrOutOfMemory means the plugin process died of its memory limit
+	// while reading the document: the document needs more memory than the
+	// block gives, which a retry does not change.
+	ErrOutOfMemory = errclass.New(errclass.TooLarge, "plugin out of memory")
 	// ErrTimeout means the call outlived its deadline; the process was
 	// killed and replaced.
 	ErrTimeout = errclass.New(errclass.Timeout, "plugin timed out")

@@ -1,12 +1,14 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/hashicorp/go-hclog"
 )
@@ -17,10 +19,14 @@ import (
 // group, so the log's handler quotes and escapes them: a plugin cannot
 // write a line of sift's log of its own, nor send raw control bytes to
 // whatever shows the log, and a log reader queries its fields as JSON.
-func pluginLogger(name string, log *slog.Logger) hclog.Logger {
+//
+// Once oom has seen the process's runtime die for want of memory, one
+// record says so and the goroutine dump after it (hundreds of lines that
+// say nothing of the document) is left out.
+func pluginLogger(name string, log *slog.Logger, oom *oomWatch) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{
 		Name: "plugin." + name, Level: hclog.Warn, DisableTime: true, JSONFormat: true,
-		Output: &entryWriter{log: log, plugin: name},
+		Output: &entryWriter{log: log, plugin: name, oom: oom},
 	})
 }
 
@@ -28,6 +34,36 @@ func pluginLogger(name string, log *slog.Logger) hclog.Logger {
 type entryWriter struct {
 	log    *slog.Logger
 	plugin string
+	oom    *oomWatch
+}
+
+// oomWatch reads a plugin's raw stderr (go-plugin's ClientConfig.Stderr,
+// written each line before the line is logged) for the Go runtime's
+// words when it dies of its memory limit.
+type oomWatch struct {
+	seen, logged atomic.Bool
+}
+
+// outOfMemory are the first lines with which the Go runtime dies when an
+// allocation fails under RLIMIT_DATA: the heap's, a heap arena's metadata,
+// or a new thread's stack. A process the limit kills by a fault elsewhere
+// (a SIGSEGV on a failed mapping) says nothing of memory and stays a crash.
+var outOfMemory = [][]byte{
+	[]byte("fatal error: runtime: out of memory"),
+	[]byte("fatal error: out of memory"),
+	[]byte("runtime: out of memory:"),
+	[]byte("runtime/cgo: pthread_create failed: Resource temporarily unavailable"),
+	[]byte("runtime: failed to create new OS thread"),
+}
+
+func (w *oomWatch) Write(p []byte) (int, error) {
+	line := bytes.TrimSpace(p)
+	for _, prefix := range outOfMemory {
+		if bytes.HasPrefix(line, prefix) {
+			w.seen.Store(true)
+		}
+	}
+	return len(p), nil
 }
 
 func (w *entryWriter) Write(p []byte) (int, error) { return w.LevelWrite(hclog.Warn, p) }
@@ -35,6 +71,13 @@ func (w *entryWriter) Write(p []byte) (int, error) { return w.LevelWrite(hclog.W
 // LevelWrite logs one entry at its level: an hclog JSON entry as its
 // message, module and fields; anything else as its text.
 func (w *entryWriter) LevelWrite(level hclog.Level, p []byte) (int, error) {
+	if w.oom != nil && w.oom.seen.Load() {
+		if !w.oom.logged.Swap(true) {
+			w.log.LogAttrs(context.Background(), slog.LevelError, "plugin output", slog.String("plugin", w.plugin),
+				slog.String("output", "the process ran out of memory (its goroutine dump is left out)"))
+		}
+		return len(p), nil
+	}
 	attrs := []slog.Attr{slog.String("plugin", w.plugin)}
 	var entry map[string]any
 	if err := json.Unmarshal(p, &entry); err == nil {

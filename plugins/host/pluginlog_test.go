@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -143,5 +144,53 @@ func TestPluginPanicReachesSiftsLog(t *testing.T) {
 		if !strings.Contains(rec.Fields.Stack, "testplugin_test.go") {
 			t.Errorf("the logged stack does not show where the plugin panicked:\n%s", rec.Fields.Stack)
 		}
+	}
+}
+
+// TestOOMWatch: the lines the Go runtime dies with when the memory limit
+// refuses an allocation are recognised, as they stand in a real dump;
+// a panic or another fault is not.
+func TestOOMWatch(t *testing.T) {
+	tests := []struct {
+		line string
+		oom  bool
+	}{
+		{"fatal error: runtime: out of memory", true},
+		{"fatal error: out of memory allocating heap arena metadata", true},
+		{"runtime: out of memory: cannot allocate 4194304-byte block (3997696 in use)", true},
+		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable", true},
+		{"panic: runtime error: index out of range [3] with length 3", false},
+		{"SIGSEGV: segmentation violation", false},
+		{`{"@message":"document is out of memory's reach"}`, false},
+	}
+	for _, tc := range tests {
+		var w oomWatch
+		_, _ = w.Write([]byte(tc.line))
+		if w.seen.Load() != tc.oom {
+			t.Errorf("%q: out of memory %v, want %v", tc.line, w.seen.Load(), tc.oom)
+		}
+	}
+}
+
+// TestOutOfMemoryIsOneRecord: a process that dies of its memory limit
+// leaves one record saying so in sift's log, not its goroutine dump.
+func TestOutOfMemoryIsOneRecord(t *testing.T) {
+	var logBuf syncBuffer
+	spec := testSpec(t, "")
+	spec.Pool = 1
+	h, diags := Start(t.Context(), []Spec{spec}, Options{Logger: slog.New(slog.NewJSONHandler(&logBuf, nil))})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	t.Cleanup(h.Close)
+	if _, err := extract(t, h, "oom"); !errors.Is(err, ErrOutOfMemory) {
+		t.Fatalf("err = %v, want ErrOutOfMemory", err)
+	}
+	log := logBuf.String()
+	if n := strings.Count(log, "the process ran out of memory (its goroutine dump is left out)"); n != 1 {
+		t.Errorf("%d records of the death, want 1:\n%s", n, log)
+	}
+	if strings.Contains(log, "runtime stack") || strings.Contains(log, "runtime.throw") {
+		t.Errorf("the dump reached the log:\n%s", log)
 	}
 }

@@ -140,6 +140,10 @@ func (p *Pool) fail(ctx, callCtx context.Context, pr *proc, err error) (string, 
 	case timedOut(callCtx, err):
 		p.replace(pr, "timeout")
 		return "timeout", fmt.Errorf("%w after %s; the process was killed and replaced", ErrTimeout, p.spec.Timeout)
+	case (status.Code(err) == codes.Unavailable || pr.exited()) && pr.diedOutOfMemory():
+		p.replace(pr, "out_of_memory")
+		return "out_of_memory", fmt.Errorf("%w: reading the document needed more than the extractor's memory limit of %s; "+
+			"its process was replaced (raise the block's memory, or lower the fetch stage's max_body)", ErrOutOfMemory, mib(p.spec.Memory))
 	case status.Code(err) == codes.Unavailable || pr.exited():
 		p.replace(pr, "crash")
 		// gRPC's words for it ("error reading from server: EOF") say

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -20,6 +21,7 @@ type proc struct {
 	cmd    *exec.Cmd
 	ex     sdk.Extractor // set for extractors
 	dg     sdk.Digester  // set for digesters
+	oom    *oomWatch     // what its stderr said of its death
 }
 
 // launcher starts processes for one spec.
@@ -68,7 +70,9 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 	if l.cache != "" {
 		cmd.Env = append(cmd.Env, sdk.EnvCacheDir+"="+l.cache)
 	}
+	oom := &oomWatch{}
 	cfg := &plugin.ClientConfig{
+		Stderr:           oom,
 		HandshakeConfig:  sdk.Handshake,
 		VersionedPlugins: sdk.PluginSets(nil, nil),
 		Cmd:              cmd,
@@ -76,7 +80,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},
-		Logger: pluginLogger(l.spec.Name, l.log),
+		Logger: pluginLogger(l.spec.Name, l.log, oom),
 	}
 	if l.spec.thirdParty() {
 		// An operator's own plugin also speaks mutual TLS. The built-ins
@@ -93,7 +97,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 		client.Kill()
 		return nil, err
 	}
-	p.cmd = cmd
+	p.cmd, p.oom = cmd, oom
 	return p, nil
 }
 
@@ -155,3 +159,19 @@ func (p *proc) impl() described {
 }
 
 func (p *proc) exited() bool { return p.client.Exited() }
+
+// diedOutOfMemory reports whether a process whose call failed as it ended
+// died of its memory limit, as its Go runtime said on stderr. go-plugin
+// marks a process exited only once its stderr is read to the end, so the
+// wait for the exit, at most five seconds (a loaded machine reads a
+// runtime's dump of a thousand lines slowly), is a wait for the last line.
+func (p *proc) diedOutOfMemory() bool {
+	if p.oom == nil {
+		return false
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !p.exited() && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return p.oom.seen.Load()
+}

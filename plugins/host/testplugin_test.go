@@ -137,6 +137,11 @@ func (faultyExtractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*s
 		}
 		<-ctx.Done()
 		return &sdk.ExtractResult{Content: fmt.Sprintf("held %d chunks", len(hoard))}, ctx.Err()
+	case "oom":
+		// Dies as the Go runtime does when the memory limit refuses an
+		// allocation ("alloc" may die by another fault first).
+		fmt.Fprint(os.NewFile(2, "stderr"), "fatal error: runtime: out of memory\n\nruntime stack:\nruntime.throw({0x1, 0x2})\n")
+		os.Exit(2)
 	case "invalid":
 		return nil, sdk.Invalid("not a test document")
 	case "stderr":
