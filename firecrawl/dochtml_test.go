@@ -55,3 +55,36 @@ func TestHTMLOfADocument(t *testing.T) {
 		})
 	}
 }
+
+// TestRawHTMLOfABinaryDocument: rawHtml of a DOCX is no text to show: it
+// is empty and named in the warning, not the zip's bytes as replacement
+// characters; a feed served as octet-stream is text, shown as fetched.
+func TestRawHTMLOfABinaryDocument(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, contentType string
+		body              []byte
+		want              string
+	}{
+		{"docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", []byte("PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00\xdf\xa4\xd2lZ\x01"), ""},
+		{"feed as octet-stream", "application/octet-stream", []byte("<?xml version=\"1.0\"?><rss><channel><title>T</title></channel></rss>"), "<rss>"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			doc := &stages.Doc{
+				Request:    stages.Request{URL: "https://example.org/doc"},
+				Response:   &stages.Response{FinalURL: "https://example.org/doc", Status: 200, ContentType: c.contentType, Body: c.body},
+				Extraction: &stages.Extraction{Content: "# T", Format: "markdown"},
+			}
+			out := scrapeAnswer(&scrapeRequest{URL: doc.Request.URL, scrapeOptions: scrapeOptions{Formats: []scrapeFormat{"rawHtml"}}},
+				&service.Result{Doc: doc})
+			if out.RawHTML == nil || !strings.Contains(*out.RawHTML, c.want) || c.want == "" && *out.RawHTML != "" {
+				t.Fatalf("rawHtml %v, want it to hold %q", out.RawHTML, c.want)
+			}
+			if named := strings.Contains(out.Warning, "not text: its bytes are not shown"); named != (c.want == "") {
+				t.Errorf("warning %q", out.Warning)
+			}
+		})
+	}
+}

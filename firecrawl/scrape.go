@@ -511,10 +511,14 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			}
 			returned += tokens.Count(body)
 		case "rawHtml":
-			body, n := service.RawText(doc)
-			rawStripped = n
+			body := ""
+			if service.IsText(doc) {
+				body, rawStripped = service.RawText(doc)
+				returned += service.RawTokens(resp)
+			} else {
+				unsupported = append(unsupported, "rawHtml (this document is "+doc.MediaType()+", not text: its bytes are not shown)")
+			}
 			out.RawHTML = &body
-			returned += service.RawTokens(resp)
 		}
 	}
 	out.Metadata.Sift.Tokens["returned"] = returned

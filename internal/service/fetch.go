@@ -192,7 +192,7 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 
 	switch {
 	case req.Mode == ModeRaw:
-		if !isText(doc.MediaType()) {
+		if !IsText(doc) {
 			return nil, ClassError(errclass.Unsupported, "raw mode returns text types only, not "+doc.MediaType())
 		}
 		var n int
@@ -233,6 +233,14 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		out.Sizes.ReturnedTokens = tokens.Count(out.Content)
 	}
 	return out, nil
+}
+
+// IsText reports whether the fetched body is text that raw output may
+// show: by its media type, or, served as bytes of no stated kind, by what
+// its bytes are (a feed sent as application/octet-stream is text; a DOCX
+// is not).
+func IsText(doc *stages.Doc) bool {
+	return isText(doc.MediaType()) || isText(mediatype.Of(mediatype.Sniff("", doc.Response.Body)))
 }
 
 func isText(mediaType string) bool {

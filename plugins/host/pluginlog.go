@@ -52,6 +52,8 @@ var outOfMemory = [][]byte{
 	[]byte("fatal error: runtime: out of memory"),
 	[]byte("fatal error: out of memory"),
 	[]byte("runtime: out of memory:"),
+	[]byte("fatal error: runtime: cannot allocate memory"),
+	[]byte("runtime: cannot allocate memory"),
 	[]byte("runtime/cgo: pthread_create failed: Resource temporarily unavailable"),
 	[]byte("runtime: failed to create new OS thread"),
 }

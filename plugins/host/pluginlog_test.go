@@ -159,6 +159,7 @@ func TestOOMWatch(t *testing.T) {
 		{"fatal error: out of memory allocating heap arena metadata", true},
 		{"runtime: out of memory: cannot allocate 4194304-byte block (3997696 in use)", true},
 		{"runtime/cgo: pthread_create failed: Resource temporarily unavailable", true},
+		{"fatal error: runtime: cannot allocate memory", true},
 		{"panic: runtime error: index out of range [3] with length 3", false},
 		{"SIGSEGV: segmentation violation", false},
 		{`{"@message":"document is out of memory's reach"}`, false},
