@@ -54,7 +54,7 @@ var scrapeFields = map[string]fieldRule{
 	"proxy":                 {refusal: noProxy, noop: `"basic"`},
 	"skipTlsVerification":   {refusal: tlsAlways},
 	"zeroDataRetention":     {refusal: noRetention},
-	"changeTrackingOptions": {refusal: notServed},
+	"changeTrackingOptions": {}, // v1's, read with the changeTracking format
 	"domainTools":           {refusal: notServed},
 	"redactPII":             {refusal: "sift does not redact personal data; the page comes back as published"},
 	"profile":               {refusal: noBrowser},

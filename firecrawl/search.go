@@ -34,7 +34,10 @@ type firecrawlWebResult struct {
 	Summary  *string         `json:"summary,omitempty"`
 	Links    *[]string       `json:"links,omitempty"`
 	JSON     json.RawMessage `json:"json,omitempty"`
-	Metadata *scrapeMetadata `json:"metadata,omitempty"`
+	// The question and highlights formats, as a scrape answers them.
+	Answer     *string         `json:"answer,omitempty"`
+	Highlights *string         `json:"highlights,omitempty"`
+	Metadata   *scrapeMetadata `json:"metadata,omitempty"`
 }
 
 // searchScrapeOptions decodes a search's scrapeOptions; nil when there are
@@ -80,7 +83,7 @@ func (a *API) scrapeResults(ctx context.Context, c *service.Caller, opts *scrape
 		}
 		r := &web[i]
 		r.Markdown, r.HTML, r.RawHTML, r.Summary, r.Links, r.Metadata = doc.Markdown, doc.HTML, doc.RawHTML, doc.Summary, doc.Links, &doc.Metadata
-		r.JSON = doc.JSON
+		r.JSON, r.Answer, r.Highlights = doc.JSON, doc.Answer, doc.Highlights
 		if doc.Warning != "" {
 			warnings = append(warnings, fmt.Sprintf("%s: %s", web[i].URL, doc.Warning))
 		}
