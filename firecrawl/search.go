@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/siftd/sift/internal/httpapi"
@@ -17,6 +18,68 @@ type firecrawlSearchRequest struct {
 	Query         string          `json:"query"`
 	Limit         int             `json:"limit"`
 	ScrapeOptions json.RawMessage `json:"scrapeOptions"`
+	// Sources, DomainTools and ToolDetail are read for sourcesWarning.
+	Sources     []searchSource `json:"sources"`
+	DomainTools *bool          `json:"domainTools"`
+	ToolDetail  *string        `json:"toolDetail"`
+}
+
+// searchSource is a search source given as "web" or as {"type": "web"}.
+type searchSource string
+
+func (s *searchSource) UnmarshalJSON(b []byte) error {
+	var name string
+	if err := json.Unmarshal(b, &name); err == nil {
+		*s = searchSource(name)
+		return nil
+	}
+	var obj struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil || obj.Type == "" {
+		return fmt.Errorf("a source is a string or an object with a type")
+	}
+	*s = searchSource(obj.Type)
+	return nil
+}
+
+// sourcesWarning is the one warning for what of the sources sift does
+// not search: it searches the web. firecrawl-mcp sends sources ["web",
+// "alexandria"] with domainTools true and toolDetail "compact" on every
+// search (Firecrawl's Alexandria catalogue of data providers, which a
+// Firecrawl team without it answers 403, the client then retrying with
+// the web only): the web is searched and the rest named once, so the
+// search needs no second round trip. "exchange" is Alexandria's old name.
+func sourcesWarning(req *firecrawlSearchRequest) string {
+	var notServed []string
+	alexandria := false
+	for _, s := range req.Sources {
+		switch s {
+		case "web":
+		case "alexandria", "exchange":
+			alexandria = true
+			notServed = append(notServed, fmt.Sprintf("sources %q (Firecrawl's catalogue of data providers)", string(s)))
+		default:
+			notServed = append(notServed, fmt.Sprintf("sources %q", string(s)))
+		}
+	}
+	if req.DomainTools != nil && *req.DomainTools {
+		notServed = append(notServed, "domainTools")
+	}
+	if req.ToolDetail != nil && (alexandria || (req.DomainTools != nil && *req.DomainTools) || *req.ToolDetail != "compact") {
+		notServed = append(notServed, "toolDetail")
+	}
+	if len(notServed) == 0 && (req.Sources == nil || slices.Contains(req.Sources, "web")) {
+		return ""
+	}
+	if len(notServed) == 0 {
+		notServed = []string{"sources without web"}
+	}
+	msg := "not applied: " + strings.Join(notServed, ", ") + " (sift searches the web only"
+	if !slices.Contains(req.Sources, "web") {
+		msg += "; web results stand in"
+	}
+	return msg + ")"
 }
 
 // firecrawlSearchLimit is Firecrawl's default number of results.
@@ -128,6 +191,9 @@ func (a *API) handleSearch(w http.ResponseWriter, r *http.Request, c *service.Ca
 	}
 	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
 	warnings := append(append([]string{}, out.Warnings...), fieldWarns...)
+	if w := sourcesWarning(&req); w != "" {
+		warnings = append(warnings, w)
+	}
 	if scrape != nil {
 		warnings = append(warnings, a.scrapeResults(r.Context(), c, scrape, web)...)
 	}
