@@ -12,6 +12,13 @@ import (
 // and code errclass's table gives the class: the SDKs show "error", and
 // "code" names the kind.
 func WriteError(w http.ResponseWriter, e *service.Error) {
+	status, body := errorAnswer(e)
+	httpapi.SetRetryAfter(w, e)
+	httpapi.WriteJSON(w, status, body)
+}
+
+// errorAnswer is e's status and envelope.
+func errorAnswer(e *service.Error) (int, map[string]any) {
 	r := service.RowOf(e.Class)
 	code := r.FirecrawlCode
 	if e.Code != "" && r.AllowsCode(e.Code) {
@@ -24,12 +31,11 @@ func WriteError(w http.ResponseWriter, e *service.Error) {
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
-	httpapi.SetRetryAfter(w, e)
 	status := r.FirecrawlStatus
 	if e.FirecrawlStatus != 0 && r.AllowsFirecrawl(e.FirecrawlStatus) {
 		status = e.FirecrawlStatus
 	}
-	httpapi.WriteJSON(w, status, body)
+	return status, body
 }
 
 // badRequest is a request Firecrawl's API refuses, in its words.

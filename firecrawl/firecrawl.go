@@ -99,6 +99,8 @@ func (a *API) Mount(r *mux.Router, authed, batch Wrap) {
 	r.HandleFunc("/v2/batch/scrape/{id}", job(a.handleBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", job(a.handleBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", job(a.handleBatchErrors)).Methods(http.MethodGet)
+	r.HandleFunc("/v1/scrape", req(a.handleScrapeV1)).Methods(http.MethodPost)
+	r.HandleFunc("/v1/map", req(a.handleMapV1)).Methods(http.MethodPost)
 	routeUnsupported(r)
 }
 

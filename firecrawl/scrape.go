@@ -206,6 +206,8 @@ type scrapeDoc struct {
 	JSON     json.RawMessage `json:"json,omitempty"`
 	// Answer, Highlights, Attributes and ChangeTracking are the question,
 	// highlights, attributes and changeTracking formats (addFormats).
+	// Extract is v1's name for json, when a v1 request asked for it so.
+	Extract        json.RawMessage    `json:"extract,omitempty"`
 	Answer         *string            `json:"answer,omitempty"`
 	Highlights     *string            `json:"highlights,omitempty"`
 	Attributes     *[]attributeValues `json:"attributes,omitempty"`
@@ -348,15 +350,16 @@ var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtm
 // formatWhy says why sift does not produce a Firecrawl format; a name
 // it does not list is not a format sift produces.
 var formatWhy = map[scrapeFormat]string{
-	"screenshot":        " (sift runs no browser: it renders no page to capture)",
-	"branding":          " (sift runs no browser: it computes no page's colours and fonts)",
-	"audio":             " (sift transcribes no media)",
-	"video":             " (sift transcribes no media)",
-	"product":           ` (sift has no product reader: use {"type": "json", "schema": …} with the fields you need)`,
-	"menu":              ` (sift has no menu reader: use {"type": "json", "schema": …} with the fields you need)`,
-	"deterministicJson": ` (use {"type": "json", "schema": …})`,
-	"query":             ` (Firecrawl deprecated it: use {"type": "question", "question": …} or {"type": "highlights", "query": …})`,
-	"extract":           ` (Firecrawl v1's name: use {"type": "json", "schema": …})`,
+	"screenshot":          " (sift runs no browser: it renders no page to capture)",
+	"screenshot@fullPage": " (sift runs no browser: it renders no page to capture)",
+	"branding":            " (sift runs no browser: it computes no page's colours and fonts)",
+	"audio":               " (sift transcribes no media)",
+	"video":               " (sift transcribes no media)",
+	"product":             ` (sift has no product reader: use {"type": "json", "schema": …} with the fields you need)`,
+	"menu":                ` (sift has no menu reader: use {"type": "json", "schema": …} with the fields you need)`,
+	"deterministicJson":   ` (use {"type": "json", "schema": …})`,
+	"query":               ` (Firecrawl deprecated it: use {"type": "question", "question": …} or {"type": "highlights", "query": …})`,
+	"extract":             ` (Firecrawl v1's name: use {"type": "json", "schema": …})`,
 }
 
 func (a *API) handleScrape(w http.ResponseWriter, r *http.Request, c *service.Caller) {
@@ -466,8 +469,13 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *service.Error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeScrapeBody(raw, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+}
+
+// decodeScrapeBody decodes and checks a scrape request under rules.
+func decodeScrapeBody(raw []byte, rules map[string]fieldRule) (*scrapeRequest, *service.Error) {
 	var req scrapeRequest
-	warnings, ae := decodeFirecrawl(raw, &req, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+	warnings, ae := decodeFirecrawl(raw, &req, rules)
 	if ae != nil {
 		return nil, ae
 	}

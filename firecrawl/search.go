@@ -161,44 +161,64 @@ func (a *API) handleSearch(w http.ResponseWriter, r *http.Request, c *service.Ca
 		WriteError(w, ae)
 		return
 	}
-	var req firecrawlSearchRequest
-	fieldWarns, ae := decodeFirecrawl(raw, &req, searchFields)
+	web, warnings, ae := a.search(r.Context(), c, raw, searchFields, false)
 	if ae != nil {
 		WriteError(w, ae)
 		return
 	}
+	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
+	if len(warnings) > 0 {
+		body["warning"] = strings.Join(warnings, "; ")
+	}
+	httpapi.WriteJSON(w, http.StatusOK, body)
+}
+
+// search runs a Firecrawl search request raw, decoded under rules, and
+// scrapes its results when its scrapeOptions ask; v1 reads an empty
+// formats list as no scrape, as Firecrawl v1 does.
+func (a *API) search(ctx context.Context, c *service.Caller, raw []byte, rules map[string]fieldRule, v1 bool) ([]firecrawlWebResult, []string, *service.Error) {
+	var req firecrawlSearchRequest
+	fieldWarns, ae := decodeFirecrawl(raw, &req, rules)
+	if ae != nil {
+		return nil, nil, ae
+	}
 	if req.Query == "" {
-		WriteError(w, badRequest("query is required"))
-		return
+		return nil, nil, badRequest("query is required")
+	}
+	if v1 && noFormats(req.ScrapeOptions) {
+		req.ScrapeOptions = nil
 	}
 	scrape, ae := searchScrapeOptions(req.ScrapeOptions)
 	if ae != nil {
-		WriteError(w, ae)
-		return
+		return nil, nil, ae
 	}
 	if req.Limit <= 0 {
 		req.Limit = firecrawlSearchLimit
 	}
 	req.Limit = min(req.Limit, 100)
-	out, err := a.svc.SearchWeb(r.Context(), req.Query, req.Limit)
+	out, err := a.svc.SearchWeb(ctx, req.Query, req.Limit)
 	if err != nil {
-		WriteError(w, service.ErrorOf(err))
-		return
+		return nil, nil, service.ErrorOf(err)
 	}
 	web := make([]firecrawlWebResult, 0, len(out.Results))
 	for i, res := range out.Results {
 		web = append(web, firecrawlWebResult{URL: res.URL, Title: res.Title, Description: res.Snippet, Position: i + 1})
 	}
-	body := map[string]any{"success": true, "data": map[string]any{"web": web}, "id": newID(), "creditsUsed": 1}
 	warnings := append(append([]string{}, out.Warnings...), fieldWarns...)
 	if w := sourcesWarning(&req); w != "" {
 		warnings = append(warnings, w)
 	}
 	if scrape != nil {
-		warnings = append(warnings, a.scrapeResults(r.Context(), c, scrape, web)...)
+		warnings = append(warnings, a.scrapeResults(ctx, c, scrape, web)...)
 	}
-	if len(warnings) > 0 {
-		body["warning"] = strings.Join(warnings, "; ")
+	return web, warnings, nil
+}
+
+// noFormats reports whether scrapeOptions ask for no format at all
+// ({"formats": []}), which firecrawl-js 1.x sends with every search.
+func noFormats(raw json.RawMessage) bool {
+	var opts struct {
+		Formats *[]json.RawMessage `json:"formats"`
 	}
-	httpapi.WriteJSON(w, http.StatusOK, body)
+	return json.Unmarshal(raw, &opts) == nil && opts.Formats != nil && len(*opts.Formats) == 0
 }

@@ -54,7 +54,7 @@ func routeUnsupported(r *mux.Router) {
 	r.Handle("/v2/scrape/{id}/interact", unsupportedAnswer("/v2/scrape/{id}/interact is not served by sift: "+
 		"sift renders no page and runs no browser; scrape (POST /v2/scrape; firecrawl_scrape) answers the page as fetched"))
 	r.PathPrefix("/v2/search/research").Handler(unsupportedAnswer("/v2/search/research is not served by sift: " +
-		"search (POST /v2/search; firecrawl_search), then "+perURL))
+		"search (POST /v2/search; firecrawl_search), then " + perURL))
 }
 
 // NotServed answers a /v2 path that is no endpoint sift knows of,
