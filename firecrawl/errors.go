@@ -2,6 +2,7 @@ package firecrawl
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/httpapi"
@@ -50,7 +51,8 @@ func withCode(e *service.Error, code string) *service.Error {
 }
 
 // inFirecrawlWords rewrites a native answer in the words Firecrawl's SDKs
-// know: "Bad Request: …", "Job not found", "Crawl is already completed".
+// know: "Bad Request: …", "Job not found", "Crawl is already completed"
+// (or cancelled, for a job cancelled before).
 func inFirecrawlWords(ae *service.Error) *service.Error {
 	out := *ae
 	switch ae.Class {
@@ -60,6 +62,9 @@ func inFirecrawlWords(ae *service.Error) *service.Error {
 		out.Message = "Job not found"
 	case errclass.Conflict:
 		out.Message = "Crawl is already completed"
+		if strings.Contains(ae.Message, "already cancelled") {
+			out.Message = "Crawl is already cancelled"
+		}
 	}
 	return &out
 }
