@@ -31,6 +31,9 @@ import (
 type formatOptions struct {
 	// Question is the question format's question: data.answer answers it.
 	Question string `json:"question,omitempty"`
+	// Quote is a query format's prompt in directQuote mode: data.answer
+	// holds the parts of the page, as written, most relevant to it.
+	Quote string `json:"quote,omitempty"`
 	// Highlights is the highlights format's query: data.highlights holds
 	// the parts of the page most relevant to it.
 	Highlights string `json:"highlights,omitempty"`
@@ -102,6 +105,7 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 			Modes     []string            `json:"modes"`
 			Tag       *string             `json:"tag"`
 			Prompt    *string             `json:"prompt"`
+			Mode      string              `json:"mode"`
 			Schema    json.RawMessage     `json:"schema"`
 		}
 		isObject := json.Unmarshal(raw, &obj) == nil
@@ -116,6 +120,23 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 				return ae
 			}
 			fo.Question = q
+		case "query":
+			// Firecrawl's older form of question, the one firecrawl-mcp's
+			// scrape tool offers (queryOptions: prompt, mode).
+			q, ae := requiredText(field("prompt"), obj.Prompt, `{"type": "query", "prompt": "…", "mode": "freeform"}`)
+			if ae != nil {
+				return ae
+			}
+			switch obj.Mode {
+			case "", "freeform":
+				if fo.Question == "" {
+					fo.Question = q
+				}
+			case "directQuote":
+				fo.Quote = q
+			default:
+				return badField(field("mode"), fmt.Sprintf("mode %q: want freeform or directQuote", obj.Mode))
+			}
 		case "highlights":
 			q, ae := requiredText(field("query"), obj.Query, `{"type": "highlights", "query": "…"}`)
 			if ae != nil {
@@ -153,7 +174,7 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 			fo.ChangeTracking = ct
 		}
 	}
-	if fo.Question != "" || fo.Highlights != "" || fo.Attributes != nil || fo.ChangeTracking != nil {
+	if fo.Question != "" || fo.Quote != "" || fo.Highlights != "" || fo.Attributes != nil || fo.ChangeTracking != nil {
 		o.FormatOptions = fo
 	}
 	return nil
@@ -211,6 +232,11 @@ func (a *API) addFormats(ctx context.Context, c *service.Caller, req *scrapeRequ
 		if w != "" {
 			warn(w)
 		}
+	}
+	if fo.Quote != "" && fo.Question == "" {
+		sel := a.svc.Focus(ctx, content, fo.Quote, digest.FallbackTokens)
+		data.Answer = &sel.Content
+		data.Metadata.Sift.Tokens["returned"] += sel.Tokens
 	}
 	if fo.Highlights != "" {
 		sel := a.svc.Focus(ctx, content, fo.Highlights, highlightTokens)

@@ -345,7 +345,7 @@ type siftFields struct {
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
 var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true,
-	"question": true, "highlights": true, "attributes": true, "changeTracking": true}
+	"question": true, "query": true, "highlights": true, "attributes": true, "changeTracking": true}
 
 // formatWhy says why sift does not produce a Firecrawl format; a name
 // it does not list is not a format sift produces.
@@ -358,7 +358,6 @@ var formatWhy = map[scrapeFormat]string{
 	"product":             ` (sift has no product reader: use {"type": "json", "schema": …} with the fields you need)`,
 	"menu":                ` (sift has no menu reader: use {"type": "json", "schema": …} with the fields you need)`,
 	"deterministicJson":   ` (use {"type": "json", "schema": …})`,
-	"query":               ` (Firecrawl deprecated it: use {"type": "question", "question": …} or {"type": "highlights", "query": …})`,
 	"extract":             ` (Firecrawl v1's name: use {"type": "json", "schema": …})`,
 }
 

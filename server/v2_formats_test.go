@@ -39,6 +39,16 @@ func TestScrapeQuestionFormat(t *testing.T) {
 	if w, _ := data["warning"].(string); strings.Contains(w, "format") {
 		t.Errorf("warning %q", w)
 	}
+	// The query format, firecrawl-mcp's: freeform as a question,
+	// directQuote the page's own words about it.
+	data = scrapeData(t, withLLM.URL, map[string]any{"url": origin.URL + "/article", "formats": []any{map[string]any{"type": "query", "prompt": "when to water?"}}})
+	if data["answer"] != "Digest for when to water?: water early." {
+		t.Errorf("query freeform: answer %q", data["answer"])
+	}
+	data = scrapeData(t, withLLM.URL, map[string]any{"url": origin.URL + "/article", "formats": []any{map[string]any{"type": "query", "prompt": "soil trowel", "mode": "directQuote"}}})
+	if answer, _ := data["answer"].(string); !strings.Contains(answer, "Check the soil with a trowel.") {
+		t.Errorf("query directQuote: answer %q", answer)
+	}
 	without := newTestServer(t, origin, testOptions{})
 	data = scrapeData(t, without.URL, map[string]any{"url": origin.URL + "/article", "formats": []any{question}})
 	answer, _ := data["answer"].(string)
