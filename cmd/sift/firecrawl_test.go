@@ -64,14 +64,15 @@ func TestFirecrawlJSSDKv1(t *testing.T) {
 // TestFirecrawlMCP runs the real Firecrawl MCP server (firecrawl-mcp, over
 // stdio, FIRECRAWL_API_URL pointed at sift) under a real MCP client
 // (testdata/firecrawl-mcp/check.mjs): its scrape tool, four parallel
-// scrapes of one host (none refused busy), links, map, and a crawl
-// refused.
+// scrapes of one host (none refused busy), links, map, a crawl refused
+// with advice the agent can follow, the query format, and a search with
+// the tool's own defaults (one warning).
 func TestFirecrawlMCP(t *testing.T) {
 	dir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-mcp")))
 	origin := fixturePages(t)
-	addr, _ := startSiftCmd(t, origin, "")
+	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(dir, "check.mjs"))
-	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key",
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "QUERY=reverse proxy nginx",
 		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html", origin.URL + "/d.html"}, ","))
 	var out bytes.Buffer
 	check.Stdout, check.Stderr = &out, &out
