@@ -92,6 +92,9 @@ const (
 // or has it malformed, is a 400 that names it, as Firecrawl's own
 // validation answers.
 func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Error {
+	// Only what the formats ask: a request's own siftFormatOptions is
+	// an unknown field, named and ignored.
+	o.FormatOptions = nil
 	fo := &formatOptions{}
 	if o.ChangeTrackingOptions != nil {
 		fo.ChangeTracking = o.ChangeTrackingOptions

@@ -120,6 +120,21 @@ func TestScrapeFormatObjects(t *testing.T) {
 	}
 }
 
+// TestScrapeFormatOptionsNotInjected: the field a stored batch target
+// keeps its format options in is, sent by a client, an unknown field and
+// nothing more: its selectors are never run unchecked.
+func TestScrapeFormatOptionsNotInjected(t *testing.T) {
+	t.Parallel()
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, testOptions{})
+	data := scrapeData(t, srv.URL, map[string]any{"url": origin.URL + "/article", "formats": []any{"markdown"},
+		"siftFormatOptions": map[string]any{"attributes": []any{map[string]any{"selector": "p[", "attribute": "id"}}, "question": "why?"}})
+	warning, _ := data["warning"].(string)
+	if data["attributes"] != nil || data["answer"] != nil || !strings.Contains(warning, "unknown fields ignored: siftFormatOptions") {
+		t.Errorf("attributes %v, answer %v, warning %q", data["attributes"], data["answer"], warning)
+	}
+}
+
 // TestScrapeChangeTracking: three scrapes of a page answer new, same and
 // changed, each with the time of the one before, the last with the
 // unified diff of the two markdowns in git-diff mode; a page gone is
