@@ -129,7 +129,9 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		return err
 	}
 	doc.Response, doc.NotModified = resp, notModified
-	if doc.Revalidate != nil && !notModified {
+	if doc.Revalidate != nil && !notModified && resp.FinalURL == doc.Revalidate.URL {
+		// The request for the stored URL was conditional, and the origin
+		// sent the page whole.
 		doc.SetOutcome("revalidate", "modified")
 	}
 	return nil
