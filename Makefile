@@ -87,6 +87,7 @@ bench: build
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/
+	$(GO) test -run '^$$' -bench Revalidation -benchtime 200x ./server/
 	$(GO) test -run '^$$' -bench '^BenchmarkThroughput$$' -benchtime 1x ./cmd/sift/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench PDFFetch -benchtime 1x -timeout 60m ./cmd/sift/
 	$(GO) test -run '^$$' -bench BatchThroughput -benchtime 1x ./cmd/sift/

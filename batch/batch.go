@@ -87,6 +87,8 @@ var (
 	ErrNotFound = errclass.New(errclass.NotFound, "no such batch job")
 	// ErrFinished refuses to cancel a finished job (409).
 	ErrFinished = errclass.New(errclass.Conflict, "the batch job has already finished")
+	// ErrAlreadyCancelled refuses to cancel a job cancelled before (409).
+	ErrAlreadyCancelled = errclass.New(errclass.Conflict, "the batch job was already cancelled")
 )
 
 // Limits are a batch's caps and lifetimes: the batch block's, whose

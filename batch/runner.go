@@ -326,6 +326,9 @@ func (r *Runner) Cancel(ctx context.Context, caller Caller, id string) error {
 	}
 	switch err := r.store.CancelJob(ctx, id); {
 	case errors.Is(err, store.ErrJobFinished):
+		if job, jerr := r.store.Job(ctx, id); jerr == nil && job.Status == store.JobCancelled {
+			return ErrAlreadyCancelled
+		}
 		return ErrFinished
 	case errors.Is(err, store.ErrJobNotFound):
 		return ErrNotFound

@@ -332,7 +332,7 @@ func TestCancelLetsTheInFlightTargetFinish(t *testing.T) {
 		if j, _ := r.Job(ctx, alice, job.ID); j.Status != store.JobCancelled {
 			t.Fatalf("job %s", j.Status)
 		}
-		if err := r.Cancel(ctx, alice, job.ID); !errors.Is(err, ErrFinished) {
+		if err := r.Cancel(ctx, alice, job.ID); !errors.Is(err, ErrAlreadyCancelled) {
 			t.Fatalf("second cancel: %v", err)
 		}
 	})

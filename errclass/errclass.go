@@ -144,7 +144,7 @@ var table = []Row{
 	{Class: NotFound, Status: 404, FirecrawlStatus: 404, FirecrawlCodes: []string{CodeLockdownMiss, CodeNoCachedData}, Outcome: "upstream_4xx", Exit: 20,
 		When: "no such endpoint, or no such batch job (or another caller's); on Firecrawl, a cache-only scrape (`lockdown`, `minAge`) that no cached copy answers, `SCRAPE_LOCKDOWN_CACHE_MISS` or `SCRAPE_NO_CACHED_DATA`"},
 	{Class: Conflict, Status: 409, FirecrawlStatus: 409, Outcome: "upstream_4xx", Exit: 21,
-		When: "cancelling a batch job that has already finished"},
+		When: "cancelling a batch job that has already finished or was already cancelled"},
 	{Class: NotConfigured, Status: 501, FirecrawlStatus: 500, FirecrawlCode: "NOT_CONFIGURED", Outcome: "upstream_5xx", Exit: 22,
 		When: "search without a search backend in the configuration"},
 	{Class: NotImplemented, Status: 501, FirecrawlStatus: 500, FirecrawlCode: "NOT_IMPLEMENTED", Outcome: "upstream_5xx", Exit: 23,

@@ -2,6 +2,7 @@ package firecrawl
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/siftd/sift/errclass"
 	"github.com/siftd/sift/internal/httpapi"
@@ -12,6 +13,13 @@ import (
 // and code errclass's table gives the class: the SDKs show "error", and
 // "code" names the kind.
 func WriteError(w http.ResponseWriter, e *service.Error) {
+	status, body := errorAnswer(e)
+	httpapi.SetRetryAfter(w, e)
+	httpapi.WriteJSON(w, status, body)
+}
+
+// errorAnswer is e's status and envelope.
+func errorAnswer(e *service.Error) (int, map[string]any) {
 	r := service.RowOf(e.Class)
 	code := r.FirecrawlCode
 	if e.Code != "" && r.AllowsCode(e.Code) {
@@ -24,12 +32,11 @@ func WriteError(w http.ResponseWriter, e *service.Error) {
 	if e.Hint != "" {
 		body["hint"] = e.Hint
 	}
-	httpapi.SetRetryAfter(w, e)
 	status := r.FirecrawlStatus
 	if e.FirecrawlStatus != 0 && r.AllowsFirecrawl(e.FirecrawlStatus) {
 		status = e.FirecrawlStatus
 	}
-	httpapi.WriteJSON(w, status, body)
+	return status, body
 }
 
 // badRequest is a request Firecrawl's API refuses, in its words.
@@ -44,7 +51,8 @@ func withCode(e *service.Error, code string) *service.Error {
 }
 
 // inFirecrawlWords rewrites a native answer in the words Firecrawl's SDKs
-// know: "Bad Request: …", "Job not found", "Crawl is already completed".
+// know: "Bad Request: …", "Job not found", "Crawl is already completed"
+// (or cancelled, for a job cancelled before).
 func inFirecrawlWords(ae *service.Error) *service.Error {
 	out := *ae
 	switch ae.Class {
@@ -54,6 +62,9 @@ func inFirecrawlWords(ae *service.Error) *service.Error {
 		out.Message = "Job not found"
 	case errclass.Conflict:
 		out.Message = "Crawl is already completed"
+		if strings.Contains(ae.Message, "already cancelled") {
+			out.Message = "Crawl is already cancelled"
+		}
 	}
 	return &out
 }

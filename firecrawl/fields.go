@@ -54,7 +54,7 @@ var scrapeFields = map[string]fieldRule{
 	"proxy":                 {refusal: noProxy, noop: `"basic"`},
 	"skipTlsVerification":   {refusal: tlsAlways},
 	"zeroDataRetention":     {refusal: noRetention},
-	"changeTrackingOptions": {refusal: notServed},
+	"changeTrackingOptions": {}, // v1's, read with the changeTracking format
 	"domainTools":           {refusal: notServed},
 	"redactPII":             {refusal: "sift does not redact personal data; the page comes back as published"},
 	"profile":               {refusal: noBrowser},
@@ -71,7 +71,9 @@ var batchFields = merge(scrapeFields, map[string]fieldRule{
 // searchFields are the fields of /v2/search.
 var searchFields = map[string]fieldRule{
 	"query": {}, "limit": {}, "scrapeOptions": {}, "origin": {}, "integration": {},
-	"sources":           {refusal: "sift searches the web only", noop: `["web"]`},
+	"sources":           {}, // sourcesWarning
+	"domainTools":       {}, // sourcesWarning
+	"toolDetail":        {}, // sourcesWarning
 	"categories":        {refusal: notServed},
 	"tbs":               {refusal: notServed},
 	"location":          {refusal: noProxy},
@@ -83,8 +85,6 @@ var searchFields = map[string]fieldRule{
 	"includeDomains":    {refusal: notServed},
 	"excludeDomains":    {refusal: notServed},
 	"highlights":        {refusal: notServed},
-	"toolDetail":        {refusal: notServed},
-	"domainTools":       {refusal: notServed},
 }
 
 func merge(a, b map[string]fieldRule) map[string]fieldRule {

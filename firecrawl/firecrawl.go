@@ -15,6 +15,7 @@ import (
 
 	"github.com/siftd/sift/batch"
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/focus"
 	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 	"github.com/siftd/sift/metrics"
@@ -30,6 +31,9 @@ type Service interface {
 	// StructuredJSON is a page's content as JSON under a schema (the
 	// json format), or the warning that says why not.
 	StructuredJSON(ctx context.Context, req service.StructuredRequest) (json.RawMessage, string)
+	// Focus keeps the parts of content most relevant to question within
+	// maxTokens (the highlights format, a question without a digester).
+	Focus(ctx context.Context, content, question string, maxTokens int) focus.Result
 	// SearchWeb runs the search backends.
 	SearchWeb(ctx context.Context, query string, limit int) (*search.Outcome, error)
 }
@@ -51,6 +55,9 @@ type Options struct {
 	// PublicURL is the base of the absolute URLs answers carry (a batch
 	// job's url, its next page), without a trailing slash.
 	PublicURL string
+	// History keeps the page snapshots of the changeTracking format; nil
+	// (no store) answers that format with a warning.
+	History History
 }
 
 // API serves the Firecrawl routes.
@@ -61,6 +68,7 @@ type API struct {
 	pageBytes int
 	precheck  func(string) error
 	publicURL string
+	history   History
 }
 
 // New returns the API over opts.Service.
@@ -72,7 +80,7 @@ func New(opts Options) *API {
 		opts.PageBytes = httpapi.MaxPageBytes
 	}
 	return &API{svc: opts.Service, metrics: opts.Metrics, batch: opts.Batch, pageBytes: opts.PageBytes,
-		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/")}
+		precheck: opts.PreCheck, publicURL: strings.TrimRight(opts.PublicURL, "/"), history: opts.History}
 }
 
 // Wrap puts a handler behind the caller's key and a body cap of maxBody
@@ -91,6 +99,8 @@ func (a *API) Mount(r *mux.Router, authed, batch Wrap) {
 	r.HandleFunc("/v2/batch/scrape/{id}", job(a.handleBatchStatus)).Methods(http.MethodGet)
 	r.HandleFunc("/v2/batch/scrape/{id}", job(a.handleBatchCancel)).Methods(http.MethodDelete)
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", job(a.handleBatchErrors)).Methods(http.MethodGet)
+	r.HandleFunc("/v1/scrape", req(a.handleScrapeV1)).Methods(http.MethodPost)
+	r.HandleFunc("/v1/map", req(a.handleMapV1)).Methods(http.MethodPost)
 	routeUnsupported(r)
 }
 

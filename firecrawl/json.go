@@ -28,6 +28,9 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *service.Error {
 		Formats []json.RawMessage `json:"formats"`
 	}
 	_ = json.Unmarshal(raw, &body) // the formats decoded already
+	if ae := o.readFormatObjects(body.Formats); ae != nil {
+		return ae
+	}
 	field := "jsonOptions.schema"
 	for i, f := range body.Formats {
 		var obj struct {

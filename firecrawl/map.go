@@ -1,6 +1,7 @@
 package firecrawl
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -39,8 +40,23 @@ func (a *API) handleMap(w http.ResponseWriter, r *http.Request, c *service.Calle
 		WriteError(w, ae)
 		return
 	}
+	links, warnings, ae := a.mapPage(r.Context(), c, raw, mapFields)
+	if ae != nil {
+		WriteError(w, ae)
+		return
+	}
+	out := map[string]any{"success": true, "links": links}
+	if len(warnings) > 0 {
+		out["warning"] = strings.Join(warnings, "; ")
+	}
+	httpapi.WriteJSON(w, http.StatusOK, out)
+}
+
+// mapPage runs a map request raw, decoded under rules: the links of its
+// page, filtered.
+func (a *API) mapPage(ctx context.Context, c *service.Caller, raw []byte, rules map[string]fieldRule) ([]map[string]string, []string, *service.Error) {
 	var req firecrawlMapRequest
-	warnings, ae := decodeFirecrawl(raw, &req, mapFields)
+	warnings, ae := decodeFirecrawl(raw, &req, rules)
 	if ae == nil && req.URL == "" {
 		ae = badRequest("url is required")
 	}
@@ -51,32 +67,25 @@ func (a *API) handleMap(w http.ResponseWriter, r *http.Request, c *service.Calle
 		ae = badField("limit", "want a positive integer")
 	}
 	if ae != nil {
-		WriteError(w, ae)
-		return
+		return nil, nil, ae
 	}
 	if req.Limit == 0 {
 		req.Limit = mapLimitDefault
 	}
 	scrape := &scrapeRequest{URL: req.URL, scrapeOptions: scrapeOptions{Formats: []scrapeFormat{"links"}, Timeout: req.Timeout}}
 	if ae := scrape.check(); ae != nil {
-		WriteError(w, ae)
-		return
+		return nil, nil, ae
 	}
-	doc, ae := a.scrapeTarget(r.Context(), c, scrape)
+	doc, ae := a.scrapeTarget(ctx, c, scrape)
 	if ae != nil {
-		WriteError(w, ae)
-		return
+		return nil, nil, ae
 	}
 	subdomains := req.IncludeSubdomains == nil || *req.IncludeSubdomains
 	links := mapLinks(*doc.Links, doc.Metadata.URL, req.Search, subdomains, min(req.Limit, mapLimitMax))
-	out := map[string]any{"success": true, "links": links}
 	if doc.Warning != "" {
 		warnings = append(warnings, doc.Warning)
 	}
-	if len(warnings) > 0 {
-		out["warning"] = strings.Join(warnings, "; ")
-	}
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	return links, warnings, nil
 }
 
 // mapLinks keeps the links on the page's own site (its subdomains too when

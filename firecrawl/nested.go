@@ -14,7 +14,9 @@ import (
 var (
 	formatFields = map[string][]string{
 		"markdown": {"type"}, "html": {"type"}, "rawHtml": {"type"}, "links": {"type"}, "summary": {"type"},
-		"json": {"type", "schema", "prompt"},
+		"json": {"type", "schema", "prompt"}, "question": {"type", "question"}, "highlights": {"type", "query"},
+		"query":      {"type", "prompt", "mode"},
+		"attributes": {"type", "selectors"}, "changeTracking": {"type", "modes", "tag", "prompt", "schema"},
 	}
 	parserFields = map[string][]string{"pdf": {"type", "maxPages", "mode"}}
 )

@@ -51,7 +51,13 @@ type scrapeOptions struct {
 	ExcludeTags     []string `json:"excludeTags,omitempty"`
 	// JSONOptions are the json format's schema and prompt.
 	JSONOptions *jsonOptions `json:"jsonOptions,omitempty"`
-	Warnings    []string     `json:"siftWarnings,omitempty"`
+	// ChangeTrackingOptions are v1's changeTracking options, which a
+	// v2 format object replaces.
+	ChangeTrackingOptions *changeTrackingOptions `json:"changeTrackingOptions,omitempty"`
+	// FormatOptions are what the other format objects ask for, read by
+	// readFormatObjects (and kept so in a stored batch target).
+	FormatOptions *formatOptions `json:"siftFormatOptions,omitempty"`
+	Warnings      []string       `json:"siftWarnings,omitempty"`
 	// SiftOptions are the extractor's own per-request options, as
 	// /v1/fetch's options.
 	SiftOptions map[string]json.RawMessage `json:"siftOptions,omitempty"`
@@ -87,7 +93,7 @@ func (p *scrapeParser) UnmarshalJSON(b []byte) error {
 
 // request is the chain's request for url under these options.
 func (o *scrapeOptions) request(url, mode string) stages.Request {
-	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache}
+	req := stages.Request{URL: url, Mode: mode, NoStore: o.StoreInCache != nil && !*o.StoreInCache, Question: o.question()}
 	if o.MaxAge != nil {
 		age, _ := httpapi.ClientDuration(*o.MaxAge, time.Millisecond, httpapi.MaxCacheAge)
 		req.MaxAge = &age
@@ -100,6 +106,14 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 	// check refused any siftOptions this could fail on.
 	req.Options, req.StrictOptions, _ = service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions())
 	return req
+}
+
+// question is the question format's question, "" without one.
+func (o *scrapeOptions) question() string {
+	if o.FormatOptions == nil {
+		return ""
+	}
+	return o.FormatOptions.Question
 }
 
 // fieldOptions are the extractor options that Firecrawl's own fields ask
@@ -135,7 +149,11 @@ func (o *scrapeOptions) check() *service.Error {
 	var unknown []string
 	for _, f := range o.Formats {
 		if !knownFormats[f] {
-			unknown = append(unknown, string(f)+formatWhy[f])
+			why, ok := formatWhy[f]
+			if !ok {
+				why = " (not a format sift produces)"
+			}
+			unknown = append(unknown, string(f)+why)
 		}
 	}
 	if len(unknown) > 0 {
@@ -186,8 +204,16 @@ type scrapeDoc struct {
 	Summary  *string         `json:"summary,omitempty"`
 	Links    *[]string       `json:"links,omitempty"`
 	JSON     json.RawMessage `json:"json,omitempty"`
-	Metadata scrapeMetadata  `json:"metadata"`
-	Warning  string          `json:"warning,omitempty"`
+	// Answer, Highlights, Attributes and ChangeTracking are the question,
+	// highlights, attributes and changeTracking formats (addFormats).
+	// Extract is v1's name for json, when a v1 request asked for it so.
+	Extract        json.RawMessage    `json:"extract,omitempty"`
+	Answer         *string            `json:"answer,omitempty"`
+	Highlights     *string            `json:"highlights,omitempty"`
+	Attributes     *[]attributeValues `json:"attributes,omitempty"`
+	ChangeTracking *changeTracking    `json:"changeTracking,omitempty"`
+	Metadata       scrapeMetadata     `json:"metadata"`
+	Warning        string             `json:"warning,omitempty"`
 }
 
 type scrapeMetadata struct {
@@ -318,13 +344,21 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true}
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true,
+	"question": true, "query": true, "highlights": true, "attributes": true, "changeTracking": true}
 
-// formatWhy says why sift does not produce a Firecrawl format.
+// formatWhy says why sift does not produce a Firecrawl format; a name
+// it does not list is not a format sift produces.
 var formatWhy = map[scrapeFormat]string{
-	"screenshot":     " (sift runs no browser)",
-	"branding":       " (sift runs no browser)",
-	"changeTracking": " (sift keeps no history of a page)",
+	"screenshot":          " (sift runs no browser: it renders no page to capture)",
+	"screenshot@fullPage": " (sift runs no browser: it renders no page to capture)",
+	"branding":            " (sift runs no browser: it computes no page's colours and fonts)",
+	"audio":               " (sift transcribes no media)",
+	"video":               " (sift transcribes no media)",
+	"product":             ` (sift has no product reader: use {"type": "json", "schema": …} with the fields you need)`,
+	"menu":                ` (sift has no menu reader: use {"type": "json", "schema": …} with the fields you need)`,
+	"deterministicJson":   ` (use {"type": "json", "schema": …})`,
+	"extract":             ` (Firecrawl v1's name: use {"type": "json", "schema": …})`,
 }
 
 func (a *API) handleScrape(w http.ResponseWriter, r *http.Request, c *service.Caller) {
@@ -366,11 +400,35 @@ func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRe
 		return nil, cacheMissCode(req, ae)
 	}
 	data := scrapeAnswer(req, res)
+	if req.question() != "" && slices.Contains(req.Formats, "summary") {
+		a.addSummary(ctx, c, req, &data)
+	}
 	if slices.Contains(req.Formats, "json") {
 		a.addJSON(ctx, req, res, &data)
 	}
+	a.addFormats(ctx, c, req, res.Doc, &data)
 	a.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
+}
+
+// addSummary is the summary of a scrape whose digest answered the question
+// format's question: a digest of its own, without the question, on the
+// Doc the first pass left (the cache answers it).
+func (a *API) addSummary(ctx context.Context, c *service.Caller, req *scrapeRequest, data *scrapeDoc) {
+	plain := *req
+	plain.FormatOptions = nil
+	res, ae := a.svc.Run(ctx, c, plain.request(req.URL, service.ModeDigest))
+	if ae != nil {
+		data.Warning = joinWarnings(data.Warning, "summary not produced: "+ae.Message)
+		return
+	}
+	summary := res.Doc.Digest
+	if summary == "" && res.Doc.Extraction != nil {
+		summary, _ = sdk.Truncate(res.Doc.Extraction.Content, 8000)
+		data.Warning = joinWarnings(data.Warning, "formats not fully supported by sift: summary (no digester configured: the clean text stands in)")
+	}
+	data.Summary = &summary
+	data.Metadata.Sift.Tokens["returned"] += tokens.Count(summary)
 }
 
 // cacheMissCode gives a cache-only scrape's miss Firecrawl's code for it:
@@ -390,7 +448,7 @@ func cacheMissCode(req *scrapeRequest, ae *service.Error) *service.Error {
 // scrapeMode is the chain's mode for a Firecrawl scrape: a summary is a
 // digest.
 func scrapeMode(req *scrapeRequest) string {
-	if slices.Contains(req.Formats, "summary") {
+	if slices.Contains(req.Formats, "summary") || req.question() != "" {
 		return service.ModeDigest
 	}
 	return service.ModeClean
@@ -410,8 +468,13 @@ func decodeScrape(r *http.Request) (*scrapeRequest, *service.Error) {
 	if err != nil {
 		return nil, err
 	}
+	return decodeScrapeBody(raw, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+}
+
+// decodeScrapeBody decodes and checks a scrape request under rules.
+func decodeScrapeBody(raw []byte, rules map[string]fieldRule) (*scrapeRequest, *service.Error) {
 	var req scrapeRequest
-	warnings, ae := decodeFirecrawl(raw, &req, merge(scrapeFields, map[string]fieldRule{"url": {}}))
+	warnings, ae := decodeFirecrawl(raw, &req, rules)
 	if ae != nil {
 		return nil, ae
 	}
@@ -496,6 +559,9 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 				returned += service.CleanTokens(doc.Extraction)
 			}
 		case "summary":
+			if req.question() != "" {
+				continue // the digest answered the question: addSummary
+			}
 			summary := doc.Digest
 			if summary == "" && doc.Extraction != nil {
 				summary, _ = sdk.Truncate(doc.Extraction.Content, 8000)

@@ -10,22 +10,30 @@ import (
 // firecrawlUnsupported are the Firecrawl endpoints sift does not serve,
 // each with what to use instead. Every path under them answers the same.
 var firecrawlUnsupported = []struct{ prefix, instead string }{
-	{"/v2/crawl", "sift does not crawl; list the URLs and use batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v1/crawl", "sift does not crawl; list the URLs and use batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v1/map", "use POST /v2/map (the links of one page), then batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v2/extract", "sift extracts from one page at a time: use scrape (POST /v2/scrape) or batch scrape (POST /v2/batch/scrape) with the json format (a schema and/or a prompt) instead"},
-	{"/v1/extract", "sift extracts from one page at a time: use scrape (POST /v2/scrape) or batch scrape (POST /v2/batch/scrape) with the json format (a schema and/or a prompt) instead"},
-	{"/v2/agent", "sift runs no agent; use /v2/search and batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v2/deep-research", "sift runs no research agent; use /v2/search and batch scrape (POST /v2/batch/scrape) instead"},
-	{"/v2/llmstxt", "use batch scrape (POST /v2/batch/scrape) instead"},
+	{"/v2/crawl", "sift does not crawl; list the URLs (map lists a page's links) and " + perURL},
+	{"/v1/crawl", "sift does not crawl; list the URLs (map lists a page's links) and " + perURL},
+	{"/v2/extract", "sift extracts from one page at a time: " + perURLWith("the json format (a schema and/or a prompt)")},
+	{"/v1/extract", "sift extracts from one page at a time: " + perURLWith("the json format (a schema and/or a prompt)")},
+	{"/v2/agent", "sift runs no agent; search (POST /v2/search; firecrawl_search), then " + perURL},
+	{"/v2/deep-research", "sift runs no research agent; search (POST /v2/search; firecrawl_search), then " + perURL},
+	{"/v2/llmstxt", "sift writes no llms.txt; " + perURL},
 	{"/v2/team", "sift counts no credits or tokens and keeps no queue to report; a scrape costs creditsUsed 1, and batch scrape (POST /v2/batch/scrape) reports its own progress"},
 	{"/v1/team", "sift counts no credits or tokens and keeps no queue to report; a scrape costs creditsUsed 1, and batch scrape (POST /v2/batch/scrape) reports its own progress"},
-	{"/v2/concurrency-check", "sift's limits are per caller and host; batch scrape (POST /v2/batch/scrape) queues the work instead"},
-	{"/v1/scrape", "sift speaks Firecrawl v2: use POST /v2/scrape, or batch scrape (POST /v2/batch/scrape)"},
-	{"/v2/parse", "sift converts documents it fetches: serve the file on a URL and use scrape (POST /v2/scrape) or batch scrape (POST /v2/batch/scrape)"},
-	{"/v2/browser", "sift renders no page and runs no browser; scrape (POST /v2/scrape) and batch scrape (POST /v2/batch/scrape) answer pages as fetched"},
-	{"/v2/monitor", "sift watches no page for changes; scrape it again with maxAge 0, or batch scrape (POST /v2/batch/scrape) a list"},
-	{"/v2/feedback", "sift keeps no feedback; scrape (POST /v2/scrape) and batch scrape (POST /v2/batch/scrape) are what it serves"},
+	{"/v2/concurrency-check", "sift's limits are per caller and host; scrape the URLs one by one, or batch scrape (POST /v2/batch/scrape) queues them instead"},
+	{"/v2/parse", "sift converts documents it fetches: serve the file on a URL and scrape it (POST /v2/scrape; firecrawl_scrape)"},
+	{"/v2/browser", "sift renders no page and runs no browser; scrape (POST /v2/scrape; firecrawl_scrape) answers pages as fetched"},
+	{"/v2/monitor", "sift watches no page for changes; scrape it again with the changeTracking format (POST /v2/scrape; firecrawl_scrape with formats [\"markdown\", \"changeTracking\"]), which says new, same or changed since the last such scrape"},
+	{"/v2/feedback", "sift keeps no feedback; scrape (POST /v2/scrape) and search (POST /v2/search) are what it serves"},
+}
+
+// perURL is the advice for work over many pages, in words each client
+// can follow: the API's scrape and batch scrape, and firecrawl-mcp's
+// scrape tool (it has no batch tool).
+const perURL = "scrape each (POST /v2/scrape; firecrawl-mcp: firecrawl_scrape per URL), or batch scrape the list (POST /v2/batch/scrape)"
+
+// perURLWith is perURL with what each scrape asks for.
+func perURLWith(what string) string {
+	return "scrape each page with " + what + " (POST /v2/scrape; firecrawl-mcp: firecrawl_scrape per URL), or batch scrape the list with it (POST /v2/batch/scrape)"
 }
 
 // served lists what sift does serve, for the answer to a v2 path
@@ -44,9 +52,9 @@ func routeUnsupported(r *mux.Router) {
 	// Endpoints under a path sift serves, for the paths of its own
 	// routes to stay exact.
 	r.Handle("/v2/scrape/{id}/interact", unsupportedAnswer("/v2/scrape/{id}/interact is not served by sift: "+
-		"sift renders no page and runs no browser; scrape (POST /v2/scrape) answers the page as fetched"))
+		"sift renders no page and runs no browser; scrape (POST /v2/scrape; firecrawl_scrape) answers the page as fetched"))
 	r.PathPrefix("/v2/search/research").Handler(unsupportedAnswer("/v2/search/research is not served by sift: " +
-		"use /v2/search, then batch scrape (POST /v2/batch/scrape) the results"))
+		"search (POST /v2/search; firecrawl_search), then " + perURL))
 }
 
 // NotServed answers a /v2 path that is no endpoint sift knows of,

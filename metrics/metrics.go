@@ -22,6 +22,7 @@ type Metrics struct {
 	latency        *prometheus.HistogramVec
 	guardRefusals  *prometheus.CounterVec
 	cacheLookups   *prometheus.CounterVec
+	revalidations  *prometheus.CounterVec
 	stageLatency   *prometheus.HistogramVec
 	pluginCalls    *prometheus.CounterVec
 	pluginLatency  *prometheus.HistogramVec
@@ -61,6 +62,10 @@ func New() *Metrics {
 		cacheLookups: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "sift_cache_lookups_total", Help: "Cache lookups by result (hit, miss).",
 		}, []string{"result"}),
+		revalidations: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "sift_cache_revalidations_total",
+			Help: "Conditional requests for snapshots kept past their freshness, by result (not_modified: a 304 renewed the snapshot, the body not sent again; modified: the origin sent it whole).",
+		}, []string{"result"}),
 		stageLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Name: "sift_stage_duration_seconds", Help: "Time each pipeline stage took, by stage kind.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30},
@@ -98,7 +103,7 @@ func New() *Metrics {
 	}
 	m.newOperatorSeries()
 	m.registry.MustRegister(m.Batch.collectors()...)
-	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.stageLatency,
+	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.revalidations, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
 		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors, m.gateWait, cacheCollector{m},
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -133,6 +138,12 @@ func (m *Metrics) CacheLookup(hit bool) {
 		result = "hit"
 	}
 	m.cacheLookups.WithLabelValues(result).Inc()
+}
+
+// CacheRevalidation records how a conditional request for a stale
+// snapshot ended: "not_modified" or "modified".
+func (m *Metrics) CacheRevalidation(result string) {
+	m.revalidations.WithLabelValues(result).Inc()
 }
 
 // SetStages starts the duration series of each stage kind of the chain at

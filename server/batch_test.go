@@ -251,8 +251,9 @@ func TestBatchOwnershipCancelAndBusy(t *testing.T) {
 	if summary["status"] != "cancelled" || summary["targets"].([]any)[1].(map[string]any)["status"] != "pending" {
 		t.Fatalf("after cancel %v", summary)
 	}
-	if resp, _ := do(t, "DELETE", srv.URL+"/v1/batch/"+id, testKey, nil); resp.StatusCode != http.StatusConflict {
-		t.Fatalf("cancel of a finished job: %d", resp.StatusCode)
+	if resp, body := do(t, "DELETE", srv.URL+"/v1/batch/"+id, testKey, nil); resp.StatusCode != http.StatusConflict ||
+		body["error"] != "conflict: the batch job was already cancelled" {
+		t.Fatalf("cancel of a cancelled job: %d %v", resp.StatusCode, body)
 	}
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"github.com/siftd/sift/firecrawl"
 	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
 )
@@ -10,9 +11,19 @@ import (
 // handleSearch answers POST /v1/search, sift's own.
 func (s *Server) handleSearch(w http.ResponseWriter, r *http.Request, c *caller) {
 	httpapi.LogOf(r.Context()).SetMode("search")
-	var req service.SearchRequest
-	if ae := httpapi.ReadJSON(r, &req); ae != nil {
+	raw, ae := httpapi.ReadBody(r)
+	if ae != nil {
 		writeError(w, ae)
+		return
+	}
+	// Firecrawl v1's search shares the path: told apart by its fields.
+	if firecrawl.IsV1Search(raw) {
+		s.firecrawl.SearchV1(w, r, raw, c)
+		return
+	}
+	var req service.SearchRequest
+	if be := httpapi.DecodeBody(raw, &req, true); be != nil {
+		writeError(w, httpapi.BadRequest(be.Error()))
 		return
 	}
 	if req.Query == "" {

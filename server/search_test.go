@@ -84,9 +84,30 @@ func TestFirecrawlSearch(t *testing.T) {
 		"sources": []string{"web", "news"}, "tbs": "qdr:d", "sift": 1})
 	web = body["data"].(map[string]any)["web"].([]any)
 	warning, _ := body["warning"].(string)
-	if len(web) != 5 || !strings.Contains(warning, "not applied: sources (sift searches the web only)") ||
+	if len(web) != 5 || !strings.Contains(warning, `not applied: sources "news" (sift searches the web only)`) ||
 		!strings.Contains(warning, "tbs (not supported by sift)") || !strings.Contains(warning, "unknown fields ignored: sift") {
 		t.Errorf("%d results, warning %q", len(web), warning)
+	}
+	// firecrawl-mcp's defaults: the web searched, the rest named once;
+	// its web-only fallback draws nothing.
+	for _, tc := range []struct {
+		fields map[string]any
+		want   string
+	}{
+		{map[string]any{"sources": []any{"web", "alexandria"}, "domainTools": true, "toolDetail": "compact"},
+			`not applied: sources "alexandria" (Firecrawl's catalogue of data providers), domainTools, toolDetail (sift searches the web only)`},
+		{map[string]any{"sources": []any{"web"}, "domainTools": false, "toolDetail": "compact"}, ""},
+		{map[string]any{"sources": []any{map[string]any{"type": "web"}}}, ""},
+		{map[string]any{"sources": []any{"alexandria"}, "toolDetail": "full"},
+			`not applied: sources "alexandria" (Firecrawl's catalogue of data providers), toolDetail (sift searches the web only; web results stand in)`},
+	} {
+		tc.fields["query"] = "reverse proxy nginx"
+		resp, body := post(t, srv.URL+"/v2/search", testKey, tc.fields)
+		warning, _ := body["warning"].(string)
+		web, _ := body["data"].(map[string]any)["web"].([]any)
+		if resp.StatusCode != 200 || len(web) != 5 || warning != tc.want {
+			t.Errorf("%v: %d, %d results, warning %q; want %q", tc.fields, resp.StatusCode, len(web), warning, tc.want)
+		}
 	}
 	resp, body = post(t, srv.URL+"/v2/search", testKey, map[string]any{"query": "q", "limit": "3"})
 	if msg, _ := body["error"].(string); resp.StatusCode != 400 || !strings.HasPrefix(msg, `Bad Request: field "limit": want an integer`) {

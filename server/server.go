@@ -66,6 +66,9 @@ type Options struct {
 	// PreCheck is the guard's check without resolution, run on every
 	// batch target at submit.
 	PreCheck func(rawURL string) error
+	// History keeps the Firecrawl changeTracking format's page snapshots
+	// (the store); nil answers that format with a warning.
+	History firecrawl.History
 	// PublicURL is the base of every absolute URL the API hands back (a
 	// batch's status URL, its `next` page); never the request's Host.
 	// Empty means the default listen address's.
@@ -117,7 +120,7 @@ func New(opts Options) *Server {
 		s.pageBytes = httpapi.MaxPageBytes
 	}
 	s.firecrawl = firecrawl.New(firecrawl.Options{Service: opts.Service, Metrics: opts.Metrics, Batch: opts.Batch,
-		PageBytes: s.pageBytes, PreCheck: opts.PreCheck, PublicURL: s.publicURL})
+		PageBytes: s.pageBytes, PreCheck: opts.PreCheck, PublicURL: s.publicURL, History: opts.History})
 	return s
 }
 

@@ -118,6 +118,9 @@ extractor "pdf" {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	opts.PreCheck = a.PreCheck
+	if a.Store != nil {
+		opts.History = a.Store
+	}
 	svc := opts.service(a, cfg)
 	opts.Service = svc
 	tb := opts.testBatch

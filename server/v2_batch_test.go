@@ -115,6 +115,11 @@ func TestFirecrawlBatchCancelAndRefusals(t *testing.T) {
 		t.Fatalf("cancel %d %v", resp.StatusCode, body)
 	}
 	close(origin.release) // the target in flight finishes
+	// Cancelled once, it is not "completed": the answer says what it is.
+	resp, body = do(t, "DELETE", srv.URL+"/v2/batch/scrape/"+start["id"].(string), testKey, nil)
+	if resp.StatusCode != http.StatusConflict || body["error"] != "Crawl is already cancelled" {
+		t.Errorf("second cancel: %d %v", resp.StatusCode, body)
+	}
 	tests := []struct {
 		name string
 		body map[string]any
@@ -168,14 +173,14 @@ func TestFirecrawlUnsupported(t *testing.T) {
 	t.Parallel()
 	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
 	for _, tc := range []struct{ method, path, instead string }{
-		{"POST", "/v2/crawl", "batch scrape (POST /v2/batch/scrape)"},
+		{"POST", "/v2/crawl", "firecrawl-mcp: firecrawl_scrape per URL), or batch scrape the list (POST /v2/batch/scrape)"},
 		{"GET", "/v2/crawl/0b3e0c4e-6a39-4e0e-9d2f-3c2b1f0e9a11", "batch scrape"},
 		{"DELETE", "/v2/crawl/x", "batch scrape"},
-		{"POST", "/v1/map", "batch scrape"}, {"POST", "/v2/extract", "batch scrape"}, {"GET", "/v2/extract/x", "batch scrape"},
-		{"POST", "/v2/agent", "batch scrape"}, {"GET", "/v2/team/credit-usage", "batch scrape"},
-		{"GET", "/v2/team/queue-status", "batch scrape"}, {"POST", "/v1/scrape", "batch scrape"},
-		{"POST", "/v2/parse", "scrape (POST /v2/scrape)"}, {"POST", "/v2/browser", "scrape (POST /v2/scrape)"},
-		{"GET", "/v2/monitor", "maxAge 0"}, {"POST", "/v2/feedback", "scrape (POST /v2/scrape)"},
+		{"POST", "/v2/extract", "firecrawl_scrape per URL"}, {"GET", "/v2/extract/x", "batch scrape"},
+		{"POST", "/v2/agent", "firecrawl_scrape per URL"}, {"GET", "/v2/team/credit-usage", "batch scrape"},
+		{"GET", "/v2/team/queue-status", "batch scrape"},
+		{"POST", "/v2/parse", "scrape it (POST /v2/scrape; firecrawl_scrape)"}, {"POST", "/v2/browser", "scrape (POST /v2/scrape"},
+		{"GET", "/v2/monitor", "changeTracking"}, {"POST", "/v2/feedback", "scrape (POST /v2/scrape)"},
 		{"POST", "/v2/scrape/abc/interact", "runs no browser"}, {"POST", "/v2/search/research", "/v2/search"},
 		{"GET", "/v2/nothing", "sift serves POST /v2/scrape"},
 	} {

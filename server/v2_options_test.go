@@ -140,7 +140,7 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		{map[string]any{"frobnicate": 1, "zap": true}, []string{"unknown fields ignored: frobnicate, zap"}},
 		{map[string]any{"redactPII": true, "profile": map[string]any{"name": "p"}},
 			[]string{"redactPII (sift does not redact personal data", "profile (sift runs no browser"}},
-		{map[string]any{"formats": []any{"markdown", "screenshot"}}, []string{"formats not supported by sift: screenshot (sift runs no browser)"}},
+		{map[string]any{"formats": []any{"markdown", "screenshot"}}, []string{"formats not supported by sift: screenshot (sift runs no browser: it renders no page to capture)"}},
 		// Fields inside the formats and parsers objects are named too.
 		{map[string]any{"formats": []any{map[string]any{"type": "markdown", "bogus": 1}}}, []string{"unknown fields ignored: formats[0].bogus"}},
 		{map[string]any{"parsers": []any{map[string]any{"type": "pdf", "mode": "ocr", "pages": true, "blocks": true}}},

@@ -29,6 +29,12 @@ type Doc struct {
 	// Doc is then that snapshot's whole answer to the request, and what
 	// is derived from it may be kept beside the snapshot.
 	Memo Memo
+	// Revalidate, when set, holds the validators of a snapshot a
+	// checkpoint keeps past its freshness: fetch sends them, and sets
+	// NotModified when the origin answers 304 (Response then holds the
+	// 304's headers and no body), for the runner to renew the snapshot.
+	Revalidate  *Validators
+	NotModified bool
 	// Outcomes say how the stages that may fall back ended (digest:
 	// the class of a failed digest; context: "ok", "timeout", …), by
 	// stage kind, for the metrics: the warnings say it to the agent.

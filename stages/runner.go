@@ -16,7 +16,11 @@ import (
 // that has not yet run runs on the restored Doc, and the chain continues
 // after the checkpoint. Without a hit every stage runs, under the ctx's
 // Gate, and each checkpoint stores its snapshot as it is passed; identical
-// misses in flight together share one pass (see miss). A cache-only
+// misses in flight together share one pass (see miss). On a miss, the
+// furthest checkpoint that keeps a snapshot past its freshness with
+// validators has fetch revalidate it: a 304 renews the snapshot and the
+// chain goes on after that checkpoint, the stages between fetch and it
+// not run again (see stale and step). A cache-only
 // request that no checkpoint answers ends there, with ErrNotCached.
 func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	pos := 0
@@ -34,7 +38,11 @@ func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 		return ErrNotCached
 	}
 	if resumed == pos {
-		next, release, err := c.miss(ctx, doc, pos)
+		rv, err := c.stale(ctx, doc, pos)
+		if err != nil {
+			return err
+		}
+		next, release, err := c.miss(ctx, doc, pos, rv)
 		if release != nil {
 			defer release()
 		}
@@ -46,12 +54,58 @@ func (c *Chain) Run(ctx context.Context, doc *Doc) error {
 	if resumed < len(c.stages) {
 		doc.Memo = nil // a stage after the checkpoint changes the Doc
 	}
-	for i := resumed; i < len(c.stages); i++ {
-		if err := c.stages[i].run(ctx, doc); err != nil {
+	for i := resumed; i < len(c.stages); {
+		next, err := c.step(ctx, doc, i, nil)
+		if err != nil {
 			return err
 		}
+		i = next
 	}
 	return nil
+}
+
+// revalidation is a stale snapshot a request revalidates: the checkpoint
+// at index at holds it.
+type revalidation struct {
+	at    int
+	cp    Revalidator
+	stale *Stale
+}
+
+// stale finds the furthest checkpoint from pos on that keeps a snapshot
+// past its freshness with validators, and sets doc.Revalidate to them.
+func (c *Chain) stale(ctx context.Context, doc *Doc, pos int) (*revalidation, error) {
+	for j := len(c.stages) - 1; j >= pos; j-- {
+		rv, ok := c.stages[j].stage.(Revalidator)
+		if !ok {
+			continue
+		}
+		st, err := rv.Stale(ctx, doc)
+		if err != nil {
+			return nil, stageError(c.stages[j].kind.Name, err)
+		}
+		if st != nil {
+			doc.Revalidate = &st.Validators
+			return &revalidation{at: j, cp: rv, stale: st}, nil
+		}
+	}
+	return nil, nil
+}
+
+// step runs stage i and returns the index of the next: after a fetch the
+// origin answered 304 to rv's validators, the checkpoint renews its
+// snapshot into doc and the chain goes on after it.
+func (c *Chain) step(ctx context.Context, doc *Doc, i int, rv *revalidation) (int, error) {
+	if err := c.stages[i].run(ctx, doc); err != nil {
+		return 0, err
+	}
+	if rv == nil || !doc.NotModified || i >= rv.at {
+		return i + 1, nil
+	}
+	if err := rv.cp.Renew(ctx, doc, rv.stale); err != nil {
+		return 0, stageError(c.stages[rv.at].kind.Name, err)
+	}
+	return rv.at + 1, nil
 }
 
 // resume looks for the furthest fresh checkpoint at or after from. On a hit
@@ -90,11 +144,15 @@ func (c *Chain) resume(ctx context.Context, doc *Doc, from int) (int, error) {
 // gate. A follower that finds nothing stored (the leader was cancelled or
 // the answer may not be kept) runs the stages itself. miss returns where
 // to continue and the gate to release when the chain ends.
-func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release func(), err error) {
+func (c *Chain) miss(ctx context.Context, doc *Doc, pos int, rv *revalidation) (next int, release func(), err error) {
 	at, key := c.flightKey(doc, pos)
 	if key == "" {
 		release, err := admit(ctx, doc)
-		return pos, release, err
+		if err != nil {
+			return 0, release, err
+		}
+		next, err := c.through(ctx, doc, pos, len(c.stages)-1, rv)
+		return next, release, err
 	}
 	f, leader := c.flights.join(key)
 	if !leader {
@@ -105,7 +163,11 @@ func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release 
 			return next, nil, err
 		}
 		release, err := admit(ctx, doc)
-		return pos, release, err
+		if err != nil {
+			return 0, release, err
+		}
+		next, err := c.through(ctx, doc, pos, len(c.stages)-1, rv)
+		return next, release, err
 	}
 	var stageErr error
 	defer func() { c.flights.land(key, f, stageErr) }() // a panic too sets the followers free
@@ -117,12 +179,25 @@ func (c *Chain) miss(ctx context.Context, doc *Doc, pos int) (next int, release 
 	if release, err = admit(ctx, doc); err != nil {
 		return 0, nil, err
 	}
-	for i := pos; i <= at; i++ {
-		if stageErr = c.stages[i].run(ctx, doc); stageErr != nil {
-			return 0, release, stageErr
+	next, stageErr = c.through(ctx, doc, pos, at, rv)
+	return next, release, stageErr
+}
+
+// through runs the stages from pos to last, or up to a renewed snapshot's
+// checkpoint, and returns where to continue.
+func (c *Chain) through(ctx context.Context, doc *Doc, pos, last int, rv *revalidation) (int, error) {
+	i := pos
+	for i <= last {
+		next, err := c.step(ctx, doc, i, rv)
+		if err != nil {
+			return 0, err
 		}
+		if next > i+1 {
+			return next, nil
+		}
+		i = next
 	}
-	return at + 1, release, nil
+	return i, nil
 }
 
 // flightKey finds the first checkpoint from pos on that shares snapshots,

@@ -52,6 +52,49 @@ type Checkpoint interface {
 	Resume(ctx context.Context, doc *Doc) (bool, error)
 }
 
+// Revalidator is a checkpoint that keeps snapshots past their freshness
+// and has the origin confirm one instead of sending it whole again: its
+// stored validators go out as a conditional request (Doc.Revalidate), and
+// a 304 renews the snapshot without the stages between fetch and the
+// checkpoint running again.
+type Revalidator interface {
+	Checkpoint
+	// Stale returns the snapshot at this position that is no longer
+	// fresh, or nil when there is none or its response has no validator.
+	Stale(ctx context.Context, doc *Doc) (*Stale, error)
+	// Renew restores stale into doc, whose Response is the origin's 304
+	// (its headers update the stored ones), and stores it again, fresh
+	// from now.
+	Renew(ctx context.Context, doc *Doc, stale *Stale) error
+}
+
+// Stale is a snapshot that is no longer fresh, and what revalidates it.
+type Stale struct {
+	Validators Validators
+	// Snapshot is the checkpoint's own form of it.
+	Snapshot any
+}
+
+// Validators are a stored response's validators, sent back to the origin
+// when fetch requests URL again: If-None-Match with the ETag,
+// If-Modified-Since with Last-Modified.
+type Validators struct {
+	URL          string
+	ETag         string
+	LastModified string
+}
+
+// StaleStore is a CacheStore that keeps entries past their freshness,
+// for a Revalidator.
+type StaleStore interface {
+	CacheStore
+	// GetStale returns the snapshot under key, fresh or not, while it is
+	// kept, and when it was taken.
+	GetStale(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error)
+	// PutKept is Put of an entry kept until keepUntil, past expires.
+	PutKept(ctx context.Context, key string, snapshot []byte, expires, keepUntil time.Time, restricted bool) error
+}
+
 // Kind describes a built-in stage kind.
 type Kind struct {
 	// Name is the label operators write: stage "NAME" {}.

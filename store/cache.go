@@ -39,6 +39,11 @@ type CacheEntry struct {
 	Restricted bool      `gorm:"not null;default:false;index:idx_cache_entries_class_age,priority:1"`
 	CreatedAt  time.Time `gorm:"not null;index:idx_cache_entries_class_age,priority:2"`
 	ExpiresAt  time.Time `gorm:"not null;index"`
+	// KeepUntil is when the entry goes, at ExpiresAt or later: an entry
+	// whose response has validators (ETag, Last-Modified) outlives its
+	// freshness, so that the origin can confirm it with a 304 instead of
+	// sending it whole again (CacheGetStale).
+	KeepUntil time.Time `gorm:"not null;default:'1970-01-01 00:00:00';index"`
 }
 
 // oldAgeIndex is the age index before entries had a class: eviction no
@@ -101,6 +106,7 @@ func migrateCache(tx *gorm.DB) error {
 		}
 	}
 	newStageStats := !m.HasTable(&CacheStageStats{})
+	newKeepUntil := m.HasTable(&CacheEntry{}) && !m.HasColumn(&CacheEntry{}, "keep_until")
 	// A database from before the classes gets the class column (every
 	// entry unrestricted, as the restricted total starts at 0) and the
 	// index by class and age; the index by age alone goes, as nothing
@@ -111,6 +117,12 @@ func migrateCache(tx *gorm.DB) error {
 	if m.HasIndex(&CacheEntry{}, oldAgeIndex) {
 		if err := m.DropIndex(&CacheEntry{}, oldAgeIndex); err != nil {
 			return fmt.Errorf("drop the old age index: %w", err)
+		}
+	}
+	if newKeepUntil {
+		// Entries from before kept until they expired.
+		if err := tx.Exec(`UPDATE cache_entries SET keep_until = expires_at`).Error; err != nil {
+			return fmt.Errorf("cache keep_until: %w", err)
 		}
 	}
 	if newStageStats {
@@ -159,6 +171,24 @@ func (s *Store) cacheGet(ctx context.Context, key string, now time.Time) (*hotEn
 	return &hotEntry{key: key, snapshot: row.Snapshot, takenAt: row.CreatedAt, expires: row.ExpiresAt}, true, nil
 }
 
+// CacheGetStale returns the snapshot under key whether it is fresh or
+// not, as long as the store keeps it (KeepUntil), and when it was taken:
+// what a conditional request revalidates.
+func (s *Store) CacheGetStale(ctx context.Context, key string) (snapshot []byte, takenAt time.Time, ok bool, err error) {
+	var row hitRow
+	err = s.db.WithContext(ctx).Table("cache_entries AS e").
+		Select("e.created_at, e.expires_at, b.snapshot").
+		Joins("JOIN cache_blobs AS b ON b.cache_key = e.cache_key").
+		Where("e.cache_key = ?", key).Take(&row).Error
+	switch {
+	case errors.Is(err, gorm.ErrRecordNotFound):
+		return nil, time.Time{}, false, nil
+	case err != nil:
+		return nil, time.Time{}, false, fmt.Errorf("cache get stale: %w", err)
+	}
+	return row.Snapshot, row.CreatedAt, true, nil
+}
+
 // hitRow is what a lookup reads.
 type hitRow struct {
 	CreatedAt time.Time
@@ -180,8 +210,10 @@ func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
 // share): it drops a bounded batch of expired entries and then, oldest
 // first, what of the class's exceeds its budget. Entries of the other
 // class are never evicted for it. A snapshot larger than the budget is
-// not stored. It returns the entries it dropped, by stage.
-func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted bool, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
+// not stored. The entry is kept until keepUntil (expires when earlier).
+// It returns the entries it dropped, by stage.
+func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted bool, snapshot []byte, now, expires, keepUntil time.Time, budget int64) (Dropped, error) {
+	keepUntil = later(keepUntil, expires)
 	size := int64(len(snapshot))
 	if size > budget {
 		return nil, nil
@@ -199,12 +231,12 @@ func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted 
 		if len(old) == 1 {
 			t.add(old[0].Stage, old[0].Restricted, -old[0].Bytes, -1)
 		}
-		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires}
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires, KeepUntil: keepUntil}
 		// Every column, created_at too: GORM's UpdateAll leaves a
 		// CreatedAt out, and a replaced snapshot then kept the first one's
 		// age (served as its cached_at, counted by max age and eviction).
 		replace := clause.OnConflict{Columns: []clause.Column{{Name: "cache_key"}},
-			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at"})}
+			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at", "keep_until"})}
 		if err := tx.Clauses(replace).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
@@ -297,13 +329,21 @@ func (t *tally) commit(tx *gorm.DB) error {
 	return nil
 }
 
-// expire drops up to evictRounds batches of expired entries, soonest
-// expired first.
+// later is the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// expire drops up to evictRounds batches of entries past their
+// KeepUntil, soonest first.
 func expire(tx *gorm.DB, t *tally, now time.Time) error {
 	for range evictRounds {
 		var batch []CacheEntry
-		if err := tx.Select("cache_key, bytes, stage, restricted").Where("expires_at <= ?", now).
-			Order("expires_at").Limit(evictBatch).Find(&batch).Error; err != nil {
+		if err := tx.Select("cache_key, bytes, stage, restricted").Where("keep_until <= ?", now).
+			Order("keep_until").Limit(evictBatch).Find(&batch).Error; err != nil {
 			return fmt.Errorf("cache expire: %w", err)
 		}
 		if err := drop(tx, t, batch, "expired"); err != nil || len(batch) < evictBatch {
@@ -561,9 +601,15 @@ func (c *CacheTable) checkGeneration(ctx context.Context, now time.Time) {
 // Put stores a snapshot until expires, in the share of a caller of class
 // restricted.
 func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error {
+	return c.PutKept(ctx, key, snapshot, expires, expires, restricted)
+}
+
+// PutKept is Put of an entry the store keeps until keepUntil, past its
+// freshness, for a conditional request to revalidate (GetStale).
+func (c *CacheTable) PutKept(ctx context.Context, key string, snapshot []byte, expires, keepUntil time.Time, restricted bool) error {
 	now := c.now()
 	budget := c.classBudget(restricted)
-	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, budget)
+	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, keepUntil, budget)
 	if err != nil {
 		c.hot.drop(key)
 		return err
@@ -579,6 +625,12 @@ func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expir
 		c.hot.put(key, snapshot, now, expires)
 	}
 	return nil
+}
+
+// GetStale returns the snapshot under key, fresh or not, while the store
+// keeps it (CacheGetStale).
+func (c *CacheTable) GetStale(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
+	return c.store.CacheGetStale(ctx, key)
 }
 
 // Dropped returns how many entries this process's puts dropped since it

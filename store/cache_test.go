@@ -329,7 +329,7 @@ func TestReplacedEntryTakesTheNewTime(t *testing.T) {
 			at   time.Time
 			snap string
 		}{{first, "one"}, {second, "two"}} {
-			if _, err := s.CachePut(ctx, "k", 0, false, []byte(put.snap), put.at, put.at.Add(time.Hour), 1<<20); err != nil {
+			if _, err := s.CachePut(ctx, "k", 0, false, []byte(put.snap), put.at, put.at.Add(time.Hour), put.at.Add(time.Hour), 1<<20); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -338,4 +338,77 @@ func TestReplacedEntryTakesTheNewTime(t *testing.T) {
 			t.Fatalf("the replaced entry reads %q taken at %v (ok %v, %v), want %q at %v", snap, at, ok, err, "two", second)
 		}
 	})
+}
+
+// TestCacheKeptPastFreshness: an entry put to be kept past its expiry is
+// no hit once expired, is still there for GetStale while kept, survives
+// the sweeps of later puts, and goes once its keep time has passed.
+func TestCacheKeptPastFreshness(t *testing.T) {
+	eachStore(t, func(t *testing.T, open opener) {
+		ctx := context.Background()
+		s := open(t)
+		c := s.CacheTable(1 << 20)
+		now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+		c.now = func() time.Time { return now }
+		if err := c.PutKept(ctx, "kept", []byte("validated"), now.Add(time.Minute), now.Add(time.Hour), false); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put(ctx, "plain", []byte("x"), now.Add(time.Minute), false); err != nil {
+			t.Fatal(err)
+		}
+		now = now.Add(10 * time.Minute)
+		if err := c.Put(ctx, "sweep1", []byte("y"), now.Add(time.Hour), false); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok, _ := s.CacheGet(ctx, "kept", now); ok {
+			t.Error("an expired entry is a hit")
+		}
+		if snap, _, ok, err := c.GetStale(ctx, "kept"); err != nil || !ok || string(snap) != "validated" {
+			t.Errorf("the kept entry: %q %v %v", snap, ok, err)
+		}
+		if _, _, ok, _ := c.GetStale(ctx, "plain"); ok {
+			t.Error("an entry put without a keep time outlived its expiry's sweep")
+		}
+		now = now.Add(time.Hour)
+		if err := c.Put(ctx, "sweep2", []byte("y"), now.Add(time.Hour), false); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, ok, _ := c.GetStale(ctx, "kept"); ok {
+			t.Error("the kept entry outlived its keep time")
+		}
+		checkTotals(t, s, 1<<20)
+	})
+}
+
+// TestCacheKeepUntilMigrated: a database from before entries had a keep
+// time gets the column, each entry kept until it expires, and its entries
+// stay hits.
+func TestCacheKeepUntilMigrated(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := OpenSQLite(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CacheTable(1<<20).Put(ctx, "k", []byte("old"), time.Now().Add(time.Hour), false); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"DROP INDEX idx_cache_entries_keep_until", "ALTER TABLE cache_entries DROP COLUMN keep_until"} {
+		if err := s.db.Exec(q).Error; err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = s.Close()
+	s, err = OpenSQLite(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var e CacheEntry
+	if err := s.db.Take(&e, "cache_key = ?", "k").Error; err != nil || !e.KeepUntil.Equal(e.ExpiresAt) {
+		t.Fatalf("migrated entry: keep until %v, expires %v, %v", e.KeepUntil, e.ExpiresAt, err)
+	}
+	if _, _, ok, _ := s.CacheGet(ctx, "k", time.Now()); !ok {
+		t.Error("the migrated entry is no longer a hit")
+	}
 }

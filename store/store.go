@@ -126,7 +126,7 @@ func migrateTables(db *gorm.DB) error {
 	if err := migrateCache(db); err != nil {
 		return fmt.Errorf("migrate cache: %w", err)
 	}
-	if err := db.AutoMigrate(&BatchJob{}, &BatchTarget{}, &BatchUsage{}); err != nil {
+	if err := db.AutoMigrate(&BatchJob{}, &BatchTarget{}, &BatchUsage{}, &PageSnapshot{}); err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
 	return nil

@@ -40,17 +40,39 @@ func TestFirecrawlJSSDK(t *testing.T) {
 	}
 }
 
+// TestFirecrawlJSSDKv1 runs the real Firecrawl JS SDK 1.x, which speaks
+// Firecrawl v1 and is still in agents' lockfiles
+// (testdata/firecrawl-js1/check.mjs): scrapeUrl, mapUrl and search work,
+// their refusals show sift's reason, and sift's own /v1/search answers
+// beside the SDK's search on the same path.
+func TestFirecrawlJSSDKv1(t *testing.T) {
+	sdkDir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-js1")))
+	origin := fixturePages(t)
+	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
+	check := exec.Command("node", filepath.Join(sdkDir, "check.mjs"))
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "QUERY=reverse proxy nginx",
+		"PAGE_URLS="+origin.URL+"/a.html,"+origin.URL+"/b.html")
+	var out bytes.Buffer
+	check.Stdout, check.Stderr = &out, &out
+	err := check.Run()
+	t.Logf("check.mjs:\n%s", out.String())
+	if err != nil || !strings.Contains(out.String(), " 0 failed") {
+		t.Fatalf("the Firecrawl v1 SDK checks failed: %v", err)
+	}
+}
+
 // TestFirecrawlMCP runs the real Firecrawl MCP server (firecrawl-mcp, over
 // stdio, FIRECRAWL_API_URL pointed at sift) under a real MCP client
 // (testdata/firecrawl-mcp/check.mjs): its scrape tool, four parallel
-// scrapes of one host (none refused busy), links, map, and a crawl
-// refused.
+// scrapes of one host (none refused busy), links, map, a crawl refused
+// with advice the agent can follow, the query format, and a search with
+// the tool's own defaults (one warning).
 func TestFirecrawlMCP(t *testing.T) {
 	dir := testenv.NodeProject(t, os.DirFS(filepath.Join("testdata", "firecrawl-mcp")))
 	origin := fixturePages(t)
-	addr, _ := startSiftCmd(t, origin, "")
+	addr, _ := startSiftCmd(t, origin, searxngBlock(t))
 	check := exec.Command("node", filepath.Join(dir, "check.mjs"))
-	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key",
+	check.Env = append(os.Environ(), "SIFT_URL=http://"+addr, "SIFT_KEY=test-key", "QUERY=reverse proxy nginx",
 		"PAGE_URLS="+strings.Join([]string{origin.URL + "/a.html", origin.URL + "/b.html", origin.URL + "/c.html", origin.URL + "/d.html"}, ","))
 	var out bytes.Buffer
 	check.Stdout, check.Stderr = &out, &out

@@ -96,7 +96,18 @@ func (s stageCache) Put(ctx context.Context, key string, snapshot []byte, expire
 	return s.v.tables[s.stage].Put(ctx, key, snapshot, expires, restricted)
 }
 
+// GetStale reads the stage's entries, fresh or not.
+func (s stageCache) GetStale(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
+	return s.v.tables[s.stage].GetStale(ctx, key)
+}
+
+// PutKept writes an entry of the stage's kept past its freshness.
+func (s stageCache) PutKept(ctx context.Context, key string, snapshot []byte, expires, keepUntil time.Time, restricted bool) error {
+	return s.v.tables[s.stage].PutKept(ctx, key, snapshot, expires, keepUntil, restricted)
+}
+
 var (
+	_ stages.StaleStore      = stageCache{}
 	_ stages.ExtractorRouter = (*bindings)(nil)
 	_ stages.DocumentRouter  = (*bindings)(nil)
 	_ stages.OptionChecker   = (*bindings)(nil)

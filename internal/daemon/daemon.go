@@ -121,10 +121,14 @@ func (d *Daemon) serve(a *app.App) *generation {
 	d.opts.Metrics.SetStages(a.Chain.Names())
 	svc := service.New(service.Options{Chain: a.Chain, Callers: cfg.Callers, Gates: d.gates,
 		Metrics: d.opts.Metrics, Logger: d.log, ArchiveURL: a.ArchiveURL, Search: a.Search, Digester: a.Digester})
-	api := server.New(server.Options{
+	opts := server.Options{
 		Service: svc, Logger: d.log, Health: a.Health, Metrics: d.opts.Metrics,
 		PublicURL: cfg.PublicURL, Batch: d.runner, PreCheck: a.PreCheck, MetricsAccess: cfg.Metrics,
-	})
+	}
+	if a.Store != nil {
+		opts.History = a.Store
+	}
+	api := server.New(opts)
 	return newGeneration(a, api, batchtarget.New(svc, api.Firecrawl()))
 }
 

@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -44,6 +45,7 @@ func NewServer(version string, apiFor APIFor) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "sift", Title: "sift: web fetch and search for agents", Version: version}, &mcp.ServerOptions{
 		Instructions: instructions,
 	})
+	s.AddReceivingMiddleware(classifyArgumentErrors)
 	t := &tools{apiFor: apiFor}
 	mcp.AddTool(s, fetchTool(), t.fetch)
 	mcp.AddTool(s, searchTool(), t.search)
@@ -60,6 +62,31 @@ const instructions = `sift reads the web for you: use its fetch tool instead of 
 	`For several pages, submit them with batch_submit and collect with batch_status (wait up to 30 s). ` +
 	`An error's text starts with its class: blocked, invalid, unsupported, too_large, redirects and content_type will fail again; ` +
 	`upstream, timeout and extractor_failed may succeed on retry; busy says how many seconds to wait.`
+
+// classifyArgumentErrors gives the tool errors the MCP SDK makes of
+// arguments that do not fit a tool's input schema (`validating
+// "arguments": …`, or a value that does not decode) the class every other
+// tool error starts with: invalid, which will fail again as sent.
+func classifyArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		r, ok := res.(*mcp.CallToolResult)
+		if err != nil || !ok || !r.IsError || len(r.Content) != 1 {
+			return res, err
+		}
+		text, ok := r.Content[0].(*mcp.TextContent)
+		if !ok {
+			return res, err
+		}
+		switch {
+		case strings.HasPrefix(text.Text, `validating "arguments": `):
+			text.Text = "invalid: the arguments do not fit the tool's input schema: " + strings.TrimPrefix(text.Text, `validating "arguments": `)
+		case strings.HasPrefix(text.Text, "json: "), strings.HasPrefix(text.Text, "unmarshaling"):
+			text.Text = "invalid: the arguments do not decode: " + text.Text
+		}
+		return res, err
+	}
+}
 
 type tools struct {
 	apiFor APIFor

@@ -99,3 +99,32 @@ func TestFenceHoldsForgedMarkers(t *testing.T) {
 		t.Errorf("the page's forged marker closes the fence:\n%s", text)
 	}
 }
+
+// TestArgumentErrorsStartWithTheirClass: arguments outside a tool's input
+// schema are a tool error that starts with invalid, as every other does,
+// and never reach sift.
+func TestArgumentErrorsStartWithTheirClass(t *testing.T) {
+	t.Parallel()
+	cs := connect(t, &answer{Status: 500, Body: []byte(`{"error":"internal: must not be called"}`)})
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"fetch", map[string]any{}, "url"},
+		{"fetch", map[string]any{"url": "https://example.com/", "mode": "loud"}, "mode"},
+		{"fetch", map[string]any{"url": "https://example.com/", "max_tokens": 0}, "max_tokens"},
+		{"search", map[string]any{"query": "q", "k": "three"}, "k"},
+		{"batch_submit", map[string]any{"targets": []any{}}, "targets"},
+	} {
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Content[0].(*mcp.TextContent).Text
+		t.Logf("%s %v: %s", tc.tool, tc.args, got)
+		if !res.IsError || !strings.HasPrefix(got, "invalid: the arguments do not fit the tool's input schema: ") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s %v: %v %q", tc.tool, tc.args, res.IsError, got)
+		}
+	}
+}

@@ -17,7 +17,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -174,7 +176,10 @@ func (w *walker) check(v any, at string, depth int) error {
 			return err
 		}
 	}
-	for key, val := range obj {
+	// In key order, so that a schema with two faults is refused for the
+	// same one every time.
+	for _, key := range slices.Sorted(maps.Keys(obj)) {
+		val := obj[key]
 		if msg, refused := refusedKeywords[key]; refused {
 			return fmt.Errorf("%s (at %s)", msg, where(at))
 		}

@@ -133,11 +133,7 @@ func ValidateFetch(req *FetchRequest) *Error {
 // relevant to the question (reranked by the search block's embedder when
 // there is one), or the beginning cut at a part boundary.
 func (s *Service) focusAnswer(ctx context.Context, req *FetchRequest, out *FetchAnswer) {
-	var opts focus.Options
-	if e := s.search.Embedder(); e != nil {
-		opts.Embedder = e
-	}
-	sel := focus.Select(ctx, out.Content, req.Question, *req.MaxTokens, opts)
+	sel := s.Focus(ctx, out.Content, req.Question, *req.MaxTokens)
 	if sel.Content == out.Content {
 		// Within the budget by the count budgets are held to, which
 		// returned_tokens then reports rather than the clean estimate.
@@ -148,6 +144,17 @@ func (s *Service) focusAnswer(ctx context.Context, req *FetchRequest, out *Fetch
 	out.Sizes.ReturnedTokens = sel.Tokens
 	out.Parts = &Parts{Kept: sel.Kept, Total: sel.Total}
 	out.Warnings = append(out.Warnings, sel.Warnings...)
+}
+
+// Focus keeps the parts of content most relevant to question within
+// maxTokens (focus.Select), reranked by the search block's embedder when
+// there is one.
+func (s *Service) Focus(ctx context.Context, content, question string, maxTokens int) focus.Result {
+	var opts focus.Options
+	if e := s.search.Embedder(); e != nil {
+		opts.Embedder = e
+	}
+	return focus.Select(ctx, content, question, maxTokens, opts)
 }
 
 // NoScheme says what is wrong with a URL an agent sent without a scheme

@@ -181,6 +181,9 @@ func (s *Service) observe(c *Caller, doc *stages.Doc, err error) {
 	if s.cached && doc.Target != nil && (err == nil || doc.Cached()) {
 		s.metrics.CacheLookup(doc.Cached())
 	}
+	if result, ok := doc.Outcomes["revalidate"]; ok {
+		s.metrics.CacheRevalidation(result)
+	}
 	if err == nil {
 		s.observeOutcomes(doc)
 	}

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -307,11 +308,96 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err != nil {
 		return fmt.Errorf("snapshot: %w", err)
 	}
-	if err := s.store.Put(ctx, s.key(doc), snap, expires, doc.Request.Restricted); err != nil {
+	key := s.key(doc)
+	if ss, ok := s.store.(stages.StaleStore); ok && validators(doc.Response) != nil {
+		// Kept for max_ttl from its origin, for a 304 to renew it.
+		err = ss.PutKept(ctx, key, snap, expires, origin.Add(s.maxTTL), doc.Request.Restricted)
+	} else {
+		err = s.store.Put(ctx, key, snap, expires, doc.Request.Restricted)
+	}
+	if err != nil {
 		return &stages.StorageError{Err: err}
 	}
 	return nil
 }
+
+// validators are a response's ETag and Last-Modified, nil when it has
+// neither (or is no 200: only a full answer is revalidated).
+func validators(resp *stages.Response) *stages.Validators {
+	if resp == nil || resp.Status != http.StatusOK {
+		return nil
+	}
+	v := &stages.Validators{URL: resp.FinalURL, ETag: resp.Header.Get("ETag"), LastModified: resp.Header.Get("Last-Modified")}
+	if v.ETag == "" && v.LastModified == "" {
+		return nil
+	}
+	return v
+}
+
+// Stale finds this position's snapshot when it is kept past its
+// freshness (or is older than the request's maxAge) and its response has
+// validators.
+func (s *Stage) Stale(ctx context.Context, doc *stages.Doc) (*stages.Stale, error) {
+	ss, ok := s.store.(stages.StaleStore)
+	if !ok || doc.Target == nil || doc.Request.CacheOnly {
+		return nil, nil
+	}
+	data, takenAt, ok, err := ss.GetStale(ctx, s.key(doc))
+	if err != nil {
+		return nil, &stages.StorageError{Err: err}
+	}
+	if !ok {
+		return nil, nil
+	}
+	r := &restoredSnapshot{}
+	origin, err := restore(&r.doc, data)
+	if err != nil {
+		return nil, nil // unreadable: a plain miss
+	}
+	if origin.IsZero() || origin.After(takenAt) {
+		origin = takenAt
+	}
+	r.origin = origin
+	v := validators(r.doc.Response)
+	if v == nil {
+		return nil, nil
+	}
+	return &stages.Stale{Validators: *v, Snapshot: r}, nil
+}
+
+// notUpdated are the headers a 304 does not replace in the stored
+// response (RFC 9111, 3.2): they describe the body the 304 has not.
+var notUpdated = map[string]bool{"Content-Length": true, "Content-Encoding": true, "Transfer-Encoding": true, "Content-Range": true}
+
+// Renew restores the stale snapshot into doc, its headers updated by the
+// 304's, as fetched now, and stores it again: it is fresh from now for as
+// long as the updated headers allow.
+func (s *Stage) Renew(ctx context.Context, doc *stages.Doc, stale *stages.Stale) error {
+	r, ok := stale.Snapshot.(*restoredSnapshot)
+	if !ok {
+		return errors.New("not this stage's stale snapshot")
+	}
+	notModified := doc.Response
+	resp := *r.doc.Response
+	resp.Header = resp.Header.Clone()
+	for k, vs := range notModified.Header {
+		if !notUpdated[k] {
+			resp.Header[k] = vs
+		}
+	}
+	resp.FetchedAt = notModified.FetchedAt
+	doc.Response = &resp
+	if ex := r.doc.Extraction; ex != nil {
+		copied := *ex
+		doc.Extraction = &copied
+	}
+	doc.Digest, doc.Context = r.doc.Digest, r.doc.Context
+	doc.Warnings = append(doc.Warnings, r.doc.Warnings...)
+	doc.SetOutcome("revalidate", "not_modified")
+	return s.Run(ctx, doc)
+}
+
+var _ stages.Revalidator = (*Stage)(nil)
 
 var _ stages.Checkpoint = (*Stage)(nil)
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/siftd/sift/guard"
 	"github.com/siftd/sift/stages"
@@ -32,24 +33,37 @@ func newClient(cfg Config, g stages.URLGuard, userAgent string) *client {
 }
 
 // fetch requests the target, following redirects by hand: each hop is
-// vetted by the guard as a new URL, and https never leads to http.
-func (c *client) fetch(ctx context.Context, target *stages.Target) (*stages.Response, error) {
+// vetted by the guard as a new URL, and https never leads to http. The
+// request for v's URL is conditional on v's validators; a 304 to it is
+// returned as it is, without a body, and notModified set.
+func (c *client) fetch(ctx context.Context, target *stages.Target, v *stages.Validators) (resp *stages.Response, notModified bool, err error) {
 	for hop := 0; ; hop++ {
 		f := &framing{}
-		resp, err := c.exchange(f.trace(ctx), target)
+		cond := v
+		if cond != nil && cond.URL != target.URL {
+			cond = nil
+		}
+		resp, err := c.exchange(f.trace(ctx), target, cond)
 		if err != nil {
-			return nil, err
+			return nil, false, err
+		}
+		if cond != nil && resp.StatusCode == http.StatusNotModified {
+			resp.Body.Close()
+			header := resp.Header.Clone()
+			header.Del("Set-Cookie")
+			return &stages.Response{FinalURL: target.URL, Status: resp.StatusCode, Header: header, FetchedAt: time.Now().UTC()}, true, nil
 		}
 		loc := resp.Header.Get("Location")
 		if !isRedirect(resp.StatusCode) || loc == "" {
-			return c.read(resp, target, f)
+			out, err := c.read(resp, target, f)
+			return out, false, err
 		}
 		resp.Body.Close()
 		if hop == MaxRedirects {
-			return nil, fmt.Errorf("%w: more than %d redirects", ErrRedirects, MaxRedirects)
+			return nil, false, fmt.Errorf("%w: more than %d redirects", ErrRedirects, MaxRedirects)
 		}
 		if target, err = c.nextHop(ctx, target, loc); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 }
@@ -82,8 +96,9 @@ func isRedirect(status int) bool {
 }
 
 // exchange sends one GET with sift's fixed headers: no cookies, no
-// credentials, nothing of the caller's.
-func (c *client) exchange(ctx context.Context, target *stages.Target) (*http.Response, error) {
+// credentials, nothing of the caller's; conditional on cond's validators
+// when it is set.
+func (c *client) exchange(ctx context.Context, target *stages.Target, cond *stages.Validators) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(guard.WithVetted(ctx, target), http.MethodGet, target.URL, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrUpstream, err)
@@ -91,6 +106,12 @@ func (c *client) exchange(ctx context.Context, target *stages.Target) (*http.Res
 	req.Header.Set("User-Agent", c.userAgent)
 	req.Header.Set("Accept", "text/html,application/xhtml+xml,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5")
 	req.Header.Set("Accept-Encoding", "gzip")
+	if cond != nil && cond.ETag != "" {
+		req.Header.Set("If-None-Match", cond.ETag)
+	}
+	if cond != nil && cond.LastModified != "" {
+		req.Header.Set("If-Modified-Since", cond.LastModified)
+	}
 	resp, err := c.transport.RoundTrip(req)
 	if err != nil {
 		return nil, classify(ctx, err)

@@ -118,7 +118,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	byRequest := bounded && time.Until(dl) < s.cfg.Timeout
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	resp, err := s.client.fetch(ctx, doc.Target)
+	resp, notModified, err := s.client.fetch(ctx, doc.Target, doc.Revalidate)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
 			if byRequest {
@@ -128,7 +128,12 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		}
 		return err
 	}
-	doc.Response = resp
+	doc.Response, doc.NotModified = resp, notModified
+	if doc.Revalidate != nil && !notModified && resp.FinalURL == doc.Revalidate.URL {
+		// The request for the stored URL was conditional, and the origin
+		// sent the page whole.
+		doc.SetOutcome("revalidate", "modified")
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@
 //   SIFT_URL   sift's base URL, loopback only; the MCP server gets it as FIRECRAWL_API_URL
 //   SIFT_KEY   a caller's bearer key (FIRECRAWL_API_KEY)
 //   PAGE_URLS  comma-separated loopback pages sift may fetch; at least 4, of one host
+//   QUERY      a search query the configured search backend answers (optional; skips search)
 //
 // Prints PASS/FAIL per check, INFO lines for the record, and a closing "N passed, N failed" line; exit 0 when all pass.
 import { createRequire } from "node:module";
@@ -97,9 +98,30 @@ try {
 try {
   const res = await client.callTool({ name: "firecrawl_crawl", arguments: { url: pages[0], limit: 2 } });
   const t = text(res);
-  check("crawl: answered unsupported, naming batch scrape",
-    t.includes("unsupported: /v2/crawl") && t.includes("batch scrape") && !t.includes("status code"), t);
+  check("crawl: answered unsupported, naming batch scrape and the scrape tool",
+    t.includes("unsupported: /v2/crawl") && t.includes("batch scrape") && t.includes("firecrawl_scrape per URL") && !t.includes("status code"), t);
 } catch (e) { check("crawl: answered unsupported", false, e?.message); }
+
+// The query format, the scrape tool's way to ask a page something: the
+// page's own words in directQuote mode (no LLM needed).
+try {
+  const res = await client.callTool({ name: "firecrawl_scrape", arguments: { url: pages[0], formats: ["query"],
+    queryOptions: { prompt: "fixture text", mode: "directQuote" } } });
+  const t = text(res);
+  check("scrape query directQuote: an answer from the page", !res.isError && t.includes('"answer"') && t.includes("Fixture text"), t);
+} catch (e) { check("scrape query: no error", false, e?.message); }
+
+// The search tool's own defaults (sources web and alexandria, domainTools,
+// toolDetail): web results, and one warning naming the rest.
+if (env.QUERY) {
+  try {
+    const res = await client.callTool({ name: "firecrawl_search", arguments: { query: env.QUERY, limit: 2 } });
+    const t = text(res);
+    const warnings = (t.match(/not applied: /g) || []).length;
+    check("search: web results with the tool's defaults", !res.isError && t.includes('"web"') && t.includes("nginx"), t);
+    check("search: the defaults named in one warning", warnings === 1 && t.includes("alexandria") && t.includes("sift searches the web only"), t);
+  } catch (e) { check("search: no error", false, e?.message); }
+}
 
 // Tools that copy only some fields of the answer (a crawl's status, a
 // paper search) pass the envelope's agent_hints on to the agent.
