@@ -536,8 +536,11 @@ func (c *CacheTable) GetMemo(ctx context.Context, key string) ([]byte, time.Time
 		return snap, takenAt, memo, true, nil
 	}
 	e, ok, err := c.store.cacheGet(ctx, key, now)
-	if err != nil || !ok {
-		return nil, time.Time{}, nil, false, err
+	if err != nil {
+		return nil, time.Time{}, nil, false, c.skipped(OpRead, c.store.note(err))
+	}
+	if !ok {
+		return nil, time.Time{}, nil, false, nil
 	}
 	memo := c.hot.put(key, e.snapshot, e.takenAt, e.expires)
 	return e.snapshot, e.takenAt, memo, true, nil
@@ -559,15 +562,22 @@ func (c *CacheTable) checkGeneration(ctx context.Context, now time.Time) {
 }
 
 // Put stores a snapshot until expires, in the share of a caller of class
-// restricted.
+// restricted. While data_dir's disk is below min_free it stores nothing
+// and returns a *FaultError (min_free), as it does for a write the
+// database failed.
 func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error {
 	now := c.now()
+	if _, _, below := c.store.belowFloor(time.Now()); below {
+		c.hot.drop(key)
+		return c.skipped(OpWrite, &FaultError{Fault: FaultMinFree, Err: errBelowFloor})
+	}
 	budget := c.classBudget(restricted)
 	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, budget)
 	if err != nil {
 		c.hot.drop(key)
-		return err
+		return c.skipped(OpWrite, c.store.note(err))
 	}
+	c.store.faults.ok(time.Now())
 	if len(dropped) > 0 {
 		c.mu.Lock()
 		for k, n := range dropped {
@@ -579,6 +589,20 @@ func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expir
 		c.hot.put(key, snapshot, now, expires)
 	}
 	return nil
+}
+
+// errBelowFloor is why a put stored nothing while data_dir is below
+// min_free.
+var errBelowFloor = errors.New("data_dir is below the cache's min_free")
+
+// skipped counts a read or write that failed with a fault of the store,
+// and returns err.
+func (c *CacheTable) skipped(op string, err error) error {
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		c.store.skips.add(SkipKey{Stage: c.stage, Op: op, Fault: fe.Fault})
+	}
+	return err
 }
 
 // Dropped returns how many entries this process's puts dropped since it

@@ -26,6 +26,14 @@ type Store struct {
 	shared bool
 	// warnings are what the operator should hear about at start.
 	warnings []string
+	// dir is data_dir, where the SQLite database lives; "" on PostgreSQL.
+	dir string
+	// faults records the failures of reads and writes, for /healthz;
+	// floor is the cache's min_free; skips counts the cache reads and
+	// writes skipped, for the metrics. All three outlive a reload.
+	faults faults
+	floor  floor
+	skips  skips
 }
 
 // Warnings are problems found while opening the store that do not stop
@@ -91,7 +99,7 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dsn, err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, dir: dataDir}
 	if warning != "" {
 		s.warnings = append(s.warnings, warning)
 	}

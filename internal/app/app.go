@@ -171,11 +171,13 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
 			}
 			a.ownStore = true
+			st.SetLogger(opts.Logger)
 			for _, w := range st.Warnings() {
 				opts.Logger.Warn(w)
 			}
 		}
 		a.Store = st
+		st.SetMinFree(cacheMinFree(chain))
 		if cached {
 			table := st.CacheTableIn(budget, cacheMemory(chain, budget), restrictedShare(chain, cfg.Callers))
 			positions := CacheStages(cfg)
@@ -250,6 +252,26 @@ func cacheMemory(c *stages.Chain, budget int64) int64 {
 		return store.DefaultMemory(budget)
 	}
 	return memory
+}
+
+// cacheMinFree is the free space data_dir's disk keeps, below which the
+// cache stores nothing: the largest min_free a cache block sets, else
+// cache.DefaultMinFree; 0 without a cache stage, or when every block that
+// sets one sets 0.
+func cacheMinFree(c *stages.Chain) int64 {
+	minFree, set, found := int64(0), false, false
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			found = true
+			if n, ok := cs.MinFree(); ok {
+				minFree, set = max(minFree, n), true
+			}
+		}
+	}
+	if found && !set {
+		return cache.DefaultMinFree
+	}
+	return minFree
 }
 
 // restrictedShare is the part of the cache's budget restricted callers'
