@@ -25,7 +25,7 @@ func TestFlakeOutputs(t *testing.T) {
 		"pname":           "sift",
 		"version":         "abc1234",
 		"subPackages":     []any{"cmd/sift", "cmd/sift-html"},
-		"ldflags":         []any{"-s", "-w", "-X main.version=abc1234"},
+		"ldflags":         []any{"-s", "-w", "-X main.version=abc1234", "-X main.revision=abc1234000000000000000000000000000000000"},
 		"goName":          "go-1.26",
 		"cgo":             "0",
 		"doCheck":         false,

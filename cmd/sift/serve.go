@@ -18,6 +18,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/daemon"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/server"
 )
 
@@ -55,7 +56,8 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := report(cmd.ErrOrStderr(), cfg, app.CheckServe(cfg)); err != nil {
 		return err
 	}
-	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion()})
+	m := metrics.New()
+	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion(), Revision: siftRevision(), Metrics: m})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
@@ -70,7 +72,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	srv := server.NewHTTPServer(d, server.DefaultTimeouts)
 	drained := make(chan error, 1)
 	go func() {
-		handleSignals(ctx, cmd, cfgPath, d, signals, log)
+		handleSignals(ctx, cmd, cfgPath, d, m, signals, log)
 		log.Info("draining in-flight requests", "within", drainTimeout.String())
 		// In-flight requests finish; a fetch takes at most its total timeout.
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
@@ -91,7 +93,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 
 // handleSignals logs every signal sift serve handles and reloads on
 // SIGHUP; it returns when sift is to stop (SIGINT, SIGTERM, or ctx done).
-func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, signals <-chan os.Signal, log *slog.Logger) {
+func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, m *metrics.Metrics, signals <-chan os.Signal, log *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -108,7 +110,8 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 				return
 			}
 			log.Info("signal received: reloading the configuration", "signal", sig.String(), "config", cfgPath)
-			reload(ctx, cmd, cfgPath, d, log)
+			ok := reload(ctx, cmd, cfgPath, d, log)
+			m.ConfigLoaded(ok, time.Now())
 		}
 	}
 }
@@ -116,8 +119,9 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 // reload reads the configuration file again and swaps to it; a file with
 // errors (an empty one, one without callers or that lost its pipeline
 // block among them: Daemon.Reload) is logged at error level, naming the
-// file, with its diagnostics, and the running one kept.
-func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) {
+// file, with its diagnostics, and the running one kept. It reports
+// whether the file was taken.
+func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) bool {
 	cfg, diags := loadConfig(cmd, cfgPath)
 	if !diags.HasErrors() {
 		diags = append(diags, d.Reload(context.WithoutCancel(ctx), cfg)...)
@@ -128,12 +132,13 @@ func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.D
 	}
 	if diags.HasErrors() {
 		log.Error("reload refused: the running configuration is kept", "config", cfgPath, "diagnostics", text.String())
-		return
+		return false
 	}
 	if text.Len() > 0 {
 		log.Warn("reload warnings", "config", cfgPath, "diagnostics", text.String())
 	}
 	log.Info("configuration reloaded", "stages", d.Stages())
+	return true
 }
 
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.
