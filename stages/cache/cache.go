@@ -343,6 +343,21 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	return nil
 }
 
+// skipWarning is the warning of a cache read or write (op) the store
+// skipped, with the store's words: "cache read skipped: storage
+// unavailable (unreachable)".
+func skipWarning(op, why string) string { return "cache " + op + " skipped: " + why }
+
+// isSkipWarning reports whether w is a skipWarning.
+func isSkipWarning(w string) bool {
+	for _, op := range []string{"read", "write"} {
+		if strings.HasPrefix(w, skipWarning(op, "")) {
+			return true
+		}
+	}
+	return false
+}
+
 // skipped warns on the answer of a cache read or write the store failed
 // (disk full, read-only, unreachable, below min_free), once per kind of
 // failure. An error of no fault of the store's (the request's context
@@ -352,7 +367,7 @@ func (s *Stage) skipped(doc *stages.Doc, op string, err error) {
 	if !errors.As(err, &sf) {
 		return
 	}
-	w := fmt.Sprintf("cache %s skipped: %s", op, sf.Error())
+	w := skipWarning(op, sf.Error())
 	if !slices.Contains(doc.Warnings, w) {
 		doc.Warnings = append(doc.Warnings, w)
 	}
