@@ -32,7 +32,7 @@ func TestFlakeOutputs(t *testing.T) {
 		"sourceKeeps":     []any{true, true, false, false}, // cmd plugins nix bin
 		"defaultIsSift":   true,
 		"app":             pkg + "/bin/sift",
-		"moduleExecStart": pkg + "/bin/sift serve --config " + storeStub + "sift.hcl",
+		"moduleExecStart": pkg + "/bin/sift serve --config /etc/sift/config.hcl",
 	}
 	for key, value := range wantValues {
 		if !reflect.DeepEqual(got[key], value) {
