@@ -87,7 +87,7 @@ let
       passAsFile = [ "text" ];
     } ''
     cp "$textPath" sift.hcl
-    sift validate sift.hcl
+    sift validate --no-environment sift.hcl
     cp sift.hcl "$out"
   '';
 

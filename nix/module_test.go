@@ -306,7 +306,7 @@ func validate(t *testing.T, sift, hcl string) {
 	if err := os.WriteFile(file, []byte(hcl), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if stdout, stderr, err := run(t, sift, "validate", file); err != nil {
+	if stdout, stderr, err := run(t, sift, "validate", "--no-environment", file); err != nil {
 		t.Errorf("sift validate refuses the rendered HCL: %v\n%s%s", err, stdout, stderr)
 	}
 }

@@ -91,16 +91,37 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // CheckServe (the development key's exposure, a file without callers), the
 // plugins' blocks and the stage chain (with the digesters the file
 // declares). `sift validate` is this.
+//
+// Check also checks what the environment decides: the variables the file
+// names (CheckEnvironment), and that each extractor the file has a block
+// for runs within its memory limit (one process, one small document).
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	diags := CheckServe(cfg)
+	return check(ctx, cfg, true)
+}
+
+// CheckFile is Check without the environment: for a file checked away
+// from where sift will run (`sift validate --no-environment`, the NixOS
+// module's build step).
+func CheckFile(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	return check(ctx, cfg, false)
+}
+
+func check(ctx context.Context, cfg *config.Config, environment bool) hcl.Diagnostics {
+	diags := CheckFileServe(cfg)
+	if environment {
+		diags = append(diags, CheckEnvironment(cfg)...)
+	}
 	diags = append(diags, CheckChain(cfg)...)
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody, slog.Default())
 	diags = append(diags, ds...)
 	for i := range specs {
-		_, ds := host.Configure(ctx, &specs[i])
+		pcfg, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
+		if environment && !ds.HasErrors() {
+			diags = append(diags, probeMemory(ctx, &specs[i], pcfg)...)
+		}
 	}
 	return append(diags, chainDiags...)
 }
