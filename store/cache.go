@@ -39,6 +39,12 @@ type CacheEntry struct {
 	Restricted bool      `gorm:"not null;default:false;index:idx_cache_entries_class_age,priority:1"`
 	CreatedAt  time.Time `gorm:"not null;index:idx_cache_entries_class_age,priority:2"`
 	ExpiresAt  time.Time `gorm:"not null;index"`
+	// Tag names the keys the entry was stored under: the cache's key
+	// version and the stage's position and configuration shape, which
+	// every key holds (stages/cache). A build or configuration whose
+	// stages have other tags never reads the entry; RetireCache drops such
+	// entries at start. "" for entries stored before tags.
+	Tag string `gorm:"column:key_tag;size:512;not null;default:''"`
 }
 
 // oldAgeIndex is the age index before entries had a class: eviction no
@@ -181,7 +187,7 @@ func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
 // first, what of the class's exceeds its budget. Entries of the other
 // class are never evicted for it. A snapshot larger than the budget is
 // not stored. It returns the entries it dropped, by stage.
-func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted bool, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
+func (s *Store) CachePut(ctx context.Context, key, tag string, stage int, restricted bool, snapshot []byte, now, expires time.Time, budget int64) (Dropped, error) {
 	size := int64(len(snapshot))
 	if size > budget {
 		return nil, nil
@@ -199,12 +205,12 @@ func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted 
 		if len(old) == 1 {
 			t.add(old[0].Stage, old[0].Restricted, -old[0].Bytes, -1)
 		}
-		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires}
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires, Tag: tag}
 		// Every column, created_at too: GORM's UpdateAll leaves a
 		// CreatedAt out, and a replaced snapshot then kept the first one's
 		// age (served as its cached_at, counted by max age and eviction).
 		replace := clause.OnConflict{Columns: []clause.Column{{Name: "cache_key"}},
-			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at"})}
+			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at", "key_tag"})}
 		if err := tx.Clauses(replace).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
@@ -474,6 +480,22 @@ type tableState struct {
 
 	mu      sync.Mutex
 	dropped Dropped
+	// tags are the cache stages' tags by index (SetTags).
+	tags map[int]string
+}
+
+// SetTags names each cache stage's tag, by its index in the chain: what
+// its puts record (CacheEntry.Tag).
+func (c *CacheTable) SetTags(tags map[int]string) {
+	c.mu.Lock()
+	c.tags = maps.Clone(tags)
+	c.mu.Unlock()
+}
+
+func (c *CacheTable) tag() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tags[c.stage]
 }
 
 // generationEvery is how often a hit in memory looks whether the cache
@@ -572,7 +594,7 @@ func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expir
 		return c.skipped(OpWrite, &FaultError{Fault: FaultMinFree, Err: errBelowFloor})
 	}
 	budget := c.classBudget(restricted)
-	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, budget)
+	dropped, err := c.store.CachePut(ctx, key, c.tag(), c.stage, restricted, snapshot, now, expires, budget)
 	if err != nil {
 		c.hot.drop(key)
 		return c.skipped(OpWrite, c.store.note(err))

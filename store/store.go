@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/driver/postgres"
@@ -34,6 +35,11 @@ type Store struct {
 	faults faults
 	floor  floor
 	skips  skips
+	// purge stops the background purges (PurgeInBackground) at Close.
+	purge struct {
+		sync.Mutex
+		stop []func()
+	}
 }
 
 // Warnings are problems found while opening the store that do not stop
@@ -151,6 +157,13 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.purge.Lock()
+	stops := s.purge.stop
+	s.purge.stop = nil
+	s.purge.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

@@ -206,6 +206,11 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 			for i, pos := range positions {
 				indexes[i] = pos - 1
 			}
+			tags := cacheTags(chain)
+			table.SetTags(tags)
+			if a.ownStore {
+				retireCache(ctx, st, tags, opts.Logger)
+			}
 			caches.bind(table, indexes)
 			if w, ok := opts.Observer.(cacheWatcher); ok {
 				w.WatchCache(cacheStats(table, positions))
@@ -273,6 +278,43 @@ func cacheMemory(c *stages.Chain, budget int64) int64 {
 		return store.DefaultMemory(budget)
 	}
 	return memory
+}
+
+// cacheTags are the chain's cache stages' tags, by index.
+func cacheTags(c *stages.Chain) map[int]string {
+	tags := map[int]string{}
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			tags[cs.Index()] = cs.Tag()
+		}
+	}
+	return tags
+}
+
+// retireCache takes out of the cache, at start, the entries no stage will
+// read: on SQLite (this process's alone) those of no tag of this chain;
+// on a shared PostgreSQL, whose other instances may run another
+// configuration, those of an older build only. It says how many, and
+// their snapshots are deleted in the background.
+func retireCache(ctx context.Context, st *store.Store, tags map[int]string, log *slog.Logger) {
+	current := map[string]bool{}
+	for _, t := range tags {
+		current[t] = true
+	}
+	keep := func(tag string) bool { return current[tag] }
+	if st.Shared() {
+		keep = cache.SameBuild
+	}
+	r, err := st.RetireCache(ctx, keep)
+	if err != nil {
+		log.Warn("cache entries of an older build or configuration not retired: they count against max_bytes until evicted", "err", err)
+		return
+	}
+	if r.Entries > 0 {
+		log.Info("cache entries of an older build or another configuration will not be read: taken out of max_bytes, their snapshots deleted in the background",
+			"entries", r.Entries, "bytes", r.Bytes)
+	}
+	st.PurgeInBackground(log)
 }
 
 // cacheMinFree is the free space data_dir's disk keeps, below which the

@@ -177,6 +177,19 @@ func restrictedShare(expr hcl.Expression) (float64, hcl.Diagnostics) {
 // entries under an older version are then never read, and age out.
 const keyVersion = "v2"
 
+// Tag names the keys this stage stores under: the key version and the
+// stage's position (its index, the kinds before it and the configuration's
+// shape). The store records it with each entry, so that entries no stage
+// of this build and configuration reads can be found (store.RetireCache).
+func (s *Stage) Tag() string { return keyVersion + ":" + s.position }
+
+// Index is the stage's index in the chain.
+func (s *Stage) Index() int { return s.index }
+
+// SameBuild reports whether an entry's tag is of this build's keys, so
+// that some configuration of this build may read it.
+func SameBuild(tag string) bool { return strings.HasPrefix(tag, keyVersion+":") }
+
 // key names what the snapshot depends on: the stage's position in the
 // chain, the vetted URL, the request's extractor options, the caller's
 // class (restricted callers have entries of their own, which no other
