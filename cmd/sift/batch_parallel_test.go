@@ -53,46 +53,51 @@ func newConcurrentOrigin(t testing.TB, delay time.Duration) *concurrentOrigin {
 }
 
 // TestBatchJobsDrainInParallelAcrossInstances: six jobs of six callers on
-// three instances with two workers each run up to six targets at once
-// (workers × instances), and never two of one job.
+// three instances with two workers each run several targets at once (up
+// to workers × instances, six), whichever instance they were submitted
+// to, and never two of one job: a job drains serially.
 func TestBatchJobsDrainInParallelAcrossInstances(t *testing.T) {
-	origin := newConcurrentOrigin(t, 150*time.Millisecond)
-	c := startCluster(t, origin.Server, 3)
-	const jobs, perJob = 6, 8
-	ids := make([]string, jobs)
-	for j := range jobs {
-		var ts []string
-		for i := range perJob {
-			ts = append(ts, fmt.Sprintf(`{"url": "%s/j%d/t%d"}`, origin.URL, j, i))
-		}
-		ids[j] = batchCall(t, "POST", "http://"+c.addrs[j%3]+"/v1/batch", fmt.Sprintf("key-%d", j), `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
+	for _, tc := range []struct {
+		name   string
+		submit func(j int) int // the instance job j is submitted to
+	}{
+		{"spread", func(j int) int { return j % 3 }},
+		{"all to one", func(int) int { return 0 }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			origin := newConcurrentOrigin(t, 150*time.Millisecond)
+			c := startCluster(t, origin.Server, 3)
+			const jobs, perJob = 6, 6
+			ids := make([]string, jobs)
+			for j := range jobs {
+				var ts []string
+				for i := range perJob {
+					ts = append(ts, fmt.Sprintf(`{"url": "%s/j%d/t%d"}`, origin.URL, j, i))
+				}
+				ids[j] = batchCall(t, "POST", "http://"+c.addrs[tc.submit(j)]+"/v1/batch", fmt.Sprintf("key-%d", j), `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
+			}
+			start := time.Now()
+			for j, id := range ids {
+				waitFinished(t, c.addrs[tc.submit(j)], fmt.Sprintf("key-%d", j), id)
+			}
+			took := time.Since(start)
+			origin.mu.Lock()
+			defer origin.mu.Unlock()
+			t.Logf("%d targets of 150 ms in %s; at most %d at once; per job at most %v", jobs*perJob, took.Round(time.Millisecond), origin.max, origin.maxOfJob)
+			for job, n := range origin.maxOfJob {
+				if n != 1 {
+					t.Errorf("job %s ran %d targets at once; a job drains serially", job, n)
+				}
+			}
+			for path, n := range origin.hits {
+				if n != 1 {
+					t.Errorf("%s fetched %d times", path, n)
+				}
+			}
+			// Six workers over six jobs: serial would be one at a time.
+			if origin.max < 3 {
+				t.Errorf("at most %d targets ran at once on 3 instances × 2 workers", origin.max)
+			}
+		})
 	}
-	start := time.Now()
-	for j, id := range ids {
-		waitFinished(t, c.addrs[j%3], fmt.Sprintf("key-%d", j), id)
-	}
-	origin.mu.Lock()
-	defer origin.mu.Unlock()
-	t.Logf("%d targets in %s; at most %d at once; per job %v", jobs*perJob, time.Since(start), origin.max, origin.maxOfJob)
-}
-
-func TestProbeOneCaller(t *testing.T) {
-	origin := newConcurrentOrigin(t, 20*time.Millisecond)
-	c := startCluster(t, origin.Server, 3)
-	const jobs, perJob = 6, 30
-	ids := make([]string, jobs)
-	for j := range jobs {
-		var ts []string
-		for i := range perJob {
-			ts = append(ts, fmt.Sprintf(`{"url": "%s/j%d/t%d"}`, origin.URL, j, i))
-		}
-		ids[j] = batchCall(t, "POST", "http://"+c.addrs[0]+"/v1/batch", fmt.Sprintf("key-%d", j), `{"targets": [`+strings.Join(ts, ",")+`]}`)["job_id"].(string)
-	}
-	start := time.Now()
-	for j, id := range ids {
-		waitFinished(t, c.addrs[0], fmt.Sprintf("key-%d", j), id)
-	}
-	origin.mu.Lock()
-	defer origin.mu.Unlock()
-	t.Logf("%d targets in %s; at most %d at once; per job %v", jobs*perJob, time.Since(start), origin.max, origin.maxOfJob)
 }
