@@ -13,11 +13,13 @@
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
       vendorHash = "sha256-JynowgdpNK2mR/BEMR7CUpBzfoZHtAuB3++/9PFqeX8=";
       version = self.shortRev or self.dirtyShortRev or "dev";
+      # sift_build_info's revision label.
+      revision = self.rev or self.dirtyRev or "unknown";
     in
     {
       packages = forAllSystems (pkgs: rec {
         sift = pkgs.callPackage ./nix/package.nix {
-          inherit vendorHash version;
+          inherit vendorHash version revision;
           buildGoModule = pkgs.buildGoModule.override { go = goFor pkgs; };
         };
         default = sift;

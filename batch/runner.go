@@ -151,26 +151,48 @@ func (r *Runner) budget() store.Budget {
 }
 
 // Start sweeps and starts the workers and the sweeper. On a store of its
-// own (SQLite) it first fails the work a previous process left (never
-// resumed: a target may have half run); on a shared database that work
+// own (SQLite) it first takes over the work a previous process left: a
+// target that was running fails as restart (it may have half run, and is
+// never resumed), the pending ones run. On a shared database that work
 // belongs to the instances still running, or is retried once its claims
 // lapse.
 func (r *Runner) Start(ctx context.Context) error {
 	if !r.store.Shared() {
-		n, err := r.store.MarkInFlightFailed(ctx, "restart")
+		rec, err := r.store.RecoverAfterRestart(ctx, "restart")
 		if err != nil {
 			return fmt.Errorf("batch start: %w", err)
 		}
-		for range n {
+		for range rec.Failed {
 			r.opts.Hooks.Job("restart")
 		}
-		if n > 0 {
-			r.log.Info("batch jobs of the previous run failed", "jobs", n, "reason", "restart")
+		for _, status := range rec.Settled {
+			r.opts.Hooks.Job(status)
+		}
+		if rec.Live > 0 || len(rec.Failed) > 0 {
+			r.log.Info("batch jobs of the previous run resumed", "jobs", rec.Live,
+				"targets_failed", len(rec.Failed), "reason", "restart", "jobs_finished", len(rec.Settled))
 		}
 	}
 	for _, c := range r.identity.Load().callers {
 		if _, err := r.store.AdoptJobs(ctx, c.Name, c.Key); err != nil {
 			return fmt.Errorf("batch start: %w", err)
+		}
+	}
+	if !r.store.Shared() {
+		// One process: what it does not serve (its caller or guard policy
+		// changed across the restart) has no one else to run it.
+		others, err := r.takeLive(ctx)
+		if err != nil {
+			return fmt.Errorf("batch start: %w", err)
+		}
+		if len(others) > 0 {
+			if err := r.store.FailJobs(ctx, others, "restart"); err != nil {
+				return fmt.Errorf("batch start: %w", err)
+			}
+			for range others {
+				r.opts.Hooks.Job("restart")
+			}
+			r.log.Warn("batch jobs of callers or a guard policy no longer configured failed", "jobs", len(others), "reason", "restart")
 		}
 	}
 	r.warnOthers(ctx)

@@ -459,9 +459,11 @@ func TestWatchSeesChanges(t *testing.T) {
 	})
 }
 
-// A new runner over a store with work left fails that work (restart) and
-// keeps finished results.
-func TestRestartFailsLeftoverWork(t *testing.T) {
+// A new runner over a store with work left (SQLite: the process died)
+// fails the target that was running (restart), runs the pending ones, so
+// a job with done and failed targets ends partial, and keeps finished
+// results.
+func TestRestartRunsPendingWork(t *testing.T) {
 	dir := t.TempDir()
 	st, err := store.OpenSQLite(context.Background(), dir)
 	if err != nil {
@@ -481,34 +483,62 @@ func TestRestartFailsLeftoverWork(t *testing.T) {
 	}
 	done := submit(t, first, carol, targets("done", 1))
 	waitFor(t, first, carol, done.ID, store.JobDone)
-	running := submit(t, first, alice, targets("a", 2))
+	running := submit(t, first, alice, targets("a", 3))
 	waitFor(t, first, alice, running.ID, store.JobRunning)
-	queued := submit(t, first, bob, targets("b", 1))
+	queued := submit(t, first, bob, targets("b", 2))
 	// The first process dies: its worker is abandoned mid-target.
 	first.stopped.Do(func() { close(first.stop) })
 
 	rec := &recorder{}
-	second := New(st, func(context.Context, Caller, Target) ([]byte, error) { return []byte(`{}`), nil }, Options{Hooks: rec, Logger: quiet})
+	var ran []string
+	var mu sync.Mutex
+	second := New(st, func(_ context.Context, _ Caller, tg Target) ([]byte, error) {
+		mu.Lock()
+		ran = append(ran, tg.URL)
+		mu.Unlock()
+		return []byte(`{}`), nil
+	}, Options{Hooks: rec, Logger: quiet})
 	if err := second.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	defer second.Close(context.Background())
-	for _, j := range []struct {
-		c  Caller
-		id string
-	}{{alice, running.ID}, {bob, queued.ID}} {
-		job, _ := second.Job(context.Background(), j.c, j.id)
-		if job.Status != store.JobFailed || job.Error != "restart" {
-			t.Fatalf("left-over job %+v", job)
-		}
+	job := waitFor(t, second, alice, running.ID, store.JobPartial)
+	if job.TargetsDone != 3 {
+		t.Errorf("the resumed job counts %d of 3 finished", job.TargetsDone)
 	}
+	if ts := targetsOf(t, second, alice, running.ID); ts[0] != store.TargetFailed || ts[1] != store.TargetDone || ts[2] != store.TargetDone {
+		t.Errorf("the resumed job's targets %v, want failed (restart), done, done", ts)
+	}
+	waitFor(t, second, bob, queued.ID, store.JobDone)
 	if tg, _ := second.Target(context.Background(), carol, done.ID, 0); string(tg.Result) != `{"content":"kept"}` {
 		t.Fatalf("done result after restart: %q", tg.Result)
 	}
-	if ev := rec.Events(); !slices.Equal(ev, []string{"job restart", "job restart"}) {
+	mu.Lock()
+	slices.Sort(ran)
+	if !slices.Equal(ran, []string{"http://a/1", "http://a/2", "http://b/0", "http://b/1"}) {
+		t.Errorf("after the restart ran %q, want the four pending targets", ran)
+	}
+	mu.Unlock()
+	ev := rec.Events()
+	slices.Sort(ev)
+	if !slices.Equal(ev, []string{"job done", "job partial", "job restart", "target ok 2", "target ok 2", "target ok 2", "target ok 2"}) {
 		t.Fatalf("hooks %q", ev)
 	}
 	close(hold)
+}
+
+// targetsOf lists the statuses of a job's targets, in order.
+func targetsOf(t *testing.T, r *Runner, c Caller, id string) []string {
+	t.Helper()
+	_, page, _, err := r.Results(context.Background(), c, id, store.PageQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tg := range page {
+		out = append(out, tg.Status)
+	}
+	return out
 }
 
 // TestAwaitKeepsNoWatcher: a wait on another caller's job, on no job, or

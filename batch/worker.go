@@ -202,20 +202,30 @@ func (r *Runner) discover(ctx context.Context) {
 	if !r.store.Shared() {
 		return
 	}
+	if _, err := r.takeLive(ctx); err != nil {
+		r.log.Error("batch discover", "error", err)
+	}
+}
+
+// takeLive adds the store's live jobs that this runner serves (their
+// caller and guard policy its own) and does not know yet, and returns the
+// ids of the others.
+func (r *Runner) takeLive(ctx context.Context) (others []string, err error) {
 	jobs, err := r.store.LiveJobs(ctx)
 	if err != nil {
-		r.log.Error("batch discover", "error", err)
-		return
+		return nil, err
 	}
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	for _, job := range jobs {
 		c := Caller{Name: job.Caller, Key: job.CallerKey, Class: job.CallerClass}
 		if !r.serves(c) || !r.samePolicy(job.Policy) {
-			continue // another instance's: its guard and limits apply
+			others = append(others, job.ID) // another instance's: its guard and limits apply
+			continue
 		}
 		r.addLocked(&liveJob{id: job.ID, caller: c, created: job.CreatedAt})
 	}
-	r.mu.Unlock()
+	return others, nil
 }
 
 // call runs the fetch under the per-target deadline. A panic costs the

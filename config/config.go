@@ -49,6 +49,8 @@ type Config struct {
 	Gates Gates
 	// Metrics is who may scrape /metrics: the metrics block, or open.
 	Metrics Metrics
+	// Environment lists the variables the file names for secrets.
+	Environment []EnvVar
 
 	// File is the name the configuration was read under, as its
 	// diagnostics name it.
@@ -197,7 +199,42 @@ func (r *rawFile) apply(cfg *Config) hcl.Diagnostics {
 		cfg.Search, ds = r.Search.decode()
 		diags = append(diags, ds...)
 	}
+	cfg.Environment = r.environment(cfg)
 	return diags
+}
+
+// EnvVar is an environment variable the file names for a secret: sift
+// reads it at start and on a reload, so `sift validate` and `sift serve`
+// check it is set (app.CheckEnvironment).
+type EnvVar struct {
+	// Name is the variable; Attr the attribute naming it, as the file
+	// spells it ("dsn_env", "search.brave.api_key_env").
+	Name, Attr string
+	// Required: sift cannot serve without it (the PostgreSQL DSN); else
+	// what needs it fails on every use (a search backend's key).
+	Required bool
+	// Set reports whether the variable held a value when the file was read.
+	Set bool
+	// Range is the block that names it.
+	Range hcl.Range
+}
+
+// environment lists the variables the file names for secrets.
+func (r *rawFile) environment(cfg *Config) []EnvVar {
+	var out []EnvVar
+	add := func(name, attr string, required bool, rng hcl.Range) {
+		out = append(out, EnvVar{Name: name, Attr: attr, Required: required, Set: os.Getenv(name) != "", Range: rng})
+	}
+	if r.Store != nil && r.Store.DSNEnv != nil && cfg.Store.Driver == "postgres" {
+		add(*r.Store.DSNEnv, "store.dsn_env", true, r.Store.DefRange)
+	}
+	if r.Search != nil && r.Search.Brave != nil {
+		add(r.Search.Brave.APIKeyEnv, "search.brave.api_key_env", false, r.Search.DefRange)
+	}
+	if len(r.Contexts) > 0 && r.Contexts[0].APIKeyEnv != nil {
+		add(*r.Contexts[0].APIKeyEnv, "context.api_key_env", false, r.Contexts[0].DefRange)
+	}
+	return out
 }
 
 func attrError(rng *hcl.Range, summary, detail string) *hcl.Diagnostic {

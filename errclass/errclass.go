@@ -152,7 +152,7 @@ var table = []Row{
 	{Class: Busy, Status: 429, FirecrawlStatus: 429, Retry: true, RetryAfter: 1, Requeue: true, Outcome: "busy", Exit: 34,
 		When: "a concurrency gate stayed full past the `gates` block's `wait`, or its line is full (a batch over its job caps waits 30 s)"},
 	{Class: Unavailable, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "UNAVAILABLE", Retry: true, Requeue: true, Recover: true, Outcome: "upstream_5xx", Exit: 35,
-		When: "the database (the cache) does not answer: `unavailable: storage unavailable`; batch disabled"},
+		When: "the database does not answer a batch call (`unavailable: storage unavailable`, with `Retry-After`; a fetch still answers, uncached, with a warning); batch disabled"},
 	{Class: Cancelled, Status: 503, FirecrawlStatus: 500, FirecrawlCode: "CANCELLED", Retry: true, Requeue: true, Recover: true, Outcome: "upstream_5xx", Exit: 36,
 		When: "the request ended (its client went away) before the answer was ready"},
 	{Class: Internal, Status: 500, FirecrawlStatus: 500, FirecrawlCode: "INTERNAL", Retry: true, Recover: true, Outcome: "upstream_5xx", Exit: 37,

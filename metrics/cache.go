@@ -15,9 +15,22 @@ type CacheStage struct {
 	Position         int
 	Bytes, Entries   int64
 	Expired, Evicted int64
+	// Skipped are the stage's reads and writes the store failed, each
+	// operation and reason listed, at zero until one is skipped.
+	Skipped []CacheSkip
 }
 
-// CacheStats reads every cache stage's figures.
+// CacheSkip counts the reads or writes of one cache stage skipped for one
+// reason: Op is "read" or "write", Reason the store's fault (disk_full,
+// read_only, unreachable, min_free, other).
+type CacheSkip struct {
+	Op, Reason string
+	N          int64
+}
+
+// CacheStats reads every cache stage's figures. When the database cannot
+// say, it returns the stages with their counters and the error: the sizes
+// are then unknown.
 type CacheStats func(ctx context.Context) ([]CacheStage, error)
 
 // cacheScrapeTimeout bounds the read of the cache's totals at a scrape.
@@ -31,6 +44,10 @@ var (
 	cacheDroppedDesc = prometheus.NewDesc("sift_cache_dropped_total",
 		"Snapshots this instance dropped, by cache stage and reason (expired, evicted to keep within max_bytes).",
 		[]string{"stage", "reason"}, nil)
+	cacheSkippedDesc = prometheus.NewDesc("sift_cache_skipped_total",
+		"Cache reads and writes this instance skipped because the store failed them (the answer went out uncached, with a warning), "+
+			"by cache stage, operation (read, write) and reason (disk_full, read_only, unreachable, min_free, other).",
+		[]string{"stage", "op", "reason"}, nil)
 )
 
 // WatchCache has the cache's size and drop series read from stats at each
@@ -52,6 +69,7 @@ func (cacheCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- cacheBytesDesc
 	ch <- cacheEntriesDesc
 	ch <- cacheDroppedDesc
+	ch <- cacheSkippedDesc
 }
 
 func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
@@ -61,16 +79,20 @@ func (c cacheCollector) Collect(ch chan<- prometheus.Metric) {
 	if stats == nil {
 		return
 	}
+	// Without the database the sizes are unknown and left out; the
+	// counters are this process's and still exported, so a scrape in an
+	// outage works and shows what the outage cost.
 	stages, err := (*stats)(ctx)
-	if err != nil {
-		ch <- prometheus.NewInvalidMetric(cacheBytesDesc, err)
-		return
-	}
 	for _, st := range stages {
 		pos := strconv.Itoa(st.Position)
-		ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(st.Bytes), pos)
-		ch <- prometheus.MustNewConstMetric(cacheEntriesDesc, prometheus.GaugeValue, float64(st.Entries), pos)
+		if err == nil {
+			ch <- prometheus.MustNewConstMetric(cacheBytesDesc, prometheus.GaugeValue, float64(st.Bytes), pos)
+			ch <- prometheus.MustNewConstMetric(cacheEntriesDesc, prometheus.GaugeValue, float64(st.Entries), pos)
+		}
 		ch <- prometheus.MustNewConstMetric(cacheDroppedDesc, prometheus.CounterValue, float64(st.Expired), pos, "expired")
 		ch <- prometheus.MustNewConstMetric(cacheDroppedDesc, prometheus.CounterValue, float64(st.Evicted), pos, "evicted")
+		for _, sk := range st.Skipped {
+			ch <- prometheus.MustNewConstMetric(cacheSkippedDesc, prometheus.CounterValue, float64(sk.N), pos, sk.Op, sk.Reason)
+		}
 	}
 }

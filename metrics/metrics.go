@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -38,6 +39,7 @@ type Metrics struct {
 	contexts       *prometheus.CounterVec
 	fetchErrors    *prometheus.CounterVec
 	callers        callerSet
+	config         configSeries
 	// cacheStats reads the cache stages' figures at a scrape; nil while
 	// the configuration has no cache stage. A reload replaces it.
 	cacheStats atomic.Pointer[CacheStats]
@@ -99,10 +101,12 @@ func New() *Metrics {
 			Name: "sift_tokens_total", Help: "Tokens fetched (raw) and returned to agents (returned), by caller.",
 		}, []string{"kind", "caller"}),
 		gateWait: newGateWait(),
+		config:   newConfigSeries(),
 		Batch:    newBatch(),
 	}
 	m.newOperatorSeries()
 	m.registry.MustRegister(m.Batch.collectors()...)
+	m.registry.MustRegister(m.config.collectors()...)
 	m.registry.MustRegister(m.requests, m.latency, m.guardRefusals, m.cacheLookups, m.revalidations, m.stageLatency,
 		m.pluginCalls, m.pluginLatency, m.pluginRestarts, m.searchCalls, m.searchLatency, m.rerankLatency,
 		m.tokenRatio, m.tokens, m.busy, m.fallbacks, m.contexts, m.fetchErrors, m.gateWait, cacheCollector{m},
@@ -126,8 +130,11 @@ func (m *Metrics) Request(route, caller string, status int, took time.Duration) 
 }
 
 // GuardRefusal records a refusal by the rule that made it and the caller
-// whose URL it was.
+// whose URL it was; a rule GuardRules does not list counts as Other.
 func (m *Metrics) GuardRefusal(rule, caller string) {
+	if !slices.Contains(GuardRules, rule) {
+		rule = Other
+	}
 	m.guardRefusals.WithLabelValues(rule, m.caller(caller)).Inc()
 }
 

@@ -8,16 +8,21 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/siftd/sift/errclass"
+	"github.com/siftd/sift/guard"
 )
 
 // Caller label values besides the configured callers' names.
 const (
 	// Anonymous is a request without a valid key (a 401, /healthz).
 	Anonymous = "anonymous"
-	// Other is a name no caller block declares: never expected, but a
-	// label must not take an unbounded value.
+	// Other is a name no caller block has declared since sift started:
+	// never expected, but a label must not take an unbounded value.
 	Other = "other"
 )
+
+// GuardRules are the rules the guard refuses by, the rule label of
+// sift_guard_refusals_total.
+var GuardRules = guard.Rules()
 
 // DigestFallbackReasons are the reasons a digest falls back to clean text
 // (the digester's error classes), and "skipped" for a page whose content
@@ -51,7 +56,9 @@ var (
 // Routes are the API's routes whose request series start at zero.
 var Routes = []string{"/v1/fetch", "/v2/scrape", "/v1/search", "/v2/search", "/v1/batch", "/v2/batch/scrape", "/mcp", "/v2/map"}
 
-// callerSet bounds the caller label to the configured callers.
+// callerSet bounds the caller label to the callers configured since
+// sift started: a caller a reload removed keeps its name on the requests
+// it had in flight, which finish on the configuration they arrived on.
 type callerSet struct {
 	mu    sync.RWMutex
 	names []string
@@ -84,13 +91,24 @@ func (m *Metrics) newOperatorSeries() {
 	}
 }
 
-// SetCallers bounds the caller label to names and starts each caller's
-// series at zero, so a rate or an alert sees a caller before its first
-// request.
+// SetCallers adds names to the caller label's values and starts each
+// caller's series at zero, so a rate or an alert sees a caller before its
+// first request, or its first guard refusal. Names of callers an earlier
+// configuration declared stay: their requests in flight at a reload count
+// under their own name, never as Other.
 func (m *Metrics) SetCallers(names []string) {
 	m.callers.mu.Lock()
-	m.callers.names = slices.Clone(names)
+	for _, n := range names {
+		if !slices.Contains(m.callers.names, n) {
+			m.callers.names = append(m.callers.names, n)
+		}
+	}
 	m.callers.mu.Unlock()
+	for _, c := range names {
+		for _, r := range GuardRules {
+			m.guardRefusals.WithLabelValues(r, c)
+		}
+	}
 	for _, c := range append(slices.Clone(names), Anonymous) {
 		m.busy.WithLabelValues(c)
 		for _, k := range []string{"raw", "returned"} {

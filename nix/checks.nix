@@ -73,7 +73,7 @@ let
       "services.sift.extraConfig gives a caller the development key sift-dev-key, so sift may listen only on loopback (listen = \"${cfg.listen}\")"
     ++ blockProblems "services.sift.store" cfg.store
     ++ concatLists (lib.imap0 (i: s: blockProblems "services.sift.pipeline.${toString i}" s) cfg.pipeline)
-    ++ concatLists (mapAttrsToList (n: b: blockProblems "services.sift.extractors.${n}" b) cfg.extractors)
+    ++ concatLists (mapAttrsToList (n: b: blockProblems "services.sift.extractors.${n}" b) (lib.filterAttrs (_: b: b != null) cfg.extractors))
     ++ concatLists (mapAttrsToList (n: b: blockProblems "services.sift.digesters.${n}" b) cfg.digesters)
     ++ concatLists (mapAttrsToList (n: b: blockProblems "services.sift.contexts.${n}" b) cfg.contexts)
     ++ lib.optionals (cfg.search != null) (blockProblems "services.sift.search" cfg.search)

@@ -25,14 +25,14 @@ func TestFlakeOutputs(t *testing.T) {
 		"pname":           "sift",
 		"version":         "abc1234",
 		"subPackages":     []any{"cmd/sift", "cmd/sift-html"},
-		"ldflags":         []any{"-s", "-w", "-X main.version=abc1234"},
+		"ldflags":         []any{"-s", "-w", "-X main.version=abc1234", "-X main.revision=abc1234000000000000000000000000000000000"},
 		"goName":          "go-1.26",
 		"cgo":             "0",
 		"doCheck":         false,
 		"sourceKeeps":     []any{true, true, false, false}, // cmd plugins nix bin
 		"defaultIsSift":   true,
 		"app":             pkg + "/bin/sift",
-		"moduleExecStart": pkg + "/bin/sift serve --config " + storeStub + "sift.hcl",
+		"moduleExecStart": pkg + "/bin/sift serve --config /etc/sift/config.hcl",
 	}
 	for key, value := range wantValues {
 		if !reflect.DeepEqual(got[key], value) {

@@ -72,7 +72,7 @@ let
       + lib.concatMapStrings (s: hcl.blockAt "  " "stage" [ s.kind ] (removeAttrs s [ "kind" "_module" ])) cfg.pipeline
       + "}\n")
   ]
-  ++ lib.mapAttrsToList (name: b: hcl.block "extractor" [ name ] b) cfg.extractors
+  ++ lib.mapAttrsToList (name: b: hcl.block "extractor" [ name ] b) extractors
   ++ lib.mapAttrsToList (name: b: hcl.block "digester" [ name ] b) cfg.digesters
   ++ lib.mapAttrsToList (name: b: hcl.block "context" [ name ] b) cfg.contexts
   ++ lib.optional (cfg.search != null) (hcl.block "search" [ ] cfg.search)
@@ -87,19 +87,44 @@ let
       passAsFile = [ "text" ];
     } ''
     cp "$textPath" sift.hcl
-    sift validate sift.hcl
+    sift validate --no-environment sift.hcl
     cp sift.hcl "$out"
   '';
 
+  # The shipped extractor blocks (config.hcl's), each merged attribute by
+  # attribute with the operator's: setting one attribute, or adding an
+  # extractor, keeps the rest; an extractor set to null is left out.
+  shippedExtractors = {
+    html = { pool = 2; cpus = 1; timeout = "30s"; memory = "512MiB"; };
+    pdf = { pool = 2; timeout = "60s"; memory = "768MiB"; max_pages = 500; };
+  };
+  extractors = lib.filterAttrs (_: b: b != null) (lib.recursiveUpdate shippedExtractors cfg.extractors);
+
+  # sift reads the file at a path that stays put, so that a changed
+  # configuration is reloaded in place (reloadTriggers) instead of
+  # restarting the unit; a change to what only a restart applies
+  # (listen, data_dir, the store and batch blocks) restarts it.
+  configPath = "/etc/sift/config.hcl";
+  restartOnly = builtins.toJSON {
+    inherit (cfg) listen dataDir batch;
+    store = removeAttrs cfg.store [ "_module" ];
+  };
+
   # sift reads secrets from environment variables; a systemd credential
-  # becomes the variable of its name just before sift starts.
-  start = "${cfg.package}/bin/sift serve --config ${configFile}";
-  startScript = lib.concatStrings
+  # becomes the variable of its name just before sift starts, and before
+  # sift reload checks the file as serve will.
+  withCredentials = command: lib.concatStrings
     (lib.mapAttrsToList (name: _: ''
       ${name}="$(< "$CREDENTIALS_DIRECTORY/${name}")"
       export ${name}
-    '') cfg.credentials) + "exec ${start}\n";
+    '') cfg.credentials) + "exec ${command}\n";
+  start = "${cfg.package}/bin/sift serve --config ${configPath}";
+  # ExecReload: validate the file, SIGHUP sift, and fail when it refused.
+  reload = "${cfg.package}/bin/sift reload --config ${configPath} --pid $MAINPID";
+  startScript = withCredentials start;
+  reloadScript = withCredentials (lib.replaceStrings [ "$MAINPID" ] [ "\"$1\"" ] reload);
   startWithCredentials = pkgs.writeShellScript "sift-start" startScript;
+  reloadWithCredentials = pkgs.writeShellScript "sift-reload" reloadScript;
 in
 {
   options.services.sift = {
@@ -148,12 +173,10 @@ in
     };
 
     extractors = mkOption {
-      type = types.attrsOf block;
-      default = {
-        html = { pool = 2; timeout = "30s"; memory = "512MiB"; };
-        pdf = { pool = 2; timeout = "60s"; memory = "768MiB"; max_pages = 500; };
-      };
-      description = "extractor blocks by name.";
+      type = types.attrsOf (types.nullOr block);
+      default = { };
+      example = literalExpression ''{ pdf.memory = "1GiB"; epub = { command = "/run/current-system/sw/bin/sift-epub"; }; }'';
+      description = "extractor blocks by name, merged attribute by attribute into the shipped html (pool 2, cpus 1, 30s, 512MiB) and pdf (pool 2, 60s, 768MiB, 500 pages) blocks; null leaves a shipped one out.";
     };
 
     digesters = mkOption {
@@ -222,6 +245,13 @@ in
       description = "The script that turns credentials into variables and starts sift.";
     };
 
+    reloadScript = mkOption {
+      type = types.str;
+      readOnly = true;
+      internal = true;
+      description = "The script that turns credentials into variables and runs sift reload.";
+    };
+
     renderedConfig = mkOption {
       type = types.str;
       readOnly = true;
@@ -233,6 +263,9 @@ in
   config = mkIf cfg.enable {
     services.sift.renderedConfig = configText;
     services.sift.startScript = startScript;
+    services.sift.reloadScript = reloadScript;
+
+    environment.etc."sift/config.hcl".source = configFile;
 
     assertions = checks.assertions cfg;
 
@@ -243,11 +276,16 @@ in
       after = [ "network-online.target" ]
         ++ lib.optional (cfg.store.driver == "postgres") "postgresql.service";
       environment.XDG_CACHE_HOME = "%C";
+      # A changed file is reloaded in place; what a reload cannot change
+      # restarts the unit.
+      reloadTriggers = [ configFile ];
+      restartTriggers = [ restartOnly ];
       serviceConfig = import ./hardening.nix // {
         Type = "simple";
         ExecStart = if cfg.credentials == { } then start else "${startWithCredentials}";
-        # SIGHUP reloads the configuration; requests in flight finish.
-        ExecReload = "kill -HUP $MAINPID";
+        # sift reload checks the file, sends SIGHUP (requests in flight
+        # finish on the old configuration) and fails when sift refused it.
+        ExecReload = if cfg.credentials == { } then reload else "${reloadWithCredentials} $MAINPID";
         Restart = "on-failure";
         RestartSec = "5s";
         TimeoutStopSec = "75s";

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,8 @@ func TestModule(t *testing.T) {
 		unit   func(t *testing.T, sc map[string]any, ev *evaluation)
 	}{
 		{"minimal", func(t *testing.T, sc map[string]any, ev *evaluation) {
-			want(t, sc, "ExecStart", storeStub+"sift/bin/sift serve --config "+storeStub+"sift.hcl")
+			want(t, sc, "ExecStart", storeStub+"sift/bin/sift serve --config /etc/sift/config.hcl")
+			want(t, sc, "ExecReload", storeStub+"sift/bin/sift reload --config /etc/sift/config.hcl --pid $MAINPID")
 			want(t, sc, "StateDirectory", "sift")
 			want(t, sc, "WorkingDirectory", "/var/lib/sift")
 			want(t, sc, "MemoryMax", "4G")
@@ -34,7 +36,9 @@ func TestModule(t *testing.T) {
 			want(t, sc, "ExecStart", storeStub+"sift-start")
 			want(t, sc, "EnvironmentFile", "/run/secrets/sift.env")
 			want(t, sc, "LoadCredential", []any{"HONCHO_KEY:/run/secrets/honcho"})
+			want(t, sc, "ExecReload", storeStub+"sift-reload $MAINPID")
 			startScript(t, ev.StartScript)
+			credentialScript(t, ev.ReloadScript, []string{"4242"}, "reload --config /etc/sift/config.hcl --pid 4242")
 			if !contains(ev.Unit.After, "postgresql.service") {
 				t.Errorf("a PostgreSQL sift does not start after postgresql.service: after = %v", ev.Unit.After)
 			}
@@ -65,8 +69,94 @@ func TestModule(t *testing.T) {
 			if ev.Unit.Environment["XDG_CACHE_HOME"] != "%C" {
 				t.Errorf("XDG_CACHE_HOME = %q, want %%C (PDFium's compilation cache)", ev.Unit.Environment["XDG_CACHE_HOME"])
 			}
+			// The file sift reads stays at one path, and a change to it
+			// reloads the unit in place.
+			src := ev.Etc["sift/config.hcl"].Source
+			if !strings.HasPrefix(src, storeStub) || !strings.HasSuffix(src, "-sift.hcl") {
+				t.Errorf("environment.etc.\"sift/config.hcl\".source = %q, want the rendered file", src)
+			}
+			if !slices.Equal(ev.Unit.ReloadTriggers, []string{src}) {
+				t.Errorf("reloadTriggers = %v, want the rendered file", ev.Unit.ReloadTriggers)
+			}
 			tt.unit(t, sc, ev)
 		})
+	}
+}
+
+// TestModuleReloadsInPlace: as NixOS' switch-to-configuration sees the
+// unit, a changed caller changes only its reload trigger (the file is
+// reloaded, the unit not restarted); what only a restart applies (listen,
+// the store) changes its restart trigger too.
+func TestModuleReloadsInPlace(t *testing.T) {
+	const hash = "3f1cb9c2a58c0e1e2ae0f5e7a3d51e8d3e9f4a9b0c1d2e3f405162738495a6b7"
+	eval := func(extra string) *evaluation {
+		t.Helper()
+		ev, stderr := evaluate(t, `{ services.sift = { enable = true; callers.agents.keySha256 = "`+hash+`"; `+extra+` }; }`)
+		if ev == nil {
+			t.Fatalf("evaluation of %s failed:\n%s", extra, stderr)
+		}
+		return ev
+	}
+	base := eval("")
+	tests := []struct {
+		name, extra string
+		restart     bool
+	}{
+		{"another caller", `callers.more.keySha256 = "` + hash + `";`, false},
+		{"a pipeline stage's attribute", `pipeline = [ { kind = "guard"; } { kind = "fetch"; timeout = "5s"; } { kind = "extract"; } ];`, false},
+		{"an extractor's memory", `extractors.pdf.memory = "1GiB";`, false},
+		{"listen", `listen = "127.0.0.1:8891";`, true},
+		{"the store", `store = { driver = "postgres"; dsn_env = "SIFT_DSN"; };`, true},
+		{"the batch block", `batch = { workers = 1; };`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev := eval(tt.extra)
+			if slices.Equal(ev.Unit.ReloadTriggers, base.Unit.ReloadTriggers) {
+				t.Errorf("reloadTriggers did not change: %v", ev.Unit.ReloadTriggers)
+			}
+			for _, key := range []string{"ExecStart", "ExecReload"} {
+				if ev.Unit.ServiceConfig[key] != base.Unit.ServiceConfig[key] {
+					t.Errorf("%s changed (%v → %v): the unit restarts", key, base.Unit.ServiceConfig[key], ev.Unit.ServiceConfig[key])
+				}
+			}
+			if restart := !slices.Equal(ev.Unit.RestartTriggers, base.Unit.RestartTriggers); restart != tt.restart {
+				t.Errorf("restartTriggers changed: %v, want %v", restart, tt.restart)
+			}
+		})
+	}
+}
+
+// TestModuleMergesExtractors: an operator's extractor block adds to the
+// shipped html and pdf blocks attribute by attribute, never replacing
+// them; null leaves one out.
+func TestModuleMergesExtractors(t *testing.T) {
+	const hash = "3f1cb9c2a58c0e1e2ae0f5e7a3d51e8d3e9f4a9b0c1d2e3f405162738495a6b7"
+	tests := []struct {
+		extra         string
+		want, missing []string
+	}{
+		{``, []string{`extractor "html" {` + "\n  cpus = 1\n  memory = \"512MiB\"", `memory = "768MiB"`}, nil},
+		{`extractors.pdf.memory = "1GiB";`, []string{`extractor "html" {` + "\n  cpus = 1", `memory = "1GiB"`, `max_pages = 500`}, []string{`memory = "768MiB"`}},
+		{`extractors.epub = { command = "/run/current-system/sw/bin/sift-epub"; };`,
+			[]string{`extractor "epub"`, `memory = "768MiB"`, `memory = "512MiB"`}, nil},
+		{`extractors.pdf = null;`, []string{`extractor "html"`}, []string{`extractor "pdf"`}},
+	}
+	for _, tt := range tests {
+		ev, stderr := evaluate(t, `{ services.sift = { enable = true; callers.agents.keySha256 = "`+hash+`"; `+tt.extra+` }; }`)
+		if ev == nil {
+			t.Fatalf("%s: evaluation failed:\n%s", tt.extra, stderr)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(ev.HCL, w) {
+				t.Errorf("%s: the HCL lacks %q:\n%s", tt.extra, w, ev.HCL)
+			}
+		}
+		for _, m := range tt.missing {
+			if strings.Contains(ev.HCL, m) {
+				t.Errorf("%s: the HCL holds %q:\n%s", tt.extra, m, ev.HCL)
+			}
+		}
 	}
 }
 
@@ -216,7 +306,7 @@ func validate(t *testing.T, sift, hcl string) {
 	if err := os.WriteFile(file, []byte(hcl), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if stdout, stderr, err := run(t, sift, "validate", file); err != nil {
+	if stdout, stderr, err := run(t, sift, "validate", "--no-environment", file); err != nil {
 		t.Errorf("sift validate refuses the rendered HCL: %v\n%s%s", err, stdout, stderr)
 	}
 }
@@ -224,6 +314,15 @@ func validate(t *testing.T, sift, hcl string) {
 // startScript runs the module's start script with a credential whose value
 // is hostile to a shell, and a stand-in sift that prints the variable.
 func startScript(t *testing.T, script string) {
+	t.Helper()
+	credentialScript(t, script, nil, "serve --config /etc/sift/config.hcl")
+}
+
+// credentialScript runs script (a start or reload script of the module)
+// with args, a stand-in sift that prints what it was given and a
+// credential holding a secret no shell may mangle, and checks sift got
+// the secret and want as its arguments.
+func credentialScript(t *testing.T, script string, args []string, want string) {
 	t.Helper()
 	dir := t.TempDir()
 	const secret = "s3cr3t $HOME `id` \"quoted\" * ;"
@@ -237,21 +336,21 @@ func startScript(t *testing.T, script string) {
 	if err := os.WriteFile(filepath.Join(creds, "HONCHO_KEY"), []byte(secret+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	stand := "#!/bin/sh\nprintf '%s|%s %s %s' \"$HONCHO_KEY\" \"$1\" \"$2\" \"${3##*-}\"\n"
+	stand := "#!/bin/sh\nprintf '%s|%s' \"$HONCHO_KEY\" \"$*\"\n"
 	if err := os.WriteFile(filepath.Join(dir, "bin", "sift"), []byte(stand), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, "sift-start")
+	file := filepath.Join(dir, "script")
 	if err := os.WriteFile(file, []byte(strings.ReplaceAll(script, storeStub+"sift/", dir+"/")), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("bash", file)
+	cmd := exec.Command("bash", append([]string{file}, args...)...)
 	cmd.Env = append(os.Environ(), "CREDENTIALS_DIRECTORY="+creds)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("start script: %v\n%s\nscript:\n%s", err, out, script)
+		t.Fatalf("script: %v\n%s\nscript:\n%s", err, out, script)
 	}
-	if want := secret + "|serve --config sift.hcl"; string(out) != want {
-		t.Errorf("start script gave sift %q, want %q", out, want)
+	if want := secret + "|" + want; string(out) != want {
+		t.Errorf("script gave sift %q, want %q", out, want)
 	}
 }

@@ -67,14 +67,20 @@ func run(t *testing.T, name string, args ...string) (stdout, stderr string, err 
 // evaluation is what tests/eval.nix returns for one configuration.
 type evaluation struct {
 	Unit struct {
-		After         []string          `json:"after"`
-		WantedBy      []string          `json:"wantedBy"`
-		Environment   map[string]string `json:"environment"`
-		ServiceConfig map[string]any    `json:"serviceConfig"`
+		After           []string          `json:"after"`
+		ReloadTriggers  []string          `json:"reloadTriggers"`
+		RestartTriggers []string          `json:"restartTriggers"`
+		WantedBy        []string          `json:"wantedBy"`
+		Environment     map[string]string `json:"environment"`
+		ServiceConfig   map[string]any    `json:"serviceConfig"`
 	} `json:"unit"`
-	HCL         string         `json:"hcl"`
-	StartScript string         `json:"startScript"`
-	Hardening   map[string]any `json:"hardening"`
+	HCL          string `json:"hcl"`
+	StartScript  string `json:"startScript"`
+	ReloadScript string `json:"reloadScript"`
+	Etc          map[string]struct {
+		Source string `json:"source"`
+	} `json:"etc"`
+	Hardening map[string]any `json:"hardening"`
 }
 
 // evaluate evaluates services.sift with configuration, a Nix expression

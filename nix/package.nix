@@ -1,7 +1,7 @@
 # sift and sift-html, its HTML extractor, which sift finds beside itself in
 # bin/. flake.nix passes vendorHash; make nix-check keeps it in step with
 # go.sum.
-{ lib, buildGoModule, vendorHash, version ? "dev" }:
+{ lib, buildGoModule, vendorHash, version ? "dev", revision ? "unknown" }:
 buildGoModule {
   pname = "sift";
   inherit version vendorHash;
@@ -14,7 +14,7 @@ buildGoModule {
   };
   subPackages = [ "cmd/sift" "cmd/sift-html" ];
   env.CGO_ENABLED = "0";
-  ldflags = [ "-s" "-w" "-X main.version=${version}" ];
+  ldflags = [ "-s" "-w" "-X main.version=${version}" "-X main.revision=${revision}" ];
   # The suite needs PostgreSQL, Node and network namespaces; make test and
   # .ci/run run it.
   doCheck = false;

@@ -86,7 +86,12 @@ func TestPlainUnitMatchesModule(t *testing.T) {
 	}
 	module["Environment"] = "XDG_CACHE_HOME=" + ev.Unit.Environment["XDG_CACHE_HOME"]
 	// What only the plain unit says: where its files are.
-	pathsOnly := map[string]bool{"ExecStart": true, "ExecStartPre": true, "EnvironmentFile": true}
+	pathsOnly := map[string]bool{"ExecStart": true, "ExecStartPre": true, "EnvironmentFile": true, "ExecReload": true}
+	// Both reload with sift reload, which fails when sift refuses the file.
+	const reload = "/bin/sift reload --config /etc/sift/config.hcl --pid $MAINPID"
+	if !strings.HasSuffix(plain["ExecReload"], reload) || !strings.HasSuffix(module["ExecReload"], reload) {
+		t.Errorf("ExecReload: %q in %s, %q in the module; want both to end %q", plain["ExecReload"], plainUnit, module["ExecReload"], reload)
+	}
 	for key, value := range plain {
 		if pathsOnly[key] {
 			continue
@@ -122,8 +127,11 @@ func moduleUnit(t *testing.T, sift string) string {
 	sort.Strings(keys)
 	for _, k := range keys {
 		v := ev.Unit.ServiceConfig[k]
-		if k == "ExecStart" {
+		switch k {
+		case "ExecStart":
 			v = sift + " serve --config /etc/sift/config.hcl"
+		case "ExecReload":
+			v = sift + " reload --config /etc/sift/config.hcl --pid $MAINPID"
 		}
 		if list, ok := v.([]any); ok {
 			for _, x := range list {

@@ -32,8 +32,7 @@ func TestOneMapper(t *testing.T) {
 		{httpapi.BatchError(batch.ErrNotFound), 404, "not_found: no such batch job", 0},
 		{httpapi.BatchError(batch.ErrFinished), 409, "conflict: the batch job has already finished", 0},
 		{httpapi.BatchError(batch.ErrCallerBusy), 429, "busy: the caller already has a live batch job", 30},
-		{httpapi.BatchError(errors.New("pq: password authentication failed for user sift")), 500, "internal: storage unavailable", 0},
-		{&stages.Error{Stage: "cache", Err: &stages.StorageError{Err: errors.New("dial tcp 10.1.2.3:5432")}}, 503, "unavailable: storage unavailable", 0},
+		{httpapi.BatchError(errors.New("pq: password authentication failed for user sift")), 503, "unavailable: storage unavailable", 5},
 		{&stages.Error{Stage: "extract", Err: stages.ErrBusy}, 429, "busy: busy", 1},
 	}
 	for _, tc := range tests {

@@ -43,16 +43,12 @@ func stageError(stage string, err error) error {
 	return &Error{Stage: stage, Err: err}
 }
 
-// ErrStorage is what a caller learns of a database failure: its driver's
-// message names the database's address, user and database, which are not
-// the caller's to know.
-var ErrStorage = errclass.New(errclass.Unavailable, "storage unavailable")
+// ErrStorage is what a caller learns of a database failure where it costs
+// more than the cache (a batch call): its driver's message names the
+// database's address, user and database, which are not the caller's to
+// know. It asks the client to come back after StorageRetryAfter.
+var ErrStorage = &errclass.Error{Class: errclass.Unavailable, Msg: "storage unavailable", RetryAfter: StorageRetryAfter}
 
-// StorageError is a database failure: it reads as ErrStorage, and keeps
-// the driver's error for sift's own log.
-type StorageError struct{ Err error }
-
-func (e *StorageError) Error() string { return ErrStorage.Error() }
-
-// Unwrap returns ErrStorage and the driver's error.
-func (e *StorageError) Unwrap() []error { return []error{ErrStorage, e.Err} }
+// StorageRetryAfter is the Retry-After, in seconds, of a storage outage:
+// about what a PostgreSQL restart takes.
+const StorageRetryAfter = 5

@@ -160,6 +160,16 @@ type CacheStore interface {
 	Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error
 }
 
+// StoreFault is a CacheStore's error that says why the store failed: the
+// fault's name ("disk_full", "read_only", "unreachable", "min_free",
+// "other"). Its text names nothing of the database. A read that fails is a
+// miss, a write that fails is skipped: the answer carries a warning, never
+// the failure.
+type StoreFault interface {
+	error
+	StoreFault() string
+}
+
 // CacheViews hands each cache stage its view of the snapshot store.
 type CacheViews interface {
 	// At returns the store as the cache stage at index stage of the chain

@@ -521,20 +521,74 @@ func (s *Store) CancelJob(ctx context.Context, id string) error {
 	return nil
 }
 
-// MarkInFlightFailed fails every queued or running job, and their
-// unfinished targets, with reason: on start-up, work a previous process
-// left is never resumed. It returns how many jobs it failed.
-func (s *Store) MarkInFlightFailed(ctx context.Context, reason string) (int, error) {
-	n := 0
+// Recovered is what RecoverAfterRestart did to the work a previous
+// process left.
+type Recovered struct {
+	// Live is how many jobs were still live: their pending targets run.
+	Live int
+	// Failed lists the jobs whose running target was failed (one each:
+	// a job runs one target at a time).
+	Failed []string
+	// Settled is, by job, the final status of each job that failed
+	// target was the last of.
+	Settled map[string]string
+}
+
+// RecoverAfterRestart takes over the work a previous process on this
+// database left (SQLite: one process, so every claim is the dead one's).
+// A target it was running may have half run, so it fails with reason and
+// is counted on its job; a pending target stays pending, to run now; a job
+// whose last target that was takes its final status (partial when it has
+// done and failed targets). Finished results are untouched.
+func (s *Store) RecoverAfterRestart(ctx context.Context, reason string) (Recovered, error) {
+	rec := Recovered{Settled: map[string]string{}}
 	err := s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		rec = Recovered{Settled: map[string]string{}}
 		var ids []string
-		if err := tx.Model(&BatchJob{}).Where("status IN ?", liveStatuses).Pluck("id", &ids).Error; err != nil {
-			return fmt.Errorf("list in-flight batch jobs: %w", err)
+		if err := tx.Model(&BatchJob{}).Where("status IN ?", liveStatuses).Order("id").Pluck("id", &ids).Error; err != nil {
+			return fmt.Errorf("list live batch jobs: %w", err)
 		}
-		n = len(ids)
+		rec.Live = len(ids)
+		if len(ids) == 0 {
+			return nil
+		}
+		var running []BatchTarget
+		if err := tx.Omit("result").Where("job_id IN ? AND status = ?", ids, TargetRunning).Order("job_id, idx").Find(&running).Error; err != nil {
+			return fmt.Errorf("list running batch targets: %w", err)
+		}
+		for _, t := range running {
+			res := tx.Model(&BatchTarget{}).Where("job_id = ? AND idx = ? AND status = ?", t.JobID, t.Idx, TargetRunning).
+				Updates(map[string]any{"status": TargetFailed, "error": reason, "claimed_by": ""})
+			if res.Error != nil {
+				return fmt.Errorf("fail running batch target: %w", res.Error)
+			}
+			if res.RowsAffected == 0 {
+				continue
+			}
+			if err := tx.Model(&BatchJob{}).Where("id = ?", t.JobID).Update("targets_done", gorm.Expr("targets_done + 1")).Error; err != nil {
+				return fmt.Errorf("count batch target: %w", err)
+			}
+			rec.Failed = append(rec.Failed, t.JobID)
+			settled, err := settle(tx, t.JobID)
+			if err != nil {
+				return err
+			}
+			if settled != "" {
+				rec.Settled[t.JobID] = settled
+				rec.Live--
+			}
+		}
+		return nil
+	})
+	return rec, err
+}
+
+// FailJobs fails those of ids that are live, with their unfinished
+// targets, with reason.
+func (s *Store) FailJobs(ctx context.Context, ids []string, reason string) error {
+	return s.db.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		return failJobs(tx, ids, reason)
 	})
-	return n, err
 }
 
 // failJobs fails those of ids that are live, with their unfinished targets.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -317,30 +319,62 @@ func TestBatchCancel(t *testing.T) {
 	})
 }
 
-func TestBatchMarkInFlightFailed(t *testing.T) {
+// TestBatchRecoverAfterRestart: of the work a dead process left, the
+// target it was running fails as restart and is counted; pending targets
+// stay pending; a job whose last target that was ends partial; finished
+// jobs keep their results.
+func TestBatchRecoverAfterRestart(t *testing.T) {
 	eachStore(t, func(t *testing.T, open opener) {
 		s := open(t)
 		ctx := context.Background()
 		newJob(t, s, "queued", "a", "k1", 2, t0)
-		newJob(t, s, "running", "b", "k2", 2, t0)
+		newJob(t, s, "midway", "b", "k2", 3, t0)
+		newJob(t, s, "last", "d", "k4", 2, t0)
 		newJob(t, s, "done", "c", "k3", 1, t0)
-		runTarget(t, s, "running", Outcome{Result: []byte("{}")}, t0)
-		if _, _, _, err := s.ClaimTarget(ctx, "running", claimAt(t0)); err != nil {
-			t.Fatal(err)
-		}
-		runTarget(t, s, "done", Outcome{Result: []byte(`{"ok":1}`)}, t0)
-		n, err := s.MarkInFlightFailed(ctx, "restart")
-		if err != nil || n != 2 {
-			t.Fatalf("failed %d jobs, err %v; want 2", n, err)
-		}
-		for id, want := range map[string]string{"queued": JobFailed, "running": JobFailed, "done": JobDone} {
-			if j := jobOf(t, s, id); j.Status != want || (want == JobFailed && j.Error != "restart") {
-				t.Fatalf("%s: %+v", id, j)
+		for _, id := range []string{"midway", "last"} {
+			runTarget(t, s, id, Outcome{Result: []byte("{}")}, t0)
+			if _, _, _, err := s.ClaimTarget(ctx, id, claimAt(t0)); err != nil {
+				t.Fatal(err)
 			}
 		}
-		ts, _ := s.Targets(ctx, "running", false, 0, 0)
-		if ts[0].Status != TargetDone || ts[1].Status != TargetFailed || ts[1].Error != "restart" {
-			t.Fatalf("targets %+v", ts)
+		runTarget(t, s, "done", Outcome{Result: []byte(`{"ok":1}`)}, t0)
+		rec, err := s.RecoverAfterRestart(ctx, "restart")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Live != 2 || !slices.Equal(rec.Failed, []string{"last", "midway"}) || !maps.Equal(rec.Settled, map[string]string{"last": JobPartial}) {
+			t.Fatalf("recovered %+v; want 2 live, last and midway failed, last partial", rec)
+		}
+		wantTargets := map[string][]string{
+			"queued": {TargetPending, TargetPending},
+			"midway": {TargetDone, TargetFailed, TargetPending},
+			"last":   {TargetDone, TargetFailed},
+			"done":   {TargetDone},
+		}
+		for id, want := range wantTargets {
+			ts, _ := s.Targets(ctx, id, false, 0, 0)
+			var got []string
+			for _, tg := range ts {
+				got = append(got, tg.Status)
+				if tg.Status == TargetFailed && tg.Error != "restart" {
+					t.Errorf("%s/%d failed with %q", id, tg.Idx, tg.Error)
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s: targets %v, want %v", id, got, want)
+			}
+		}
+		for id, want := range map[string]string{"queued": JobQueued, "midway": JobRunning, "last": JobPartial, "done": JobDone} {
+			if j := jobOf(t, s, id); j.Status != want {
+				t.Errorf("%s: %s, want %s", id, j.Status, want)
+			}
+		}
+		if j := jobOf(t, s, "midway"); j.TargetsDone != 2 {
+			t.Errorf("midway counts %d targets finished, want 2", j.TargetsDone)
+		}
+		// The pending targets run: the next claim of midway is its third.
+		if tg, state, _, err := s.ClaimTarget(ctx, "midway", claimAt(t0)); err != nil || state != Claimed || tg.Idx != 2 {
+			t.Fatalf("claim after the restart: %+v %v %v", tg, state, err)
 		}
 		if one, _ := s.Target(ctx, "done", 0); string(one.Result) != `{"ok":1}` {
 			t.Fatal("a done job's result was lost")

@@ -44,6 +44,12 @@ type CacheEntry struct {
 	// freshness, so that the origin can confirm it with a 304 instead of
 	// sending it whole again (CacheGetStale).
 	KeepUntil time.Time `gorm:"not null;default:'1970-01-01 00:00:00';index"`
+	// Tag names the keys the entry was stored under: the cache's key
+	// version and the stage's position and configuration shape, which
+	// every key holds (stages/cache). A build or configuration whose
+	// stages have other tags never reads the entry; RetireCache drops such
+	// entries at start. "" for entries stored before tags.
+	Tag string `gorm:"column:key_tag;size:512;not null;default:''"`
 }
 
 // oldAgeIndex is the age index before entries had a class: eviction no
@@ -212,7 +218,7 @@ func hitQuery(db *gorm.DB, key string, now time.Time) *gorm.DB {
 // class are never evicted for it. A snapshot larger than the budget is
 // not stored. The entry is kept until keepUntil (expires when earlier).
 // It returns the entries it dropped, by stage.
-func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted bool, snapshot []byte, now, expires, keepUntil time.Time, budget int64) (Dropped, error) {
+func (s *Store) CachePut(ctx context.Context, key, tag string, stage int, restricted bool, snapshot []byte, now, expires, keepUntil time.Time, budget int64) (Dropped, error) {
 	keepUntil = later(keepUntil, expires)
 	size := int64(len(snapshot))
 	if size > budget {
@@ -231,12 +237,12 @@ func (s *Store) CachePut(ctx context.Context, key string, stage int, restricted 
 		if len(old) == 1 {
 			t.add(old[0].Stage, old[0].Restricted, -old[0].Bytes, -1)
 		}
-		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires, KeepUntil: keepUntil}
+		entry := CacheEntry{Key: key, Bytes: size, Stage: stage, Restricted: restricted, CreatedAt: now, ExpiresAt: expires, KeepUntil: keepUntil, Tag: tag}
 		// Every column, created_at too: GORM's UpdateAll leaves a
 		// CreatedAt out, and a replaced snapshot then kept the first one's
 		// age (served as its cached_at, counted by max age and eviction).
 		replace := clause.OnConflict{Columns: []clause.Column{{Name: "cache_key"}},
-			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at", "keep_until"})}
+			DoUpdates: clause.AssignmentColumns([]string{"bytes", "stage", "restricted", "created_at", "expires_at", "keep_until", "key_tag"})}
 		if err := tx.Clauses(replace).Create(&entry).Error; err != nil {
 			return fmt.Errorf("cache put: %w", err)
 		}
@@ -514,6 +520,22 @@ type tableState struct {
 
 	mu      sync.Mutex
 	dropped Dropped
+	// tags are the cache stages' tags by index (SetTags).
+	tags map[int]string
+}
+
+// SetTags names each cache stage's tag, by its index in the chain: what
+// its puts record (CacheEntry.Tag).
+func (c *CacheTable) SetTags(tags map[int]string) {
+	c.mu.Lock()
+	c.tags = maps.Clone(tags)
+	c.mu.Unlock()
+}
+
+func (c *CacheTable) tag() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tags[c.stage]
 }
 
 // generationEvery is how often a hit in memory looks whether the cache
@@ -576,8 +598,11 @@ func (c *CacheTable) GetMemo(ctx context.Context, key string) ([]byte, time.Time
 		return snap, takenAt, memo, true, nil
 	}
 	e, ok, err := c.store.cacheGet(ctx, key, now)
-	if err != nil || !ok {
-		return nil, time.Time{}, nil, false, err
+	if err != nil {
+		return nil, time.Time{}, nil, false, c.skipped(OpRead, c.store.note(err))
+	}
+	if !ok {
+		return nil, time.Time{}, nil, false, nil
 	}
 	memo := c.hot.put(key, e.snapshot, e.takenAt, e.expires)
 	return e.snapshot, e.takenAt, memo, true, nil
@@ -599,7 +624,9 @@ func (c *CacheTable) checkGeneration(ctx context.Context, now time.Time) {
 }
 
 // Put stores a snapshot until expires, in the share of a caller of class
-// restricted.
+// restricted. While data_dir's disk is below min_free it stores nothing
+// and returns a *FaultError (min_free), as it does for a write the
+// database failed.
 func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expires time.Time, restricted bool) error {
 	return c.PutKept(ctx, key, snapshot, expires, expires, restricted)
 }
@@ -608,12 +635,17 @@ func (c *CacheTable) Put(ctx context.Context, key string, snapshot []byte, expir
 // freshness, for a conditional request to revalidate (GetStale).
 func (c *CacheTable) PutKept(ctx context.Context, key string, snapshot []byte, expires, keepUntil time.Time, restricted bool) error {
 	now := c.now()
+	if _, _, below := c.store.belowFloor(time.Now()); below {
+		c.hot.drop(key)
+		return c.skipped(OpWrite, &FaultError{Fault: FaultMinFree, Err: errBelowFloor})
+	}
 	budget := c.classBudget(restricted)
-	dropped, err := c.store.CachePut(ctx, key, c.stage, restricted, snapshot, now, expires, keepUntil, budget)
+	dropped, err := c.store.CachePut(ctx, key, c.tag(), c.stage, restricted, snapshot, now, expires, keepUntil, budget)
 	if err != nil {
 		c.hot.drop(key)
-		return err
+		return c.skipped(OpWrite, c.store.note(err))
 	}
+	c.store.faults.ok(time.Now())
 	if len(dropped) > 0 {
 		c.mu.Lock()
 		for k, n := range dropped {
@@ -630,7 +662,25 @@ func (c *CacheTable) PutKept(ctx context.Context, key string, snapshot []byte, e
 // GetStale returns the snapshot under key, fresh or not, while the store
 // keeps it (CacheGetStale).
 func (c *CacheTable) GetStale(ctx context.Context, key string) ([]byte, time.Time, bool, error) {
-	return c.store.CacheGetStale(ctx, key)
+	snap, takenAt, ok, err := c.store.CacheGetStale(ctx, key)
+	if err != nil {
+		return nil, time.Time{}, false, c.skipped(OpRead, c.store.note(err))
+	}
+	return snap, takenAt, ok, nil
+}
+
+// errBelowFloor is why a put stored nothing while data_dir is below
+// min_free.
+var errBelowFloor = errors.New("data_dir is below the cache's min_free")
+
+// skipped counts a read or write that failed with a fault of the store,
+// and returns err.
+func (c *CacheTable) skipped(op string, err error) error {
+	var fe *FaultError
+	if errors.As(err, &fe) {
+		c.store.skips.add(SkipKey{Stage: c.stage, Op: op, Fault: fe.Fault})
+	}
+	return err
 }
 
 // Dropped returns how many entries this process's puts dropped since it

@@ -329,7 +329,7 @@ func TestReplacedEntryTakesTheNewTime(t *testing.T) {
 			at   time.Time
 			snap string
 		}{{first, "one"}, {second, "two"}} {
-			if _, err := s.CachePut(ctx, "k", 0, false, []byte(put.snap), put.at, put.at.Add(time.Hour), put.at.Add(time.Hour), 1<<20); err != nil {
+			if _, err := s.CachePut(ctx, "k", "", 0, false, []byte(put.snap), put.at, put.at.Add(time.Hour), put.at.Add(time.Hour), 1<<20); err != nil {
 				t.Fatal(err)
 			}
 		}

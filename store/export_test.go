@@ -10,7 +10,7 @@ import (
 )
 
 // The store's building blocks, reachable by this package's tests alone:
-// sift itself goes through SubmitJob and MarkInFlightFailed.
+// sift itself goes through SubmitJob and RecoverAfterRestart.
 
 // CreateJob stores a job and its targets, all pending, without caps.
 func (s *Store) CreateJob(ctx context.Context, job *BatchJob, targets []BatchTarget) error {

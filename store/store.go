@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/glebarez/sqlite"
 	"gorm.io/driver/postgres"
@@ -26,6 +27,19 @@ type Store struct {
 	shared bool
 	// warnings are what the operator should hear about at start.
 	warnings []string
+	// dir is data_dir, where the SQLite database lives; "" on PostgreSQL.
+	dir string
+	// faults records the failures of reads and writes, for /healthz;
+	// floor is the cache's min_free; skips counts the cache reads and
+	// writes skipped, for the metrics. All three outlive a reload.
+	faults faults
+	floor  floor
+	skips  skips
+	// purge stops the background purges (PurgeInBackground) at Close.
+	purge struct {
+		sync.Mutex
+		stop []func()
+	}
 }
 
 // Warnings are problems found while opening the store that do not stop
@@ -91,7 +105,7 @@ func OpenSQLite(ctx context.Context, dataDir string) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", dsn, err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, dir: dataDir}
 	if warning != "" {
 		s.warnings = append(s.warnings, warning)
 	}
@@ -143,6 +157,13 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close closes the database.
 func (s *Store) Close() error {
+	s.purge.Lock()
+	stops := s.purge.stop
+	s.purge.stop = nil
+	s.purge.Unlock()
+	for _, stop := range stops {
+		stop()
+	}
 	sqlDB, err := s.db.DB()
 	if err != nil {
 		return err

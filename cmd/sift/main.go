@@ -57,6 +57,7 @@ func rootCommand() *cobra.Command {
 		mcpCommand(),
 		batchCommand(),
 		validateCommand(),
+		reloadCommand(),
 		extractCommand(),
 		keyCommand(),
 		versionCommand(),

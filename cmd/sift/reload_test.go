@@ -123,6 +123,15 @@ func TestSIGHUPReloads(t *testing.T) {
 	if got := <-inFlight; got != "200 page /slow" {
 		t.Fatalf("the request in flight across the reload: %s", got)
 	}
+	// It counts under the caller it came from, which the reload removed,
+	// never as caller="other".
+	page := scrapeMetrics(t, addr)
+	if got := sample(page, `sift_http_requests_total{caller="old",route="/v1/fetch",status="200"}`); got != 2 {
+		t.Errorf("the removed caller's fetches: %v, want 2:\n%s", got, grepLines(page, "sift_http_requests_total"))
+	}
+	if strings.Contains(page, `caller="other"`) {
+		t.Errorf("a caller counted as other:\n%s", grepLines(page, `caller="other"`))
+	}
 	testwait.For(t, "the previous configuration to be closed", func() bool {
 		return strings.Contains(logs.String(), "previous configuration closed")
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/internal/app"
 	"github.com/siftd/sift/internal/daemon"
+	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/server"
 )
 
@@ -56,7 +57,8 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	if err := report(cmd.ErrOrStderr(), cfg, app.CheckServe(cfg)); err != nil {
 		return err
 	}
-	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion()})
+	m := metrics.New()
+	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion(), Revision: siftRevision(), Metrics: m})
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
@@ -69,9 +71,11 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	srv := server.NewHTTPServer(d, server.DefaultTimeouts)
+	loads := &reloadRecorder{dataDir: cfg.DataDir, log: log}
+	loads.record(true, "")
 	drained := make(chan error, 1)
 	go func() {
-		handleSignals(ctx, cmd, cfgPath, d, signals, log)
+		handleSignals(ctx, cmd, cfgPath, d, m, loads, signals, log)
 		log.Info("draining in-flight requests", "within", drainTimeout.String())
 		// In-flight requests finish; a fetch takes at most its total timeout.
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
@@ -92,7 +96,7 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 
 // handleSignals logs every signal sift serve handles and reloads on
 // SIGHUP; it returns when sift is to stop (SIGINT, SIGTERM, or ctx done).
-func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, signals <-chan os.Signal, log *slog.Logger) {
+func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, m *metrics.Metrics, loads *reloadRecorder, signals <-chan os.Signal, log *slog.Logger) {
 	for {
 		select {
 		case <-ctx.Done():
@@ -109,7 +113,9 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 				return
 			}
 			log.Info("signal received: reloading the configuration", "signal", sig.String(), "config", cfgPath)
-			reload(ctx, cmd, cfgPath, d, log)
+			ok, diagnostics := reload(ctx, cmd, cfgPath, d, log)
+			m.ConfigLoaded(ok, time.Now())
+			loads.record(ok, diagnostics)
 		}
 	}
 }
@@ -117,8 +123,9 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 // reload reads the configuration file again and swaps to it; a file with
 // errors (an empty one, one without callers or that lost its pipeline
 // block among them: Daemon.Reload) is logged at error level, naming the
-// file, with its diagnostics, and the running one kept.
-func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) {
+// file, with its diagnostics, and the running one kept. It reports
+// whether the file was taken, and the diagnostics of one refused.
+func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) (bool, string) {
 	cfg, diags := loadServeConfig(cmd, cfgPath)
 	if !diags.HasErrors() {
 		diags = append(diags, d.Reload(context.WithoutCancel(ctx), cfg)...)
@@ -129,12 +136,31 @@ func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.D
 	}
 	if diags.HasErrors() {
 		log.Error("reload refused: the running configuration is kept", "config", cfgPath, "diagnostics", text.String())
-		return
+		return false, text.String()
 	}
 	if text.Len() > 0 {
 		log.Warn("reload warnings", "config", cfgPath, "diagnostics", text.String())
 	}
 	log.Info("configuration reloaded", "stages", d.Stages())
+	return true, ""
+}
+
+// reloadRecorder numbers the configuration loads of this process and
+// records each in data_dir for `sift reload`. data_dir changes only with a
+// restart, so the start's is where every load is recorded.
+type reloadRecorder struct {
+	dataDir string
+	log     *slog.Logger
+	seq     int
+}
+
+func (r *reloadRecorder) record(ok bool, diagnostics string) {
+	st := reloadStatus{PID: os.Getpid(), Seq: r.seq, OK: ok, At: time.Now().UTC(), Diagnostics: diagnostics}
+	r.seq++
+	if err := writeReloadStatus(r.dataDir, st); err != nil {
+		// sift reload then waits in vain and fails: it cannot confirm.
+		r.log.Warn("cannot record the configuration load for sift reload", "err", err)
+	}
 }
 
 // drainTimeout bounds how long SIGTERM waits for in-flight requests.

@@ -11,6 +11,7 @@ import (
 
 func validateCommand() *cobra.Command {
 	var file string
+	var noEnvironment bool
 	cmd := &cobra.Command{
 		Use:   "validate [FILE]",
 		Short: "Check a configuration file and print every problem with its line",
@@ -27,7 +28,11 @@ func validateCommand() *cobra.Command {
 			if cfg != nil {
 				// Report every problem at once, the envelope's and the
 				// stages' and plugins' alike.
-				diags = append(diags, app.Check(cmd.Context(), cfg)...)
+				if noEnvironment {
+					diags = append(diags, app.CheckFile(cmd.Context(), cfg)...)
+				} else {
+					diags = append(diags, app.Check(cmd.Context(), cfg)...)
+				}
 			}
 			if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 				return err
@@ -38,5 +43,7 @@ func validateCommand() *cobra.Command {
 	}
 	// --config as every other command takes it, beside the argument.
 	cmd.Flags().StringVar(&file, "config", config.DefaultFile, "configuration file to check (or give it as the argument)")
+	cmd.Flags().BoolVar(&noEnvironment, "no-environment", false,
+		"check the file alone, not what this environment gives it: the variables it names, and each extractor block's process within its memory (for a file checked where sift will not run, as the NixOS module's build does)")
 	return cmd
 }

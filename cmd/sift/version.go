@@ -10,8 +10,41 @@ import (
 	"github.com/siftd/sift/plugins/sdk"
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
-var version = ""
+// version and revision are set at build time with -ldflags
+// "-X main.version=… -X main.revision=…" (the flake does).
+var (
+	version  = ""
+	revision = ""
+)
+
+// siftRevision is the VCS revision sift was built from: the one the build
+// was given, else the one Go recorded ("-dirty" when the tree had
+// changes), else "unknown".
+func siftRevision() string {
+	if revision != "" {
+		return revision
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	switch {
+	case rev == "":
+		return "unknown"
+	case dirty:
+		return rev + "-dirty"
+	}
+	return rev
+}
 
 func siftVersion() string {
 	if version != "" {

@@ -95,16 +95,37 @@ var defaultStages = []string{"guard", "fetch", "extract"}
 // CheckServe (the development key's exposure, a file without callers), the
 // plugins' blocks and the stage chain (with the digesters the file
 // declares). `sift validate` is this.
+//
+// Check also checks what the environment decides: the variables the file
+// names (CheckEnvironment), and that each extractor the file has a block
+// for runs within its memory limit (one process, one small document).
 func Check(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
-	diags := CheckServe(cfg)
+	return check(ctx, cfg, true)
+}
+
+// CheckFile is Check without the environment: for a file checked away
+// from where sift will run (`sift validate --no-environment`, the NixOS
+// module's build step).
+func CheckFile(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	return check(ctx, cfg, false)
+}
+
+func check(ctx context.Context, cfg *config.Config, environment bool) hcl.Diagnostics {
+	diags := CheckFileServe(cfg)
+	if environment {
+		diags = append(diags, CheckEnvironment(cfg)...)
+	}
 	diags = append(diags, CheckChain(cfg)...)
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
 	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody, slog.Default())
 	diags = append(diags, ds...)
 	for i := range specs {
-		_, ds := host.Configure(ctx, &specs[i])
+		pcfg, ds := host.Configure(ctx, &specs[i])
 		diags = append(diags, ds...)
+		if environment && !ds.HasErrors() {
+			diags = append(diags, probeMemory(ctx, &specs[i], pcfg)...)
+		}
 	}
 	return append(diags, chainDiags...)
 }
@@ -175,17 +196,24 @@ func Load(ctx context.Context, cfg *config.Config, opts Options) (*App, hcl.Diag
 				return nil, append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "Cannot open the store", Detail: err.Error()})
 			}
 			a.ownStore = true
+			st.SetLogger(opts.Logger)
 			for _, w := range st.Warnings() {
 				opts.Logger.Warn(w)
 			}
 		}
 		a.Store = st
+		st.SetMinFree(cacheMinFree(chain))
 		if cached {
 			table := st.CacheTableIn(budget, cacheMemory(chain, budget), restrictedShare(chain, cfg.Callers))
 			positions := CacheStages(cfg)
 			indexes := make([]int, len(positions))
 			for i, pos := range positions {
 				indexes[i] = pos - 1
+			}
+			tags := cacheTags(chain)
+			table.SetTags(tags)
+			if a.ownStore {
+				retireCache(ctx, st, tags, opts.Logger)
 			}
 			caches.bind(table, indexes)
 			if w, ok := opts.Observer.(cacheWatcher); ok {
@@ -254,6 +282,63 @@ func cacheMemory(c *stages.Chain, budget int64) int64 {
 		return store.DefaultMemory(budget)
 	}
 	return memory
+}
+
+// cacheTags are the chain's cache stages' tags, by index.
+func cacheTags(c *stages.Chain) map[int]string {
+	tags := map[int]string{}
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			tags[cs.Index()] = cs.Tag()
+		}
+	}
+	return tags
+}
+
+// retireCache takes out of the cache, at start, the entries no stage will
+// read: on SQLite (this process's alone) those of no tag of this chain;
+// on a shared PostgreSQL, whose other instances may run another
+// configuration, those of an older build only. It says how many, and
+// their snapshots are deleted in the background.
+func retireCache(ctx context.Context, st *store.Store, tags map[int]string, log *slog.Logger) {
+	current := map[string]bool{}
+	for _, t := range tags {
+		current[t] = true
+	}
+	keep := func(tag string) bool { return current[tag] }
+	if st.Shared() {
+		keep = cache.SameBuild
+	}
+	r, err := st.RetireCache(ctx, keep)
+	if err != nil {
+		log.Warn("cache entries of an older build or configuration not retired: they count against max_bytes until evicted", "err", err)
+		return
+	}
+	if r.Entries > 0 {
+		log.Info("cache entries of an older build or another configuration will not be read: taken out of max_bytes, their snapshots deleted in the background",
+			"entries", r.Entries, "bytes", r.Bytes)
+	}
+	st.PurgeInBackground(log)
+}
+
+// cacheMinFree is the free space data_dir's disk keeps, below which the
+// cache stores nothing: the largest min_free a cache block sets, else
+// cache.DefaultMinFree; 0 without a cache stage, or when every block that
+// sets one sets 0.
+func cacheMinFree(c *stages.Chain) int64 {
+	minFree, set, found := int64(0), false, false
+	for _, st := range c.StagesOf("cache") {
+		if cs, ok := st.(*cache.Stage); ok {
+			found = true
+			if n, ok := cs.MinFree(); ok {
+				minFree, set = max(minFree, n), true
+			}
+		}
+	}
+	if found && !set {
+		return cache.DefaultMinFree
+	}
+	return minFree
 }
 
 // restrictedShare is the part of the cache's budget restricted callers'

@@ -53,7 +53,10 @@ func TestValidateGolden(t *testing.T) {
 func validate(t *testing.T, src []byte) string {
 	t.Helper()
 	cfg, diags := config.Parse(src, "config.hcl")
-	diags = append(diags, Check(context.Background(), cfg)...)
+	// The file's own checks: the environment's (variables, a process per
+	// extractor block) are cmd/sift's TestValidateChecksTheEnvironment,
+	// with the real binary to re-execute.
+	diags = append(diags, CheckFile(context.Background(), cfg)...)
 	var buf bytes.Buffer
 	if err := WriteDiagnostics(&buf, cfg, diags); err != nil {
 		t.Fatal(err)

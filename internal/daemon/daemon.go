@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -32,8 +33,10 @@ import (
 // Options configure a Daemon.
 type Options struct {
 	Logger *slog.Logger
-	// Version goes into the User-Agent of every fetch.
-	Version string
+	// Version goes into the User-Agent of every fetch; with Revision, the
+	// VCS revision it was built from, it labels sift_build_info.
+	Version  string
+	Revision string
 	// Metrics are recorded and served on /metrics; a new set when nil.
 	Metrics *metrics.Metrics
 	// Resolver resolves the names the guard vets; the system's when nil.
@@ -88,6 +91,8 @@ func New(ctx context.Context, cfg *config.Config, opts Options) (*Daemon, hcl.Di
 			Callers: service.BatchCallers(cfg.Callers), Policy: app.PolicyFingerprint(a.Policy)})
 	}
 	d.cur.Store(d.serve(a))
+	opts.Metrics.SetBuild(opts.Version, opts.Revision, runtime.Version())
+	opts.Metrics.ConfigLoaded(true, time.Now())
 	if d.runner != nil {
 		if err := d.runner.Start(ctx); err != nil {
 			_ = a.Close(context.WithoutCancel(ctx))

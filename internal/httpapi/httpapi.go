@@ -58,15 +58,14 @@ func TrimClass(msg, class string) string {
 	return strings.TrimPrefix(msg, class+": ")
 }
 
-// errStoreHidden stands for a batch store failure: the store's words
-// (its database's address, user and name) are not the caller's to read.
-var errStoreHidden = errclass.New(errclass.Internal, "storage unavailable")
-
 // BatchError is one of the batch runner's errors as the caller may see
-// it: any error that names no class is the store's, and is hidden.
+// it: any error that names no class is the store's, and is answered as a
+// storage outage is wherever it shows (503 unavailable, with Retry-After);
+// the store's words (its database's address, user and name) are not the
+// caller's to read.
 func BatchError(err error) *service.Error {
 	if _, known := errclass.Of(err); !known {
-		err = errStoreHidden
+		err = service.ErrStorage
 	}
 	return service.ErrorOf(err)
 }

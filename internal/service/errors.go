@@ -32,6 +32,11 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
+// ErrStorage is a storage outage as agents see it wherever it costs more
+// than the cache (batch submission and reads): 503 unavailable, with
+// Retry-After, and no word of the database.
+var ErrStorage = stages.ErrStorage
+
 // ClassError is a failure of class c, its message prefixed with the class.
 func ClassError(c errclass.Class, msg string) *Error {
 	return FromRow(errclass.Get(c), errclass.Prefix(c, msg))

@@ -70,10 +70,6 @@ func (s *Service) pass(ctx context.Context, c *Caller, req stages.Request, gate 
 	var ae *Error
 	if err != nil {
 		ae = ErrorOf(err)
-		var se *stages.StorageError
-		if errors.As(err, &se) { // the caller sees "storage unavailable"; the operator, why
-			s.log.Error("storage failed", "err", se.Err)
-		}
 	}
 	s.logRequest(ctx, c, s.logHost(c, req), statusOf(ae), doc, ae, time.Since(start))
 	if ae != nil {

@@ -35,6 +35,7 @@ pipeline {
 }
 
 extractor "html" {
+  cpus = 1
   memory = "512MiB"
   pool = 2
   timeout = "30s"

@@ -9,7 +9,9 @@ let
   store = name: "/nix/store/00000000000000000000000000000000-${name}";
 
   pkgs = {
-    runCommand = name: _env: _script: store name;
+    # A file's path names its text, as a real store path does: a changed
+    # configuration is another path.
+    runCommand = name: env: _script: store "${builtins.substring 0 8 (builtins.hashString "sha256" (env.text or ""))}-${name}";
     writeShellScript = name: _text: store name;
   };
 
@@ -40,5 +42,7 @@ in
   unit = config.systemd.services.sift;
   hcl = config.services.sift.renderedConfig;
   startScript = config.services.sift.startScript;
+  reloadScript = config.services.sift.reloadScript;
+  etc = config.environment.etc;
   hardening = import ../hardening.nix;
 }

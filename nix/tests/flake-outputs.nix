@@ -36,7 +36,7 @@ let
   };
 
   flake = import ../../flake.nix;
-  self = flake.outputs { inherit self nixpkgs; } // { shortRev = "abc1234"; };
+  self = flake.outputs { inherit self nixpkgs; } // { shortRev = "abc1234"; rev = "abc1234000000000000000000000000000000000"; };
 
   evaluated = lib.evalModules {
     modules = [

@@ -6,6 +6,10 @@
       type = lib.types.listOf lib.types.unspecified;
       default = [ ];
     };
+    environment.etc = lib.mkOption {
+      type = lib.types.attrsOf lib.types.anything;
+      default = { };
+    };
     systemd.services = lib.mkOption {
       type = lib.types.attrsOf lib.types.anything;
       default = { };

@@ -21,6 +21,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/zclconf/go-cty/cty"
 
 	"github.com/siftd/sift/config"
 	"github.com/siftd/sift/stages"
@@ -31,6 +32,9 @@ const (
 	DefaultTTL      = 24 * time.Hour
 	DefaultMaxTTL   = 168 * time.Hour
 	DefaultMaxBytes = 256 << 20
+	// DefaultMinFree leaves room on data_dir's disk for the batch store
+	// (64 MiB by default) and the database's journal, twice over.
+	DefaultMinFree = 128 << 20
 )
 
 type rawConfig struct {
@@ -39,6 +43,7 @@ type rawConfig struct {
 	MaxBytes        hcl.Expression `hcl:"max_bytes,optional" type:"size" doc:"the cache table at most; oldest entries go first (default \"256MiB\")"`
 	RestrictedShare hcl.Expression `hcl:"restricted_share,optional" type:"number" doc:"the part of max_bytes (0 to 1) restricted callers' entries hold at most, the others' holding the rest; a fetch evicts only entries of its caller's class, so neither class can push the other's pages out; the smallest of the cache blocks' applies (default 0.25 when a caller is restricted, else 0)"`
 	Memory          hcl.Expression `hcl:"memory,optional" type:"size" doc:"what one instance keeps in memory of the cache: the most recently used snapshots and what their hits derive from them; the largest of the cache blocks' applies (default a quarter of max_bytes, at most \"64MiB\")"`
+	MinFree         hcl.Expression `hcl:"min_free,optional" type:"size" doc:"the free space the disk under data_dir keeps: below it the cache stores nothing (each answer says so in a warning, /healthz says degraded) while batch results are still written, so the cache never fills the disk; SQLite only (PostgreSQL's disk is its server's); the largest of the cache blocks' applies, \"0\" in every block that sets one turns it off (default \"128MiB\")"`
 }
 
 // Stage stores and restores snapshots.
@@ -59,6 +64,8 @@ type Stage struct {
 	// restrictedShare is the block's restricted_share, or -1 when it
 	// sets none.
 	restrictedShare float64
+	// minFree is the block's min_free, or -1 when it sets none.
+	minFree int64
 	// position names where the stage stands: its index, the kinds
 	// before it and the configuration's shape. It is part of every key,
 	// so a chain reordered or edited on the same store never restores a
@@ -94,6 +101,8 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	diags = append(diags, ds...)
 	share, ds := restrictedShare(raw.RestrictedShare)
 	diags = append(diags, ds...)
+	minFree, ds := minFreeSize(raw.MinFree)
+	diags = append(diags, ds...)
 	if !diags.HasErrors() && ttl > maxTTL {
 		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: "ttl above max_ttl",
 			Detail: "the default ttl must not exceed max_ttl.", Subject: raw.TTL.Range().Ptr()})
@@ -102,7 +111,7 @@ func New(body hcl.Body, deps stages.Deps) (stages.Stage, hcl.Diagnostics) {
 	if deps.Cache != nil {
 		st = deps.Cache.At(len(deps.Before))
 	}
-	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, restrictedShare: share, now: time.Now,
+	return &Stage{store: st, ttl: ttl, maxTTL: maxTTL, maxBytes: maxBytes, memory: memory, restrictedShare: share, minFree: minFree, now: time.Now,
 		perQuestion:  slices.Contains(deps.Before, "digest"),
 		perWorkspace: slices.Contains(deps.Before, "context"),
 		index:        len(deps.Before),
@@ -117,6 +126,28 @@ func (s *Stage) MaxBytes() int64 { return s.maxBytes }
 // Memory is the block's memory budget for the cache, or 0 when the block
 // leaves it to the default.
 func (s *Stage) Memory() int64 { return s.memory }
+
+// MinFree is the block's min_free, the free space data_dir's disk keeps
+// below which the cache stores nothing, and whether it sets one.
+func (s *Stage) MinFree() (int64, bool) { return s.minFree, s.minFree >= 0 }
+
+// minFreeSize decodes min_free: a size, or 0 (none), or -1 when it is
+// not set.
+func minFreeSize(expr hcl.Expression) (int64, hcl.Diagnostics) {
+	if expr == nil {
+		return -1, nil
+	}
+	v, ds := expr.Value(nil)
+	switch {
+	case ds.HasErrors():
+		return -1, ds
+	case v.IsNull():
+		return -1, nil
+	case v.Type() == cty.Number && v.RawEquals(cty.Zero), v.Type() == cty.String && v.AsString() == "0":
+		return 0, nil
+	}
+	return config.Size(expr, 0)
+}
 
 // RestrictedShare is the block's restricted_share, the part of the budget
 // restricted callers' entries hold at most, and whether it sets one.
@@ -146,6 +177,19 @@ func restrictedShare(expr hcl.Expression) (float64, hcl.Diagnostics) {
 // keyVersion changes whenever the snapshot format or the key's parts do:
 // entries under an older version are then never read, and age out.
 const keyVersion = "v2"
+
+// Tag names the keys this stage stores under: the key version and the
+// stage's position (its index, the kinds before it and the configuration's
+// shape). The store records it with each entry, so that entries no stage
+// of this build and configuration reads can be found (store.RetireCache).
+func (s *Stage) Tag() string { return keyVersion + ":" + s.position }
+
+// Index is the stage's index in the chain.
+func (s *Stage) Index() int { return s.index }
+
+// SameBuild reports whether an entry's tag is of this build's keys, so
+// that some configuration of this build may read it.
+func SameBuild(tag string) bool { return strings.HasPrefix(tag, keyVersion+":") }
 
 // key names what the snapshot depends on: the stage's position in the
 // chain, the vetted URL, the request's extractor options, the caller's
@@ -181,14 +225,17 @@ func (s *Stage) key(doc *stages.Doc) string {
 
 // Resume restores a fresh snapshot taken at this position. A snapshot
 // that cannot be read is a miss: the request goes on to the origin and its
-// answer replaces it.
+// answer replaces it. So is a read the store failed: the cache is an
+// optimisation, and its failure costs the request the hit, never the
+// answer (the answer says so in a warning).
 func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	if s.store == nil || doc.Target == nil {
 		return false, nil
 	}
 	restored, memo, ok, err := s.lookup(ctx, s.key(doc))
 	if err != nil {
-		return false, &stages.StorageError{Err: err}
+		s.skipped(doc, "read", err)
+		return false, nil
 	}
 	if !ok {
 		return false, nil
@@ -316,7 +363,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 		err = s.store.Put(ctx, key, snap, expires, doc.Request.Restricted)
 	}
 	if err != nil {
-		return &stages.StorageError{Err: err}
+		s.skipped(doc, "write", err) // the answer goes on without its snapshot
 	}
 	return nil
 }
@@ -344,7 +391,8 @@ func (s *Stage) Stale(ctx context.Context, doc *stages.Doc) (*stages.Stale, erro
 	}
 	data, takenAt, ok, err := ss.GetStale(ctx, s.key(doc))
 	if err != nil {
-		return nil, &stages.StorageError{Err: err}
+		s.skipped(doc, "read", err) // a miss: the origin is asked in full
+		return nil, nil
 	}
 	if !ok {
 		return nil, nil
@@ -398,6 +446,36 @@ func (s *Stage) Renew(ctx context.Context, doc *stages.Doc, stale *stages.Stale)
 }
 
 var _ stages.Revalidator = (*Stage)(nil)
+
+// skipWarning is the warning of a cache read or write (op) the store
+// skipped, with the store's words: "cache read skipped: storage
+// unavailable (unreachable)".
+func skipWarning(op, why string) string { return "cache " + op + " skipped: " + why }
+
+// isSkipWarning reports whether w is a skipWarning.
+func isSkipWarning(w string) bool {
+	for _, op := range []string{"read", "write"} {
+		if strings.HasPrefix(w, skipWarning(op, "")) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipped warns on the answer of a cache read or write the store failed
+// (disk full, read-only, unreachable, below min_free), once per kind of
+// failure. An error of no fault of the store's (the request's context
+// ended) passes without a word: the request is ending.
+func (s *Stage) skipped(doc *stages.Doc, op string, err error) {
+	var sf stages.StoreFault
+	if !errors.As(err, &sf) {
+		return
+	}
+	w := skipWarning(op, sf.Error())
+	if !slices.Contains(doc.Warnings, w) {
+		doc.Warnings = append(doc.Warnings, w)
+	}
+}
 
 var _ stages.Checkpoint = (*Stage)(nil)
 

@@ -57,6 +57,12 @@ func openStore(t *testing.T) *store.Store {
 // Each cache stage built is handed to each of tune.
 func buildChainOn(t *testing.T, st *store.Store, kinds []string, runs map[string]int, header http.Header, tune ...func(*Stage)) *stages.Chain {
 	t.Helper()
+	return buildOn(t, tableStore{st.CacheTable(1 << 20)}, kinds, runs, header, tune...)
+}
+
+// buildOn builds the chain of counting stages over the cache views.
+func buildOn(t *testing.T, views stages.CacheViews, kinds []string, runs map[string]int, header http.Header, tune ...func(*Stage)) *stages.Chain {
+	t.Helper()
 	reg := stages.NewRegistry(
 		countingKind(runs, "guard", true, func(d *stages.Doc) { d.Target = &stages.Target{URL: d.Request.URL} }),
 		countingKind(runs, "fetch", false, func(d *stages.Doc) {
@@ -73,7 +79,7 @@ func buildChainOn(t *testing.T, st *store.Store, kinds []string, runs map[string
 	for _, k := range kinds {
 		blocks = append(blocks, config.Stage{Kind: k, Body: hcl.EmptyBody()})
 	}
-	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: tableStore{st.CacheTable(1 << 20)}})
+	chain, diags := stages.Build(blocks, reg, stages.Deps{Cache: views})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -53,13 +53,26 @@ type meta struct {
 	Warnings   []string            `json:"warnings,omitempty"`
 }
 
+// storedWarnings are the warnings a snapshot keeps: all but those of a
+// cache read or write the store skipped, which were true of the request
+// that stored it and not of the hits that will read it.
+func storedWarnings(ws []string) []string {
+	var kept []string
+	for _, w := range ws {
+		if !isSkipWarning(w) {
+			kept = append(kept, w)
+		}
+	}
+	return kept
+}
+
 // errFormat marks data that is not a snapshot this version can read.
 var errFormat = errors.New("not a snapshot")
 
 // snapshot encodes what the stages up to the checkpoint produced; origin
 // is when it came from the origin.
 func snapshot(doc *stages.Doc, origin time.Time) ([]byte, error) {
-	m := meta{Origin: origin.UTC(), Digest: doc.Digest, Context: doc.Context, Warnings: doc.Warnings}
+	m := meta{Origin: origin.UTC(), Digest: doc.Digest, Context: doc.Context, Warnings: storedWarnings(doc.Warnings)}
 	var body []byte
 	if doc.Response != nil {
 		resp := *doc.Response

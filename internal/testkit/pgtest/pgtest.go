@@ -66,14 +66,40 @@ func Start() (*Server, error) {
 		s.cleanup()
 		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
 	}
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-		s.port, dir)
-	if out, err := s.run("pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start"); err != nil {
-		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+	if err := s.start(); err != nil {
 		s.cleanup()
-		return nil, fmt.Errorf("pgtest: start: %w\n%s\n%s", err, out, log)
+		return nil, err
 	}
 	return s, nil
+}
+
+// start starts the server on its cluster and port.
+func (s *Server) start() error {
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -c port=%d -c unix_socket_directories=%s -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
+		s.port, s.dir)
+	if out, err := s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-o", opts, "-l", filepath.Join(s.dir, "log"), "-w", "-t", "60", "start"); err != nil {
+		log, _ := os.ReadFile(filepath.Join(s.dir, "log"))
+		return fmt.Errorf("pgtest: start: %w\n%s\n%s", err, out, log)
+	}
+	return nil
+}
+
+// Down stops the server as a restart does (every connection is closed)
+// and keeps its files, for Up to start it again on the same port: a
+// database outage, for a test.
+func (s *Server) Down(t testing.TB) {
+	t.Helper()
+	if out, err := s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "fast", "-w", "stop"); err != nil {
+		t.Fatalf("pgtest: stop: %v\n%s", err, out)
+	}
+}
+
+// Up starts a server Down stopped.
+func (s *Server) Up(t testing.TB) {
+	t.Helper()
+	if err := s.start(); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // New starts a server for one test and stops it when the test ends. Where
