@@ -83,6 +83,7 @@ lint:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench CorpusPages -benchtime 1x ./plugins/pdf/
+	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench OCR -benchtime 1x -timeout 60m ./plugins/pdf/
 	$(GO) test -run '^$$' -bench 'Restore|SnapshotPages' -benchtime 50x ./stages/cache/
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/

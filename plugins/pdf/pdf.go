@@ -104,8 +104,10 @@ func (e *Extractor) Configure(ctx context.Context, raw json.RawMessage) (sdk.Dia
 	if diags.HasErrors() {
 		return diags, nil
 	}
+	// A missing engine is the ocr extractor's to warn of, once; a scan's
+	// 422 here names the package (noTextError).
 	e.cfg, e.ocr = cfg, engine
-	return diags, nil
+	return nil, nil
 }
 
 // Extract returns the selected pages' text, each after its page marker.
