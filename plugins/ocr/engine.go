@@ -169,6 +169,9 @@ func (e *Engine) Recognize(ctx context.Context, img *image.Gray, dpi int) (Page,
 		return Page{}, fmt.Errorf("tesseract: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return Page{}, fmt.Errorf("OCR of the page passed its deadline (%s): %w", timeout, ctx.Err())
+		}
 		return Page{}, fmt.Errorf("start tesseract: %w", err)
 	}
 	memory := e.PageMemory
