@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-JynowgdpNK2mR/BEMR7CUpBzfoZHtAuB3++/9PFqeX8=";
+      vendorHash = "sha256-fROZYzePa7vpu2K7Crj13Wi94SXW8zEKdmXR5jkZMCM=";
       version = self.shortRev or self.dirtyShortRev or "dev";
     in
     {
