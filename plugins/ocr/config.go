@@ -24,7 +24,7 @@ type Config struct {
 func Attributes(prefix string) []sdk.Attribute {
 	return []sdk.Attribute{
 		{Name: prefix + "languages", Type: sdk.TypeStringList, Description: `tesseract's languages to read, together (default ["eng"]); each needs its Debian pack, tesseract-ocr-LANG`},
-		{Name: prefix + "page_timeout", Type: sdk.TypeString, Description: fmt.Sprintf("one page's OCR at most, past which its tesseract process is killed (default %q)", DefaultPageTimeout.String())},
+		{Name: prefix + "page_timeout", Type: sdk.TypeString, Description: `one page's OCR at most, past which its tesseract process is killed (default "60s")`},
 		{Name: prefix + "page_memory", Type: sdk.TypeString, Description: `the memory of one page's tesseract process at most (default "1GiB")`},
 	}
 }

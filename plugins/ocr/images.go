@@ -108,6 +108,11 @@ func (e *Extractor) Configure(ctx context.Context, raw json.RawMessage) (sdk.Dia
 	if diags.HasErrors() {
 		return diags, nil
 	}
+	if engine != nil && engine.Networked() {
+		diags = append(diags, sdk.Diagnostic{Severity: sdk.SeverityWarning, Summary: "OCR without a network namespace",
+			Detail: "This machine lets sift make no network namespace (a systemd unit's RestrictNamespaces, or unprivileged user namespaces turned off), " +
+				"so tesseract runs with the machine's network; it still reads only the grey image sift writes to its stdin."})
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.engine = engine
