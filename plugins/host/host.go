@@ -211,10 +211,10 @@ func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diag
 		}
 	}
 	own := hclconfig.PluginDiagnostics(s.Name, s.Body, s.DefRange, pds)
-	if s.DefRange.Filename == "" {
-		// A built-in no block configures: its diagnostics point nowhere,
-		// rather than at "line 0" of no file.
-		for _, d := range own {
+	for _, d := range own {
+		if d.Subject != nil && d.Subject.Filename == "" {
+			// A built-in no block configures: its diagnostic points
+			// nowhere, rather than at "line 0" of no file.
 			d.Subject = nil
 		}
 	}
