@@ -205,9 +205,11 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"items":[{"name":"bolt"},{"name":"nut"}]}`)
 	})
+	// An image of a format no extractor reads (the ocr extractor reads
+	// PNG, JPEG, TIFF, WebP, GIF and BMP, not AVIF).
 	mux.HandleFunc("/image", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "image/png")
-		w.Write([]byte("\x89PNG\r\n\x1a\n"))
+		w.Header().Set("Content-Type", "image/avif")
+		w.Write([]byte("\x00\x00\x00\x1cftypavif"))
 	})
 	mux.HandleFunc("/shell", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")

@@ -149,8 +149,8 @@ func TestExtractErrors(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "invalid: malformed JSON at line 2, column 2") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/png")
-	if code == 0 || !strings.Contains(stderr, `unsupported content type "image/png"`) {
+	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/avif")
+	if code == 0 || !strings.Contains(stderr, `unsupported content type "image/avif"`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
