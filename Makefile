@@ -122,6 +122,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME) ./server/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/html/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/pdf/
+	$(GO) test -run '^$$' -fuzz '^FuzzImageHeader$$' -fuzztime $(FUZZTIME) ./plugins/ocr/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./plugins/internal/charset/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/csv/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/feed/
