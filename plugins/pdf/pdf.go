@@ -154,12 +154,16 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 			res.Metadata["ocr_confidence"] = strconv.FormatFloat(read.confidence, 'f', 1, 64)
 		}
 		failures = read.failures
-	} else if len(scans) > 0 && mode == ocr.Auto {
+	} else if len(scans) > 0 {
 		nums := make([]int, len(scans))
 		for i, s := range scans {
 			nums[i] = pages[s.at] + 1
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s not read: no text layer, and %s", pagesWord(nums), ocr.ErrMissing))
+		if mode == ocr.Always {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("not applied: ocr \"always\" (%s read from the text layer: %s)", pagesWord(nums), ocr.ErrMissing))
+		} else {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s not read: no text layer, and %s", pagesWord(nums), ocr.ErrMissing))
+		}
 	}
 	content, hasText := joinPages(pages, texts)
 	if !hasText {

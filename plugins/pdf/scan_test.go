@@ -101,6 +101,16 @@ func TestScanWithoutOCR(t *testing.T) {
 	}
 }
 
+// Without tesseract, ocr: always on a text page reads its text layer and
+// says why in a warning.
+func TestAlwaysWithoutOCR(t *testing.T) {
+	res, err := extract(t, New().(*Extractor), "pdfjs-TAMReview.pdf", map[string]string{"pages": "1", "ocr": "always"})
+	if err != nil || len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], `not applied: ocr "always" (page 1 read from the text layer: `) ||
+		!strings.Contains(res.Content, "Technology Acceptance Model") {
+		t.Fatalf("%v %q", err, res.Warnings)
+	}
+}
+
 // Pages with a text layer keep it under ocr: auto; ocr: always reads them
 // by OCR too.
 func TestOCRModes(t *testing.T) {
