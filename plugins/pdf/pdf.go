@@ -143,7 +143,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	mode := ocr.RequestMode(req.Options)
 	var failures []string
 	if scans := scanPages(inst, doc, pages, texts, mode); len(scans) > 0 && e.ocr != nil {
-		read, err := readScans(ctx, e.ocr, inst, doc, pages, scans, texts)
+		read, err := readScans(ctx, e.ocr, inst, doc, pages, scans, texts, mode)
 		if err != nil {
 			return nil, err
 		}

@@ -138,8 +138,9 @@ type ocrResult struct {
 // readScans renders the scan pages one after another on inst and reads
 // them by OCR in parallel, as many at once as the machine has cores
 // (the engine's slots hold all of sift's processes to that), writing each
-// page's text into texts where OCR found more than its text layer had.
-func readScans(ctx context.Context, engine *ocr.Engine, inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int, scans []scanPage, texts []string) (ocrResult, error) {
+// page's text into texts: always under ocr: always, else where OCR found
+// more than its text layer had.
+func readScans(ctx context.Context, engine *ocr.Engine, inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int, scans []scanPage, texts []string, mode ocr.Mode) (ocrResult, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	queue := make(chan rendered, 1)
@@ -175,7 +176,7 @@ func readScans(ctx context.Context, engine *ocr.Engine, inst pdfium.Pdfium, doc 
 				switch {
 				case err != nil:
 					res.failures = append(res.failures, fmt.Sprintf("page %d: %v", num, err))
-				case textRunes(page.Text) > textRunes(texts[r.scan.at]):
+				case mode == ocr.Always && page.Text != "" || textRunes(page.Text) > textRunes(texts[r.scan.at]):
 					texts[r.scan.at] = page.Text
 					res.read = append(res.read, num)
 					sum += page.Confidence * float64(page.Words)
