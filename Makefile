@@ -83,6 +83,7 @@ lint:
 bench: build
 	$(GO) test -run '^$$' -bench . -benchtime 20x ./plugins/host/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench CorpusPages -benchtime 1x ./plugins/pdf/
+	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench OCR -benchtime 1x -timeout 60m ./plugins/pdf/
 	$(GO) test -run '^$$' -bench 'Restore|SnapshotPages' -benchtime 50x ./stages/cache/
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -benchtime 181x ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
@@ -122,6 +123,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeBody$$' -fuzztime $(FUZZTIME) ./server/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/html/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/pdf/
+	$(GO) test -run '^$$' -fuzz '^FuzzImageHeader$$' -fuzztime $(FUZZTIME) ./plugins/ocr/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./plugins/internal/charset/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/csv/
 	$(GO) test -run '^$$' -fuzz '^FuzzExtract$$' -fuzztime $(FUZZTIME) ./plugins/feed/

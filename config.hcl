@@ -50,11 +50,25 @@ extractor "html" {
 
 # PDFs run in their own pool: PDFium (WebAssembly) per process, killed and
 # replaced when a hostile file hangs it past timeout or outgrows memory.
+# Pages without a text layer (scans) are read by OCR when Debian's
+# tesseract-ocr is installed: a tesseract process per page, at most one
+# per core, about 5 s a page, so timeout leaves room for a 60-page scan.
 extractor "pdf" {
-  pool      = 2
-  timeout   = "60s"
+  pool          = 2
+  timeout       = "180s"
+  memory        = "768MiB"
+  max_pages     = 500
+  ocr_languages = ["eng"]
+}
+
+# Images (PNG, JPEG, TIFF, WebP, GIF, BMP) are read by OCR, in a pool of
+# their own; without tesseract they are refused (415) and sift validate
+# says what to install.
+extractor "ocr" {
+  pool      = 1
+  timeout   = "90s"
   memory    = "768MiB"
-  max_pages = 500
+  languages = ["eng"]
 }
 
 # Feeds, notebooks and CSV/TSV are small documents parsed in milliseconds:

@@ -21,13 +21,15 @@ var (
 	parserFields = map[string][]string{"pdf": {"type", "maxPages", "mode"}}
 )
 
-// pdfModes are the values of a pdf parser's mode: fast reads the text
-// layer, as sift does; auto and ocr would read scans by OCR.
-var pdfModes = map[string]string{"fast": "", "auto": "ocr", "ocr": "ocr"}
+// pdfModes are the values of a pdf parser's mode, as the value of the
+// pdf extractor's ocr option: fast reads the text layer only, auto reads
+// the pages without one by OCR (sift's default too), ocr reads every page
+// by OCR.
+var pdfModes = map[string]string{"fast": "never", "auto": "auto", "ocr": "always"}
 
 // nestedWarnings names what sift does not apply inside the formats and
 // parsers lists of fields: unknown fields of their objects, and a pdf
-// parser's OCR mode.
+// parser's mode it does not know.
 func nestedWarnings(fields map[string]json.RawMessage) (unknown, warnings []string) {
 	unknown = append(unknownIn("formats", fields["formats"], formatFields), unknownIn("parsers", fields["parsers"], parserFields)...)
 	var parsers []json.RawMessage
@@ -40,10 +42,8 @@ func nestedWarnings(fields map[string]json.RawMessage) (unknown, warnings []stri
 		if json.Unmarshal(raw, &p) != nil || p.Type != "pdf" || p.Mode == "" {
 			continue
 		}
-		if how, known := pdfModes[p.Mode]; !known {
+		if _, known := pdfModes[p.Mode]; !known {
 			warnings = append(warnings, fmt.Sprintf("not applied: parsers[%d].mode %q (want fast, auto or ocr)", i, p.Mode))
-		} else if how == "ocr" {
-			warnings = append(warnings, fmt.Sprintf("not applied: parsers[%d].mode %q (sift reads a PDF's text layer; it has no OCR)", i, p.Mode))
 		}
 	}
 	return unknown, warnings

@@ -67,8 +67,9 @@ type scrapeOptions struct {
 type scrapeParser struct {
 	Type     string `json:"type"`
 	MaxPages int    `json:"maxPages,omitempty"`
-	// Mode is read for its warning only (nestedWarnings): sift reads the
-	// text layer, Firecrawl's fast mode.
+	// Mode is the ocr option: fast reads the text layer only (never),
+	// auto reads pages without one by OCR, ocr reads every page by OCR
+	// (always).
 	Mode string `json:"mode,omitempty"`
 }
 
@@ -123,6 +124,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 	for _, p := range o.Parsers {
 		if p.Type == "pdf" && p.MaxPages > 0 {
 			opts["max_pages"] = strconv.Itoa(p.MaxPages)
+		}
+		if how := pdfModes[p.Mode]; p.Type == "pdf" && how != "" {
+			opts["ocr"] = how
 		}
 	}
 	o.pageOptions(opts)

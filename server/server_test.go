@@ -27,6 +27,7 @@ import (
 	"github.com/siftd/sift/internal/batchtarget"
 	"github.com/siftd/sift/internal/httpapi"
 	"github.com/siftd/sift/internal/service"
+	"github.com/siftd/sift/internal/testkit/testenv"
 	"github.com/siftd/sift/internal/testkit/testwait"
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/plugins/host"
@@ -207,9 +208,11 @@ func fixtureOrigin(t testing.TB) *httptest.Server {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"items":[{"name":"bolt"},{"name":"nut"}]}`)
 	})
+	// An image of a format no extractor reads (the ocr extractor reads
+	// PNG, JPEG, TIFF, WebP, GIF and BMP, not AVIF).
 	mux.HandleFunc("/image", func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "image/png")
-		w.Write([]byte("\x89PNG\r\n\x1a\n"))
+		w.Header().Set("Content-Type", "image/avif")
+		w.Write([]byte("\x00\x00\x00\x1cftypavif"))
 	})
 	mux.HandleFunc("/shell", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
@@ -708,7 +711,8 @@ func TestSlowClientsDropped(t *testing.T) {
 }
 
 // TestFetchPDF: a PDF through /v1/fetch (with pages) and /v2/scrape
-// (numPages); a scan answers no_text with the OCR hint.
+// (numPages); a scan read with ocr: never answers no_text with the OCR
+// hint (TestFetchScan reads one by OCR).
 func TestFetchPDF(t *testing.T) {
 	t.Parallel()
 	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
@@ -733,9 +737,14 @@ func TestFetchPDF(t *testing.T) {
 	if meta := body["data"].(map[string]any)["metadata"].(map[string]any); meta["numPages"] != 23.0 {
 		t.Fatalf("scrape metadata %v", meta)
 	}
-	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-issue12213.pdf"})
-	if resp.StatusCode != http.StatusUnprocessableEntity || body["hint"] != "ocr" || !strings.HasPrefix(body["error"].(string), "no_text:") {
-		t.Fatalf("scan: %d %v", resp.StatusCode, body)
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-issue12213.pdf", "ocr": "never"})
+	if resp.StatusCode != http.StatusUnprocessableEntity || body["hint"] != "ocr" || !strings.HasPrefix(body["error"].(string), "no_text:") ||
+		!strings.Contains(body["error"].(string), `ocr: "never"`) {
+		t.Fatalf("scan, ocr never: %d %v", resp.StatusCode, body)
+	}
+	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/pdfjs-issue12213.pdf", "ocr": "sometimes"})
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body["error"].(string), "want auto, always or never") {
+		t.Fatalf("ocr sometimes: %d %v", resp.StatusCode, body)
 	}
 	resp, body = post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/blank-drawing.pdf"})
 	if _, hinted := body["hint"]; resp.StatusCode != http.StatusUnprocessableEntity || hinted || !strings.HasPrefix(body["error"].(string), "empty:") {
@@ -778,5 +787,50 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 		"parsers": []any{map[string]any{"type": "pdf", "maxPages": 2}}})
 	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
 		t.Errorf("scrape with maxPages of a web page: warning %q", w)
+	}
+}
+
+// TestFetchScan: a scan is read by OCR through /v1/fetch (ocr auto, the
+// default) with the warning that says so and its confidence, and
+// /v2/scrape honours a pdf parser's mode: fast reads the text layer only
+// (the scan's 400 NO_TEXT), auto and ocr read it by OCR.
+func TestFetchScan(t *testing.T) {
+	t.Parallel()
+	testenv.NeedCommand(t, "tesseract", "apt-get install tesseract-ocr tesseract-ocr-eng")
+	corpus := filepath.Join("..", "plugins", "pdf", "testdata")
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := os.ReadFile(filepath.Join(corpus, filepath.Base(r.URL.Path)))
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(body)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, testOptions{})
+	scan := origin.URL + "/pdfjs-issue12213.pdf"
+	resp, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": scan})
+	warnings, _ := body["warnings"].([]any)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(body["content"].(string), "california") ||
+		len(warnings) == 0 || !strings.Contains(warnings[0].(string), "page 1 read by OCR (tesseract") {
+		t.Fatalf("scan: %d %v", resp.StatusCode, body)
+	}
+	for _, tc := range []struct {
+		mode   string
+		status int
+	}{{"fast", http.StatusBadRequest}, {"auto", http.StatusOK}, {"ocr", http.StatusOK}} {
+		resp, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": scan, "maxAge": 0,
+			"parsers": []any{map[string]any{"type": "pdf", "mode": tc.mode}}})
+		if resp.StatusCode != tc.status {
+			t.Errorf("mode %s: %d %v", tc.mode, resp.StatusCode, body)
+			continue
+		}
+		if data, _ := body["data"].(map[string]any); tc.status == http.StatusOK && !strings.Contains(data["markdown"].(string), "california") {
+			t.Errorf("mode %s: %v", tc.mode, body)
+		}
+		if code, _ := body["code"].(string); tc.status != http.StatusOK && code != "NO_TEXT" {
+			t.Errorf("mode %s: %v", tc.mode, body)
+		}
 	}
 }

@@ -144,7 +144,8 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		// Fields inside the formats and parsers objects are named too.
 		{map[string]any{"formats": []any{map[string]any{"type": "markdown", "bogus": 1}}}, []string{"unknown fields ignored: formats[0].bogus"}},
 		{map[string]any{"parsers": []any{map[string]any{"type": "pdf", "mode": "ocr", "pages": true, "blocks": true}}},
-			[]string{"unknown fields ignored: parsers[0].blocks, parsers[0].pages", `parsers[0].mode "ocr" (sift reads a PDF's text layer; it has no OCR)`}},
+			[]string{"unknown fields ignored: parsers[0].blocks, parsers[0].pages"}},
+		{map[string]any{"parsers": []any{map[string]any{"type": "pdf", "mode": "slow"}}}, []string{`parsers[0].mode "slow" (want fast, auto or ocr)`}},
 	}
 	for _, tc := range tests {
 		body := map[string]any{"url": origin.URL + "/article"}

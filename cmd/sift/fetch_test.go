@@ -96,7 +96,7 @@ func TestExtractExitCodes(t *testing.T) {
 	if want := errclass.Get(errclass.Invalid).Exit; code != want {
 		t.Errorf("malformed JSON: exit %d, want %d: %s", code, want, stderr)
 	}
-	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/png")
+	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/avif")
 	if want := errclass.Get(errclass.Unsupported).Exit; code != want {
 		t.Errorf("no extractor: exit %d, want %d: %s", code, want, stderr)
 	}

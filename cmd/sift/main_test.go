@@ -149,8 +149,8 @@ func TestExtractErrors(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "invalid: malformed JSON at line 2, column 2") {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/png")
-	if code == 0 || !strings.Contains(stderr, `unsupported content type "image/png"`) {
+	_, stderr, code = runSift(t, []byte("x"), "extract", "--type", "image/avif")
+	if code == 0 || !strings.Contains(stderr, `unsupported content type "image/avif"`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -246,7 +246,8 @@ func TestGuardCommand(t *testing.T) {
 }
 
 // TestExtractPDF: `sift extract --format text` prints a PDF's pages
-// separated by form feeds, as pdftotext does; a scan is a clean error.
+// separated by form feeds, as pdftotext does; a scan read with
+// -o ocr=never is a clean error (TestExtractImageAndScan reads one).
 func TestExtractPDF(t *testing.T) {
 	corpus := filepath.Join("..", "..", "plugins", "pdf", "testdata")
 	file, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-TAMReview.pdf"))
@@ -256,7 +257,7 @@ func TestExtractPDF(t *testing.T) {
 		t.Fatalf("code %d, %d form feeds, stderr %q", code, strings.Count(stdout, "\f"), stderr)
 	}
 	scan, _ := filepath.Abs(filepath.Join(corpus, "pdfjs-issue12213.pdf"))
-	_, stderr, code = runSift(t, nil, "extract", scan)
+	_, stderr, code = runSift(t, nil, "extract", "-o", "ocr=never", scan)
 	if code == 0 || !strings.Contains(stderr, "no_text:") || strings.Contains(stderr, "panic") {
 		t.Fatalf("a scan: code %d, %q", code, stderr)
 	}

@@ -60,7 +60,7 @@ func TestExtractWarm(t *testing.T) {
 	if code != 0 || warmProcs(t, dir) != 0 {
 		t.Fatalf("inline run: exit %d, %d warm extractors", code, warmProcs(t, dir))
 	}
-	_, inlineErr, inlineCode := runWarm(t, dir, "0", scan)
+	_, inlineErr, inlineCode := runWarm(t, dir, "0", "-o", "ocr=never", scan)
 
 	// Four calls at once start one warm extractor between them.
 	var wg sync.WaitGroup
@@ -87,7 +87,7 @@ func TestExtractWarm(t *testing.T) {
 	if len(socks) != 1 {
 		t.Fatalf("sockets: %v", socks)
 	}
-	_, warmErr, warmCode := runWarm(t, dir, warmIdle, scan)
+	_, warmErr, warmCode := runWarm(t, dir, warmIdle, "-o", "ocr=never", scan)
 	if warmCode != inlineCode || warmErr != inlineErr {
 		t.Fatalf("a scan: warm exit %d %q, inline exit %d %q", warmCode, warmErr, inlineCode, inlineErr)
 	}

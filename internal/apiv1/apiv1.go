@@ -33,7 +33,9 @@ type FetchRequest struct {
 	JQ       string `json:"jq,omitempty" jsonschema:"a jq program applied to a JSON document, e.g. .items[] | {name, url}"`
 	Grep     string `json:"grep,omitempty" jsonschema:"a regular expression: keep only matching lines with two lines of context"`
 	Pages    string `json:"pages,omitempty" jsonschema:"the pages of a PDF to read, e.g. 1-3,7"`
-	Recover  bool   `json:"recover,omitempty" jsonschema:"when the origin fails or is empty, return the newest Wayback Machine snapshot instead"`
+	// OCR says which pages of a PDF, or whether an image, OCR reads.
+	OCR     string `json:"ocr,omitempty" jsonschema:"auto (default): read by OCR a PDF's pages without a text layer, and images; always: every page of a PDF; never: none (a scan is then a 422 no_text)"`
+	Recover bool   `json:"recover,omitempty" jsonschema:"when the origin fails or is empty, return the newest Wayback Machine snapshot instead"`
 	// Links false renders a page's links as their text.
 	Links *bool `json:"links,omitempty" jsonschema:"false renders an HTML page's links as their text, for link-heavy pages"`
 	// MaxTokens bounds the answer: the parts most relevant to the

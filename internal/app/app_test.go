@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/siftd/sift/config"
+	"github.com/siftd/sift/internal/testkit/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected diagnostics in testdata")
@@ -26,6 +27,10 @@ func TestValidateGolden(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden files: %v", err)
 	}
+	// The goldens are those of a machine without tesseract, whichever
+	// this is: the ocr extractor's warning of the missing engine is in
+	// them (TestValidateWithOCREngine checks the other case).
+	hideTesseract(t)
 	for _, path := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(path), ".hcltest"), func(t *testing.T) {
 			raw, err := os.ReadFile(path)
@@ -48,6 +53,41 @@ func TestValidateGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hideTesseract takes the directories holding tesseract off PATH for the
+// test.
+func hideTesseract(t *testing.T) {
+	t.Helper()
+	var keep []string
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if _, err := os.Stat(filepath.Join(dir, "tesseract")); err != nil {
+			keep = append(keep, dir)
+		}
+	}
+	t.Setenv("PATH", strings.Join(keep, string(filepath.ListSeparator)))
+}
+
+// TestValidateWithOCREngine: where tesseract is installed, validate warns
+// of no missing engine; without it, the warning names the package.
+func TestValidateWithOCREngine(t *testing.T) {
+	const src = "extractor \"ocr\" {\n  languages = [\"eng\"]\n}\n"
+	t.Run("missing", func(t *testing.T) {
+		hideTesseract(t)
+		if got := validate(t, []byte(src)); !strings.Contains(got, `Warning: extractor "ocr": OCR engine missing`) || !strings.Contains(got, "install Debian's tesseract-ocr") {
+			t.Errorf("without tesseract:\n%s", got)
+		}
+	})
+	t.Run("installed", func(t *testing.T) {
+		testenv.NeedCommand(t, "tesseract", "apt-get install tesseract-ocr tesseract-ocr-eng")
+		if got := validate(t, []byte(src)); strings.Contains(got, "OCR engine") {
+			t.Errorf("with tesseract:\n%s", got)
+		}
+		if got := validate(t, []byte("extractor \"ocr\" {\n  languages = [\"xxx\"]\n}\n")); !strings.Contains(got, `Error: extractor "ocr": OCR language not installed`) ||
+			!strings.Contains(got, "tesseract-ocr-xxx") {
+			t.Errorf("a language not installed:\n%s", got)
+		}
+	})
 }
 
 func validate(t *testing.T, src []byte) string {

@@ -24,6 +24,10 @@ type pool struct {
 	// DevOverride is set while the pool runs a development override's
 	// unpinned binary (SIFT_PLUGIN_DEV_OVERRIDES).
 	DevOverride bool `json:"dev_override,omitempty"`
+	// Warnings are the plugin's own, from its configuration: an engine it
+	// needs and lacks ("OCR engine missing: … install Debian's
+	// tesseract-ocr").
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Health reports the plugin pools (every pool needs a live process), the
@@ -38,7 +42,7 @@ func (a *App) Health() (ok bool, detail any) {
 	for _, p := range a.Host.Pools() {
 		live := p.Size()
 		pools = append(pools, pool{Name: p.Name(), Version: p.Version(), Live: live, Size: p.Capacity(), CannotRestart: p.Failing() != nil,
-			DevOverride: p.DevOverride()})
+			DevOverride: p.DevOverride(), Warnings: p.Warnings()})
 		ok = ok && live > 0
 	}
 	out := map[string]any{"plugins": pools}

@@ -110,6 +110,11 @@ func ValidateFetch(req *FetchRequest) *Error {
 	if req.JSONPath != "" && req.JQ != "" {
 		return badRequest("give json_path or jq, not both")
 	}
+	switch req.OCR {
+	case "", "auto", "always", "never":
+	default:
+		return badRequest(fmt.Sprintf("ocr %q: want auto, always or never", req.OCR))
+	}
 	if _, _, ae := PluginOptions("options", req.Options, fetchOptions(req)); ae != nil {
 		return ae
 	}
@@ -171,7 +176,7 @@ func NoScheme(rawURL string) string {
 // fetchOptions are the per-request knobs of f the extractors read.
 func fetchOptions(f *FetchRequest) map[string]string {
 	opts := map[string]string{}
-	for k, v := range map[string]string{"json_path": f.JSONPath, "jq": f.JQ, "pages": f.Pages} {
+	for k, v := range map[string]string{"json_path": f.JSONPath, "jq": f.JQ, "pages": f.Pages, "ocr": f.OCR} {
 		if v != "" {
 			opts[k] = v
 		}

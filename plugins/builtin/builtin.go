@@ -12,6 +12,7 @@ import (
 	"github.com/siftd/sift/plugins/json"
 	"github.com/siftd/sift/plugins/llmdigest"
 	"github.com/siftd/sift/plugins/notebook"
+	"github.com/siftd/sift/plugins/ocr"
 	"github.com/siftd/sift/plugins/office"
 	"github.com/siftd/sift/plugins/pdf"
 	"github.com/siftd/sift/plugins/sdk"
@@ -29,6 +30,7 @@ func Extractors() host.Builtins {
 		"text":      text.New,
 		"epub":      epub.New,
 		"office":    office.New,
+		"ocr":       ocr.NewExtractor,
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/hcl/v2"
@@ -203,7 +204,21 @@ func configure(ctx context.Context, s *Spec, log *slog.Logger) ([]byte, hcl.Diag
 	if err != nil {
 		return nil, hcl.Diagnostics{startError(s, fmt.Errorf("configure: %w", err))}
 	}
-	return cfg, append(diags, hclconfig.PluginDiagnostics(s.Name, s.Body, s.DefRange, pds)...)
+	s.Warnings = nil
+	for _, d := range pds {
+		if d.Severity == sdk.SeverityWarning {
+			s.Warnings = append(s.Warnings, strings.TrimSpace(d.Summary+": "+d.Detail))
+		}
+	}
+	own := hclconfig.PluginDiagnostics(s.Name, s.Body, s.DefRange, pds)
+	for _, d := range own {
+		if d.Subject != nil && d.Subject.Filename == "" {
+			// A built-in no block configures: its diagnostic points
+			// nowhere, rather than at "line 0" of no file.
+			d.Subject = nil
+		}
+	}
+	return cfg, append(diags, own...)
 }
 
 func startError(s *Spec, err error) *hcl.Diagnostic {

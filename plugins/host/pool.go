@@ -332,5 +332,8 @@ func (p *Pool) Version() string { return p.spec.Info.Version }
 // unpinned binary.
 func (p *Pool) DevOverride() bool { return p.spec.DevOverride }
 
+// Warnings are what the plugin warned of when it was configured.
+func (p *Pool) Warnings() []string { return p.spec.Warnings }
+
 // Capacity is the number of processes the pool keeps.
 func (p *Pool) Capacity() int { return p.spec.Pool }

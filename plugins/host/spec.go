@@ -91,6 +91,9 @@ type Spec struct {
 	Schema sdk.Schema
 	// sniffers are Info.Sniff compiled; Plan fills them in.
 	sniffers []*sdk.Sniffer
+	// Warnings are the plugin's own warnings at Configure ("OCR engine
+	// missing: …"), which /healthz reports beside its pool.
+	Warnings []string
 }
 
 // described is what extractors and digesters share.

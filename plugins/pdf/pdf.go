@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"github.com/klippa-app/go-pdfium/references"
 	"github.com/klippa-app/go-pdfium/requests"
 
+	"github.com/siftd/sift/plugins/ocr"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -49,13 +51,18 @@ const (
 const PageMarker = "<!-- page %d -->"
 
 type config struct {
-	MaxPages int `json:"max_pages"`
+	MaxPages       int      `json:"max_pages"`
+	OCRLanguages   []string `json:"ocr_languages"`
+	OCRPageTimeout string   `json:"ocr_page_timeout"`
+	OCRPageMemory  string   `json:"ocr_page_memory"`
 }
 
-// Extractor reads PDFs with PDFium.
+// Extractor reads PDFs with PDFium, and their scanned pages by OCR.
 type Extractor struct {
 	cfg    config
 	engine engine
+	// ocr reads scanned pages; nil without tesseract.
+	ocr *ocr.Engine
 }
 
 // New returns the PDF extractor.
@@ -73,16 +80,17 @@ func (*Extractor) Info(context.Context) (sdk.Info, error) {
 
 // Schema lists the pdf block's own attribute.
 func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
-	return sdk.Schema{Attributes: []sdk.Attribute{
+	return sdk.Schema{Attributes: append([]sdk.Attribute{
 		{Name: "max_pages", Type: sdk.TypeInteger, Description: fmt.Sprintf("pages read at most per document (default %d)", DefaultMaxPages)},
-	}, Options: []sdk.Option{
+	}, ocr.Attributes("ocr_")...), Options: []sdk.Option{
 		{Name: "pages", Type: sdk.TypeString, MaxLength: 1024, Description: `the pages to read, as "1-3,7"`},
 		{Name: "max_pages", Type: sdk.TypeInteger, Min: sdk.Bound(1), Description: "read only the first N pages of the selection"},
+		ocr.ModeOption,
 	}}, nil
 }
 
-// Configure reads max_pages.
-func (e *Extractor) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
+// Configure reads max_pages and finds the OCR engine.
+func (e *Extractor) Configure(ctx context.Context, raw json.RawMessage) (sdk.Diagnostics, error) {
 	cfg := config{MaxPages: DefaultMaxPages}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &cfg); err != nil {
@@ -92,12 +100,18 @@ func (e *Extractor) Configure(_ context.Context, raw json.RawMessage) (sdk.Diagn
 	if cfg.MaxPages <= 0 {
 		return sdk.Diagnostics{{Severity: sdk.SeverityError, Summary: "Invalid max_pages", Detail: "max_pages must be at least 1.", Attribute: "max_pages"}}, nil
 	}
-	e.cfg = cfg
+	engine, diags := ocr.Config{Languages: cfg.OCRLanguages, PageTimeout: cfg.OCRPageTimeout, PageMemory: cfg.OCRPageMemory}.Start(ctx, "ocr_")
+	if diags.HasErrors() {
+		return diags, nil
+	}
+	// A missing engine is the ocr extractor's to warn of, once; a scan's
+	// 422 here names the package (noTextError).
+	e.cfg, e.ocr = cfg, engine
 	return nil, nil
 }
 
 // Extract returns the selected pages' text, each after its page marker.
-func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
+func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.ExtractResult, error) {
 	inst, err := e.engine.instance()
 	if err != nil {
 		return nil, err
@@ -125,9 +139,38 @@ func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 		res.Warnings = append(res.Warnings, fmt.Sprintf("read the first %d of %d pages (max_pages)", e.cfg.MaxPages, len(pages)))
 		pages = pages[:e.cfg.MaxPages]
 	}
-	content, hasText := e.readPages(inst, doc, req.Body, pages)
+	texts := e.readPages(inst, doc, req.Body, pages)
+	mode := ocr.RequestMode(req.Options)
+	var failures []string
+	if scans := scanPages(inst, doc, pages, texts, mode); len(scans) > 0 && e.ocr != nil {
+		read, err := readScans(ctx, e.ocr, inst, doc, pages, scans, texts, mode)
+		if err != nil {
+			return nil, err
+		}
+		if len(read.read) > 0 {
+			slices.Sort(read.read)
+			res.Warnings = append(res.Warnings, e.ocr.Warning(pagesWord(read.read), read.confidence, read.words))
+			res.Metadata["ocr_pages"] = pageList(read.read)
+			res.Metadata["ocr_confidence"] = strconv.FormatFloat(read.confidence, 'f', 1, 64)
+		}
+		failures = read.failures
+	} else if len(scans) > 0 {
+		nums := make([]int, len(scans))
+		for i, s := range scans {
+			nums[i] = pages[s.at] + 1
+		}
+		if mode == ocr.Always {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("not applied: ocr \"always\" (%s read from the text layer: %s)", pagesWord(nums), ocr.ErrMissing))
+		} else {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s not read: no text layer, and %s", pagesWord(nums), ocr.ErrMissing))
+		}
+	}
+	content, hasText := joinPages(pages, texts)
 	if !hasText {
-		return nil, noTextError(inst, doc, pages)
+		return nil, e.noTextError(inst, doc, pages, mode, failures)
+	}
+	for _, f := range failures {
+		res.Warnings = append(res.Warnings, "OCR failed on "+f)
 	}
 	var warning string
 	if res.Content, warning = sdk.CapOutput(content, req.MaxOutputBytes, DefaultMaxOutput); warning != "" {
@@ -137,12 +180,24 @@ func (e *Extractor) Extract(_ context.Context, req *sdk.ExtractRequest) (*sdk.Ex
 }
 
 // noTextError says why a PDF gave no text: pages drawn from images (a
-// scan) need OCR; pages with neither text nor images are empty, and OCR
-// would not help.
-func noTextError(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int) error {
+// scan) need OCR, which the request turned off, which is not installed,
+// or which failed or found nothing; pages with neither text nor images
+// are empty, and OCR would not help.
+func (e *Extractor) noTextError(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, pages []int, mode ocr.Mode, failures []string) error {
 	for _, idx := range pages {
 		if mayHoldImages(inst, requests.Page{ByIndex: &requests.PageByIndex{Document: doc, Index: idx}}) {
-			return &sdk.DocError{Class: ClassNoText, Message: "the PDF has no text layer (a scan?); reading it needs OCR"}
+			msg := "the PDF has no text layer (a scan?); reading it needs OCR"
+			switch {
+			case mode == ocr.Never:
+				msg += `, which this request turned off (ocr: "never"; send "auto" to read it)`
+			case e.ocr == nil:
+				msg += ": " + ocr.ErrMissing.Error()
+			case len(failures) > 0:
+				msg += ", which failed on " + strings.Join(failures, "; ")
+			default:
+				msg += ", and OCR found no text on its pages"
+			}
+			return &sdk.DocError{Class: ClassNoText, Message: msg}
 		}
 	}
 	return &sdk.DocError{Class: ClassEmpty, Message: "the PDF's pages hold no text and no images: there is nothing to read"}
@@ -179,7 +234,7 @@ const parallelPages = 4
 // takes the next unread page, so neither idles while the other is left
 // with a document's heavy pages (a fixed half each left one core idle on
 // a third of the corpus's long documents).
-func (e *Extractor) readPages(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, body []byte, pages []int) (string, bool) {
+func (e *Extractor) readPages(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, body []byte, pages []int) []string {
 	texts := make([]string, len(pages))
 	var next atomic.Int64
 	read := func(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT) {
@@ -209,7 +264,7 @@ func (e *Extractor) readPages(inst pdfium.Pdfium, doc references.FPDF_DOCUMENT, 
 	} else {
 		read(inst, doc)
 	}
-	return joinPages(pages, texts)
+	return texts
 }
 
 // openInHelper opens a long document in the helper instance too; ok is
@@ -227,6 +282,14 @@ func (e *Extractor) openInHelper(body []byte, pages int) (pdfium.Pdfium, referen
 		return nil, "", false
 	}
 	return helper, opened.Document, true
+}
+
+// pagesWord names pages for a warning: "page 3", "pages 1-3, 5".
+func pagesWord(nums []int) string {
+	if len(nums) == 1 {
+		return "page " + strconv.Itoa(nums[0])
+	}
+	return "pages " + pageList(nums)
 }
 
 // joinPages puts each page's text after its marker and reports whether

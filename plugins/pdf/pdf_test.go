@@ -188,7 +188,7 @@ func TestParallelReadEqualsSerial(t *testing.T) {
 		texts[i] = readPage(inst, doc, idx)
 	}
 	serial, _ := joinPages(pages, texts)
-	parallel, hasText := e.readPages(inst, doc, body, pages)
+	parallel, hasText := joinPages(pages, e.readPages(inst, doc, body, pages))
 	if !hasText || parallel != serial {
 		t.Fatalf("parallel read differs from serial: %d vs %d bytes", len(parallel), len(serial))
 	}
