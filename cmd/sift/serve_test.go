@@ -64,7 +64,7 @@ func TestServeHealthAndShutdown(t *testing.T) {
 		defer resp.Body.Close()
 		return json.NewDecoder(resp.Body).Decode(&health) == nil
 	})
-	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 7 { // html, delimited, feeds, json, notebook, pdf, text
+	if !health.OK || strings.Join(health.Stages, ",") != "guard,fetch,extract" || len(health.Dependencies.Plugins) != 9 { // html, delimited, epub, feeds, json, notebook, office, pdf, text
 		t.Fatalf("health %+v", health)
 	}
 	for _, p := range health.Dependencies.Plugins {
