@@ -130,7 +130,7 @@ var table = []Row{
 	{Class: Unsupported, Status: 415, FirecrawlStatus: 400, FirecrawlCode: "UNSUPPORTED", Outcome: "unsupported", Exit: 16,
 		When: "no extractor for the content type; `raw` of a binary type; an image without tesseract to read it"},
 	{Class: TooLarge, Status: 413, FirecrawlStatus: 400, FirecrawlAlso: []int{413}, FirecrawlCode: "TOO_LARGE", Outcome: "too_large", Exit: 17,
-		When: "the body over `max_body`, on the wire or after decoding (gzip bombs); a request or batch result over its cap (a request body over its route's cap is 413 on Firecrawl too)"},
+		When: "the body over `max_body`, on the wire or after decoding (gzip bombs); a document whose reading ran its extractor out of its `memory` (the process is replaced); a request or batch result over its cap (a request body over its route's cap is 413 on Firecrawl too)"},
 	{Class: Redirects, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "REDIRECTS", Outcome: "upstream_4xx", Exit: 18,
 		When: "more than 5 redirects, a redirect loop, a malformed `Location`"},
 	{Class: ContentType, Status: 422, FirecrawlStatus: 400, FirecrawlCode: "CONTENT_TYPE", Outcome: "upstream_4xx", Exit: 19,
