@@ -42,9 +42,8 @@ func layOutTables(root *html.Node) {
 	for _, t := range tablesInnermostFirst(root) {
 		switch outer := outerTable(t); {
 		case t.Parent == nil:
-		case !off("nested") && outer != nil && hasHeaders(outer) && flatTable(t):
+		case outer != nil && hasHeaders(outer) && flatTable(t):
 			flattenNestedTable(t)
-		case off("spans"):
 		default:
 			layOutSpans(t, &budget)
 		}

@@ -107,13 +107,9 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	}
 	page, hrefs := prepare(root, objs)
 	content := mainContent(root, page, req.URL, out)
-	if !off("figures") {
-		restoreFigures(root, content, objs)
-	}
+	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
-	if !off("layout") {
-		unwrapLayoutTables(content)
-	}
+	unwrapLayoutTables(content)
 	tidy(content)
 	var contentAsHTML string
 	if wantHTML {
@@ -187,9 +183,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 func prepare(root *html.Node, objs *objects) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
-	if !off("math") {
-		markMath(root, objs)
-	}
+	markMath(root, objs)
 	removeHidden(root)
 	dropOverlays(root)
 	layOutTables(root)
