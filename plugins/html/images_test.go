@@ -23,7 +23,7 @@ func TestImages(t *testing.T) {
 	on := map[string]string{OptionImages: "true"}
 	for _, tc := range []struct {
 		name, markup string
-		want, gone []string
+		want, gone   []string
 	}{
 		{"src made absolute", `<p><img src="/img/cut.jpg" alt="A cut above a bud"></p>`,
 			[]string{"![A cut above a bud](https://garden.example/img/cut.jpg)"}, nil},
