@@ -115,6 +115,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
+	objs.dropImages(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
@@ -158,6 +159,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
+	objs.dropImages(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {

@@ -39,7 +39,7 @@ func imagesOption(opts map[string]string) (bool, error) {
 // as tidy leaves it).
 
 // lazySources are the attributes lazy-loading scripts copy into src.
-var lazySources = []string{"data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src", "data-full-src"}
+var lazySources = []string{"data-src", "nitro-lazy-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src", "data-full-src"}
 
 // lazySrcsets are those they copy into srcset.
 var lazySrcsets = []string{"srcset", "data-srcset", "data-lazy-srcset"}
@@ -116,6 +116,35 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	md := "![" + escapeBrackets(alt) + "](" + linkTargetEscapes.Replace(abs) + ")"
 	h := `<img src="` + html.EscapeString(abs) + `" alt="` + html.EscapeString(alt) + `">`
 	objs.mark(n, "", md, h)
+}
+
+// dropImages removes from the markdown's tree under n the images
+// go-trafilatura kept when images are not asked for: its fallbacks kept
+// some, as they stood in the page (a lazy loader's placeholder, a
+// tracking pixel). A link that held an image alone goes with it. The
+// content as HTML, made before, keeps them, as Firecrawl's html format
+// does.
+func (o *objects) dropImages(n *html.Node) {
+	if o.images {
+		return
+	}
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode {
+			switch {
+			case c.Data == "img":
+				n.RemoveChild(c)
+			case c.Data == "a" && hasElement(c, "img"):
+				o.dropImages(c)
+				if strings.TrimFunc(textOf(c), isBlank) == "" {
+					n.RemoveChild(c)
+				}
+			default:
+				o.dropImages(c)
+			}
+		}
+		c = next
+	}
 }
 
 // imageSource is the URL a browser loads for img: its src, unless that is

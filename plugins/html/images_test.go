@@ -74,6 +74,21 @@ func TestImagesOffByDefault(t *testing.T) {
 	checkText(t, res.HTML, []string{`<img src="https://garden.example/img/cut.jpg" alt="A cut above a bud">`}, nil)
 }
 
+// TestImagesLeftOut: without the option the images go-trafilatura's
+// fallbacks keep go too: they came out as the page wrote them, a lazy
+// loader's placeholder and a tracking pixel among them.
+func TestImagesLeftOut(t *testing.T) {
+	page := imagePage(`<p><img src="/img/cut.jpg" alt="A cut above a bud"></p><p><img src="/lazy.gif" data-src="/img/crown.jpg" alt="The crown"></p>` +
+		`<img src="https://stats.example/p.gif" width="1" height="1" alt="">`)
+	for _, opts := range []map[string]string{nil, {OptionImages: "false"}, {OptionMainContent: "false"}} {
+		res, err := extractHTML(t, []byte(page), pageURL, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, res.Content, []string{"thin the crown"}, []string{"![", "cut.jpg", "lazy.gif", "stats.example"})
+	}
+}
+
 // TestFigureWithoutCaption: a figure with no caption keeps its image's
 // alt text as text.
 func TestFigureWithoutCaption(t *testing.T) {
