@@ -100,13 +100,17 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	// The JSON-LD is read before the tags are applied: it says what the
+	// page is, whatever part of it is asked for.
+	schema := structuredData(root)
 	po.applyTags(root, out)
 	objs := newObjects(req.URL, images)
 	if po.whole {
-		return e.wholePage(ctx, root, req, objs, keepLinks, wantHTML, out)
+		return e.wholePage(ctx, root, req, objs, schema, keepLinks, wantHTML, out)
 	}
 	page, hrefs := prepare(root, objs)
 	content := mainContent(root, page, req.URL, out)
+	out.Metadata = withSchema(out.Metadata, schema)
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
 	unwrapLayoutTables(content)
@@ -122,6 +126,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, err
 	}
 	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out)
+	md = withProductFacts(md, schema)
 	// Links go last, so that what the rules above read in them (tag
 	// blocks, promotions) goes whether or not they are asked for.
 	if !keepLinks {
@@ -148,9 +153,10 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 
 // wholePage renders the whole visible page: the title and metadata are
 // still read as for the main content, the text is the body's.
-func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root, objs)
 	_ = mainContent(root, page, req.URL, out)
+	out.Metadata = withSchema(out.Metadata, schema)
 	content := visibleBody(root)
 	restoreCodeLanguages(content)
 	unwrapLayoutTables(content)

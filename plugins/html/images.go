@@ -316,16 +316,21 @@ func isSrcsetSpace(b byte) bool {
 }
 
 // go-trafilatura removes <figure> whole: one article caption in a hundred
-// reached the markdown. restoreFigures puts each figure that stands
-// within the content back where it stood, as its caption (a figure
-// without one has its images' alt text for one) and, when images are
-// asked for, its images first. A figure stands within the content when a
+// reached the markdown. With the images option, restoreFigures puts each
+// figure that stands within the content back where it stood, as its
+// images and its caption. Without it the figures stay out: the
+// extraction benchmark's ground truths leave captions out (scrapinghub's
+// always), and putting them back cost every set's F1 (bench/html/
+// BENCHMARKS.md, 2026-12-03). A figure stands within the content when a
 // block of the content comes before it in the page and another after it:
 // the figures after an article's text are its teasers and its readers'
 // comments' avatars. It reads the page's own tree, which go-trafilatura
 // copied, and skips a figure whose caption the content already holds (a
 // region of the page taken whole).
 func restoreFigures(root, content *html.Node, objs *objects) {
+	if !objs.images {
+		return
+	}
 	isFigure := func(c *html.Node) bool { return c.Data == "figure" }
 	// A content holding figures is a region of the page taken whole.
 	if content == nil || findElement(root, isFigure) == nil || findElement(content, isFigure) != nil {
@@ -367,7 +372,7 @@ func restoreFigures(root, content *html.Node, objs *objects) {
 			anchor := blocks[words][0]
 			blocks[words] = blocks[words][1:]
 			for _, f := range pending {
-				if fig := figureBlock(f, held, objs); fig != nil {
+				if fig := figureBlock(f, held); fig != nil {
 					anchor.Parent.InsertBefore(fig, anchor)
 				}
 			}
@@ -378,9 +383,9 @@ func restoreFigures(root, content *html.Node, objs *objects) {
 }
 
 // figureBlock is what figure f reads as in the content: a paragraph of its
-// images, when asked for, and one of its caption; nil when the content
+// images and one of its caption; nil when the content
 // already holds the caption, or the figure has nothing to show.
-func figureBlock(f *html.Node, held string, objs *objects) *html.Node {
+func figureBlock(f *html.Node, held string) *html.Node {
 	var caption *html.Node
 	walkElements(f, func(c *html.Node) bool {
 		if caption == nil && c.DataAtom == atom.Figcaption {
@@ -396,25 +401,16 @@ func figureBlock(f *html.Node, held string, objs *objects) *html.Node {
 		return nil
 	}
 	block := element(atom.Div)
-	if objs.images {
-		// markImages made the figure's images marked texts already.
-		if marks := objectMarksIn(f, caption); marks != "" {
-			p := element(atom.P)
-			p.AppendChild(&html.Node{Type: html.TextNode, Data: marks})
-			block.AppendChild(p)
-		}
+	// markImages made the figure's images marked texts already.
+	if marks := objectMarksIn(f, caption); marks != "" {
+		p := element(atom.P)
+		p.AppendChild(&html.Node{Type: html.TextNode, Data: marks})
+		block.AppendChild(p)
 	}
-	switch {
-	case caption != nil && text != "":
+	if caption != nil && text != "" {
 		p := headingCopy(caption)
 		p.Data, p.DataAtom, p.Attr = "p", atom.P, nil
 		block.AppendChild(p)
-	case !objs.images:
-		if alt := figureAlt(f); alt != "" {
-			p := element(atom.P)
-			p.AppendChild(&html.Node{Type: html.TextNode, Data: alt})
-			block.AppendChild(p)
-		}
 	}
 	if block.FirstChild == nil {
 		return nil
@@ -439,18 +435,4 @@ func objectMarksIn(n, skip *html.Node) string {
 	}
 	walk(n)
 	return b.String()
-}
-
-// figureAlt is the alt text of a figure's images, joined.
-func figureAlt(f *html.Node) string {
-	var alts []string
-	walkElements(f, func(c *html.Node) bool {
-		if c.DataAtom == atom.Img {
-			if alt := strings.Join(strings.Fields(attr(c, "alt")), " "); alt != "" {
-				alts = append(alts, alt)
-			}
-		}
-		return true
-	})
-	return strings.Join(alts, " ")
 }
