@@ -119,7 +119,6 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
-	objs.dropImages(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
@@ -127,10 +126,14 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	}
 	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out)
 	md = withProductFacts(md, schema)
-	// Links go last, so that what the rules above read in them (tag
-	// blocks, promotions) goes whether or not they are asked for.
+	// Links and images go last, so that what the rules above read in
+	// them (tag blocks, promotions) goes whether or not they are asked
+	// for.
 	if !keepLinks {
 		md = unlinkMarkdown(md)
+	}
+	if !images {
+		md = dropImageMarkdown(md)
 	}
 	if md == "" {
 		contentAsHTML = "" // nothing to read: finish said why
@@ -165,7 +168,6 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
-	objs.dropImages(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
@@ -174,6 +176,9 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	md = objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL))
 	if !keepLinks {
 		md = unlinkMarkdown(md)
+	}
+	if !objs.images {
+		md = dropImageMarkdown(md)
 	}
 	return capped(out, md, contentAsHTML, req.MaxOutputBytes), nil
 }

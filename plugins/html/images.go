@@ -118,35 +118,6 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	objs.mark(n, "", md, h)
 }
 
-// dropImages removes from the markdown's tree under n the images
-// go-trafilatura kept when images are not asked for: its fallbacks kept
-// some, as they stood in the page (a lazy loader's placeholder, a
-// tracking pixel). A link that held an image alone goes with it. The
-// content as HTML, made before, keeps them, as Firecrawl's html format
-// does.
-func (o *objects) dropImages(n *html.Node) {
-	if o.images {
-		return
-	}
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			switch {
-			case c.Data == "img":
-				n.RemoveChild(c)
-			case c.Data == "a" && hasElement(c, "img"):
-				o.dropImages(c)
-				if strings.TrimFunc(textOf(c), isBlank) == "" {
-					n.RemoveChild(c)
-				}
-			default:
-				o.dropImages(c)
-			}
-		}
-		c = next
-	}
-}
-
 // imageSource is the URL a browser loads for img: its src, unless that is
 // missing or a lazy loader's placeholder, else its lazy attributes', else
 // its or its sources' largest srcset candidate.

@@ -123,3 +123,18 @@ func TestLargestCandidate(t *testing.T) {
 		}
 	}
 }
+
+func TestDropImageMarkdown(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`See ![a \[b\]](https://x.example/a.png "t") here.`, "See here."},
+		{"- [![](https://x.example/a.png) Desk $5](https://x.example/d)\n    - ![x](https://x.example/b.png) nested", "- [Desk $5](https://x.example/d)\n    - nested"},
+		{"[![logo](https://x.example/l.png)](https://x.example/)\n\n\n\nText", "Text"},
+		{"Write `![alt](url)` for an image.", "Write `![alt](url)` for an image."},
+		{"```\n![alt](url)\n```", "```\n![alt](url)\n```"},
+		{"| 1 | ![](https://x.example/s.gif) | Job |", "| 1 | | Job |"},
+	} {
+		if got := dropImageMarkdown(tc.in); got != tc.want {
+			t.Errorf("dropImageMarkdown(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
