@@ -115,7 +115,19 @@ func markFormula(n *html.Node, f formula, o *objects) {
 		n.Namespace, n.Data, n.DataAtom = "", "span", atom.Span
 		n.Attr = withoutAttr(n.Attr, "src")
 	}
+	// The space at the formula's edges (MathJax writes its copy on lines
+	// of its own) stays outside it: "= 0$and they are" ran together.
+	lead := n.FirstChild != nil && n.FirstChild.Type == html.TextNode && startsWithSpace(n.FirstChild.Data)
+	trail := n.LastChild != nil && n.LastChild.Type == html.TextNode && endsWithSpace(n.LastChild.Data)
 	n.FirstChild, n.LastChild = nil, nil
+	if n.Parent != nil {
+		if lead {
+			n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, n)
+		}
+		if trail {
+			n.Parent.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, n.NextSibling)
+		}
+	}
 	if aloneInBlock(n) {
 		f.display = true // MediaWiki writes a formula of its own in a <dd> of its own
 	}
@@ -130,6 +142,14 @@ func markFormula(n *html.Node, f formula, o *objects) {
 	t := &html.Node{Type: html.TextNode}
 	n.AppendChild(t)
 	o.mark(t, f.tex, md, html.EscapeString(md))
+}
+
+func startsWithSpace(s string) bool {
+	return s != "" && strings.TrimLeft(s, " \t\n\r\f") != s
+}
+
+func endsWithSpace(s string) bool {
+	return s != "" && strings.TrimRight(s, " \t\n\r\f") != s
 }
 
 // aloneInBlock reports whether n is all a paragraph, a <dd> or a <div>

@@ -43,6 +43,9 @@ func TestFormulas(t *testing.T) {
 		{"mathjax 3 assistive mathml", `<mjx-container class="MathJax" jax="CHTML"><mjx-math class="MJX-TEX" aria-hidden="true"><mjx-mi class="mjx-i"><mjx-c class="mjx-c1D44E TEX-I"></mjx-c></mjx-mi></mjx-math>` +
 			`<mjx-assistive-mml unselectable="on" display="inline"><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>a</mi><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo><mi>c</mi></math></mjx-assistive-mml></mjx-container>`,
 			`In words: $a x^2 + c$ which`},
+		{"mathjax 3, the space inside its edges kept outside", "<mjx-container class=\"MathJax\" jax=\"CHTML\">\n  <mjx-math aria-hidden=\"true\"><mjx-mi>a</mjx-mi></mjx-math>\n" +
+			"  <mjx-assistive-mml display=\"inline\"><math><mi>a</mi><mo>=</mo><mn>0</mn></math></mjx-assistive-mml>\n</mjx-container>and",
+			`In words: $a = 0$ and which`},
 		{"mathml with annotation", `<math><semantics><mrow><mfrac><mn>1</mn><mi>n</mi></mfrac></mrow><annotation encoding="TeX">\frac{1}{n}</annotation></semantics></math>`,
 			`In words: $\frac{1}{n}$ which`},
 		{"mathml alone, linear", `<math display="block"><mi>x</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>±</mo><msqrt><msup><mi>b</mi><mn>2</mn></msup><mo>−</mo><mn>4</mn><mi>a</mi><mi>c</mi></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac></math>`,
