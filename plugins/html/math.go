@@ -118,7 +118,7 @@ func markFormula(n *html.Node, f formula, o *objects) {
 	// The space at the formula's edges (MathJax writes its copy on lines
 	// of its own) stays outside it: "= 0$and they are" ran together.
 	lead := n.FirstChild != nil && n.FirstChild.Type == html.TextNode && startsWithSpace(n.FirstChild.Data)
-	trail := n.LastChild != nil && n.LastChild.Type == html.TextNode && endsWithSpace(n.LastChild.Data)
+	trail := n.LastChild != nil && n.LastChild.Type == html.TextNode && endsWithSpace(n.LastChild.Data) && !punctuationNext(n)
 	n.FirstChild, n.LastChild = nil, nil
 	if n.Parent != nil {
 		if lead {
@@ -142,6 +142,13 @@ func markFormula(n *html.Node, f formula, o *objects) {
 	t := &html.Node{Type: html.TextNode}
 	n.AppendChild(t)
 	o.mark(t, f.tex, md, html.EscapeString(md))
+}
+
+// punctuationNext reports whether the text after n starts with a
+// punctuation mark, which no space goes before.
+func punctuationNext(n *html.Node) bool {
+	next := n.NextSibling
+	return next != nil && next.Type == html.TextNode && next.Data != "" && strings.ContainsRune(",.;:!?)]", rune(next.Data[0]))
 }
 
 func startsWithSpace(s string) bool {
