@@ -55,7 +55,18 @@ var bareLanguages = map[string]bool{
 
 // codeLanguage is the language the page names for the block pre, or "".
 func codeLanguage(pre *html.Node) string {
-	if code := onlyElementChild(pre); code != nil && code.DataAtom == atom.Code {
+	// The block's <code>: its one child, or the first <code> among its
+	// children (mdBook writes its buttons ahead of it).
+	code := onlyElementChild(pre)
+	if code == nil || code.DataAtom != atom.Code {
+		code = nil
+		for c := pre.FirstChild; c != nil && code == nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.DataAtom == atom.Code {
+				code = c
+			}
+		}
+	}
+	if code != nil {
 		if lang := languageOf(code, true); lang != "" {
 			return lang
 		}
@@ -153,12 +164,44 @@ func restoreCodeLanguages(n *html.Node) {
 		switch {
 		case c.Type == html.TextNode && strings.ContainsRune(c.Data, langOpen):
 			lang := takeLanguageMark(c)
-			if pre := enclosingPre(c); pre != nil && lang != "" {
+			switch pre := enclosingPre(c); {
+			case pre != nil && lang != "":
 				pre.Attr = append(withoutAttr(pre.Attr, "class"), html.Attribute{Key: "class", Val: "language-" + lang})
+			case pre == nil && lang != "" && c.Parent != nil && c.Parent.Data == "code":
+				liftCodeBlock(c.Parent, lang)
 			}
 		case c.Type == html.ElementNode:
 			restoreCodeLanguages(c)
 		}
+	}
+}
+
+// liftCodeBlock makes code, a block of several lines go-trafilatura put
+// inside a paragraph (a library reference's example in a <dd>, which came
+// out as one code span), a block again: a <pre> after the paragraph, and
+// what followed the code in the paragraph a paragraph after it.
+func liftCodeBlock(code *html.Node, lang string) {
+	pre := element(atom.Pre)
+	if lang != "" {
+		pre.Attr = []html.Attribute{{Key: "class", Val: "language-" + lang}}
+	}
+	p := code.Parent
+	if p.Type != html.ElementNode || p.Data != "p" || p.Parent == nil {
+		p.InsertBefore(pre, code)
+		p.RemoveChild(code)
+		pre.AppendChild(code)
+		return
+	}
+	rest := element(atom.P)
+	for k := code.NextSibling; k != nil; k = code.NextSibling {
+		p.RemoveChild(k)
+		rest.AppendChild(k)
+	}
+	p.RemoveChild(code)
+	pre.AppendChild(code)
+	p.Parent.InsertBefore(pre, p.NextSibling)
+	if strings.TrimFunc(textOf(rest), isBlank) != "" {
+		p.Parent.InsertBefore(rest, pre.NextSibling)
 	}
 }
 
@@ -210,4 +253,47 @@ func nameCodeLanguages(n *html.Node) {
 		}
 		return false
 	})
+}
+
+// unwrapLineNumberTables replaces each table that sets a code block
+// beside its line numbers (Chroma's and Pygments' lntable and
+// highlighttable: one row, a cell whose <pre> holds only numbers, and a
+// cell holding the code's <pre>) by the code's cell's content.
+// go-trafilatura dropped such tables, or kept the numbers as a block of
+// their own, and the block lost its language with them.
+func unwrapLineNumberTables(root *html.Node) {
+	var tables []*html.Node
+	walkElements(root, func(n *html.Node) bool {
+		if n.DataAtom == atom.Table {
+			tables = append(tables, n)
+			return false
+		}
+		return true
+	})
+	for _, t := range tables {
+		rows := rowsOf(t)
+		if len(rows) != 1 {
+			continue
+		}
+		cells := cellsOf(rows[0])
+		if len(cells) != 2 || !onlyNumbers(cells[0]) || findElement(cells[1], func(c *html.Node) bool { return c.DataAtom == atom.Pre }) == nil {
+			continue
+		}
+		for k := cells[1].FirstChild; k != nil; k = cells[1].FirstChild {
+			cells[1].RemoveChild(k)
+			t.Parent.InsertBefore(k, t)
+		}
+		t.Parent.RemoveChild(t)
+	}
+}
+
+// onlyNumbers reports whether cell holds a <pre> whose text is line
+// numbers alone.
+func onlyNumbers(cell *html.Node) bool {
+	pre := findElement(cell, func(c *html.Node) bool { return c.DataAtom == atom.Pre })
+	if pre == nil {
+		return false
+	}
+	text := strings.TrimSpace(textOf(pre))
+	return text != "" && strings.Trim(text, "0123456789 \t\r\n") == ""
 }

@@ -30,6 +30,10 @@ func TestCodeFenceLanguage(t *testing.T) {
 		{"highlight.js's bare name", `<pre><code class="hljs python">` + codeLines + `</code></pre>`, "python"},
 		{"Pandoc's sourceCode", `<div class="sourceCode"><pre class="sourceCode python"><code class="sourceCode python">` + codeLines + `</code></pre></div>`, "python"},
 		{"Prism's language- on pre", `<pre class="language-python line-numbers"><code class="language-python">` + codeLines + `</code></pre>`, "python"},
+		{"mdBook's buttons ahead of the code", `<pre class="playground"><div class="buttons"><button title="Copy" aria-label="Copy to clipboard"><i class="tooltiptext"></i></button></div><code class="language-python hljs">` + codeLines + `</code></pre>`, "python"},
+		{"Chroma's line numbers beside the code", `<div class="highlight"><div class="chroma"><table class="lntable"><tr><td class="lntd"><pre class="chroma"><code><span class="lnt">1` + "\n" + `</span><span class="lnt">2` + "\n" +
+			`</span></code></pre></td><td class="lntd"><pre class="chroma"><code class="language-python" data-lang="python">` + codeLines + `</code></pre></td></tr></table></div></div>`, "python"},
+		{"Pygments' highlighttable", `<table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1` + "\n" + `2</pre></div></td><td class="code"><div class="highlight"><pre><span></span>` + codeLines + `</pre></div></td></tr></table>`, ""},
 		{"data-lang", `<pre data-lang="Python"><code>` + codeLines + `</code></pre>`, "python"},
 		{"rendered tokens inside", `<pre><code class="language-python"><span class="k">for</span> line <span class="ow">in</span> open(path):` + "\n" + `    <span class="nb">print</span>(line)</code></pre>`, "python"},
 	} {
@@ -38,7 +42,8 @@ func TestCodeFenceLanguage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(res.Content, "```"+tc.want+"\n") {
+			// the fence names the language, and the code follows it
+			if !strings.Contains(res.Content, "```"+tc.want+"\n") || !strings.Contains(res.Content, "\nfor line in open(path):") && tc.want != "html" {
 				t.Errorf("no fence naming %s in:\n%s", tc.want, res.Content)
 			}
 			if strings.ContainsAny(res.Content, string([]rune{langOpen, langClose})) {
@@ -81,5 +86,27 @@ func TestCodeFenceLanguageWholePage(t *testing.T) {
 	}
 	if !strings.Contains(res.Content, "```python\n") {
 		t.Errorf("no fence naming python in:\n%s", res.Content)
+	}
+}
+
+// TestCodeBlockInADefinition: a library reference's example in a <dd>,
+// which go-trafilatura put inside the paragraph before it as one code
+// span, is a block again, its fence naming its language.
+func TestCodeBlockInADefinition(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>functools</title></head><body><div role="main"><dl class="py function"><dt>functools.lru_cache(maxsize)</dt><dd>`)
+	for i := 0; i < 4; i++ {
+		b.WriteString(`<p>Decorator to wrap a function with a memoizing callable that saves up to the maxsize most recent calls, which saves time.</p>`)
+	}
+	b.WriteString(`<p>It can be applied directly to a user function, leaving the maxsize at its default value of 128:</p>`)
+	b.WriteString(`<div class="highlight-python3 notranslate"><div class="highlight"><pre><span></span><span class="nd">@lru_cache</span>` + "\n" +
+		`<span class="k">def</span> count_vowels(sentence):` + "\n" + `    return sum(sentence.count(v) for v in 'AEIOU')</pre></div></div>`)
+	b.WriteString(`<p>If maxsize is set to None, the LRU feature is disabled and the cache can grow without bound.</p></dd></dl></div></body></html>`)
+	res, err := extractHTML(t, []byte(b.String()), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "```python3\n@lru_cache") || strings.Contains(res.Content, "128:`") {
+		t.Errorf("no block naming python3 in:\n%s", res.Content)
 	}
 }

@@ -108,6 +108,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	markMath(root, objs)
 	removeHidden(root)
 	dropOverlays(root)
+	unwrapLineNumberTables(root)
 	layOutTables(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
