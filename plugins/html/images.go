@@ -326,6 +326,20 @@ func restoreFigures(root, content *html.Node, objs *objects) {
 				continue
 			}
 			if c.DataAtom == atom.Figure {
+				// A figure whose own block (a quote) the content holds
+				// stands there: its caption goes after that block.
+				if own := heldBlock(c, blocks); own != nil {
+					for _, f := range pending {
+						if fig := figureBlock(f, held); fig != nil {
+							own.Parent.InsertBefore(fig, own)
+						}
+					}
+					if fig := figureBlock(c, held); fig != nil {
+						own.Parent.InsertBefore(fig, own.NextSibling)
+					}
+					pending, inContent = pending[:0], true
+					continue
+				}
 				if inContent {
 					pending = append(pending, c)
 				}
@@ -353,32 +367,67 @@ func restoreFigures(root, content *html.Node, objs *objects) {
 	walk(root)
 }
 
+// heldBlock is the content's block that is one of figure f's own blocks
+// (outside its caption), taken from blocks; nil when there is none.
+func heldBlock(f *html.Node, blocks map[string][]*html.Node) *html.Node {
+	var own *html.Node
+	walkElements(f, func(c *html.Node) bool {
+		if own != nil || c.DataAtom == atom.Figcaption {
+			return false
+		}
+		if looseBlocks[c.Data] {
+			if words := headingWords(textOf(c)); len(blocks[words]) > 0 {
+				own = blocks[words][0]
+				blocks[words] = blocks[words][1:]
+				return false
+			}
+		}
+		return true
+	})
+	return own
+}
+
 // figureBlock is what figure f reads as in the content: a paragraph of its
-// images and one of its caption; nil when the content
-// already holds the caption, or the figure has nothing to show.
+// images, its quotes (a quote figure's) and a paragraph of its caption;
+// only its quotes when the content already holds the caption, nil when it
+// holds those too or the figure has nothing to show.
 func figureBlock(f *html.Node, held string) *html.Node {
 	var caption *html.Node
+	var quotes []*html.Node // a quote figure's quotes the content lacks
 	walkElements(f, func(c *html.Node) bool {
-		if caption == nil && c.DataAtom == atom.Figcaption {
-			caption = c
+		switch {
+		case c.DataAtom == atom.Figcaption:
+			if caption == nil {
+				caption = c
+			}
+			return false
+		case c.DataAtom == atom.Blockquote:
+			if words := headingWords(textOf(c)); words != "" && !strings.Contains(held, words) {
+				quotes = append(quotes, c)
+			}
+			return false
 		}
-		return caption == nil
+		return true
 	})
 	text := ""
 	if caption != nil {
 		text = headingWords(textOf(caption))
 	}
-	if text != "" && strings.Contains(held, text) {
+	captionHeld := text != "" && strings.Contains(held, text)
+	if captionHeld && len(quotes) == 0 {
 		return nil
 	}
 	block := element(atom.Div)
 	// markImages made the figure's images marked texts already.
-	if marks := objectMarksIn(f, caption); marks != "" {
+	if marks := objectMarksIn(f, caption); marks != "" && !captionHeld {
 		p := element(atom.P)
 		p.AppendChild(&html.Node{Type: html.TextNode, Data: marks})
 		block.AppendChild(p)
 	}
-	if caption != nil && text != "" {
+	for _, q := range quotes {
+		block.AppendChild(headingCopy(q))
+	}
+	if caption != nil && text != "" && !captionHeld {
 		p := headingCopy(caption)
 		p.Data, p.DataAtom, p.Attr = "p", atom.P, nil
 		block.AppendChild(p)

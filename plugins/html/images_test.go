@@ -138,3 +138,32 @@ func TestDropImageMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteFigure: a quote set in a figure, its author in the caption,
+// comes back whole with the images option.
+func TestQuoteFigure(t *testing.T) {
+	page := imagePage(`<figure class="quote"><blockquote><p>Prune little and often, and the tree will thank you for it.</p></blockquote>` +
+		`<figcaption><strong>A. Gardener</strong>, head of the orchard</figcaption></figure>`)
+	res, err := extractHTML(t, []byte(page), pageURL, map[string]string{OptionImages: "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"> Prune little and often, and the tree will thank you for it.", "**A. Gardener**, head of the orchard"}, nil)
+}
+
+// TestQuoteFigureHeld: when the content holds a quote figure's quote,
+// the figure's caption (its author) goes right after it.
+func TestQuoteFigureHeld(t *testing.T) {
+	quote := func(text, who string) string {
+		return `<figure><blockquote><p>` + text + `</p></blockquote><figcaption>— ` + who + `</figcaption></figure>`
+	}
+	page := `<html><head><title>Reviews</title></head><body><main><h1>Reviews</h1>` +
+		quote("Olivia hosted an amazing retreat in Morocco, with yoga twice a day, wonderful food and the best company.", "JLY and JF, 2023") +
+		quote("The classes are energising and fun, and the meditation at the end leaves me relaxed and centred every week.", "Sam, 2022") +
+		`</main></body></html>`
+	res, err := extractHTML(t, []byte(page), pageURL, map[string]string{OptionImages: "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"best company.\n\n— JLY and JF, 2023\n\n", "centred every week.\n\n— Sam, 2022"}, nil)
+}
