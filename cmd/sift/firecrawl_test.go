@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/siftd/sift/internal/testkit/testenv"
-	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // TestFirecrawlJSSDK runs the real Firecrawl JS SDK's checks
@@ -195,18 +194,6 @@ func patientExtractors(extra string) string {
 		}
 	}
 	return out.String()
-}
-
-func waitHealthy(t testing.TB, addr string) {
-	t.Helper()
-	testwait.For(t, fmt.Sprintf("sift on %s to become healthy", addr), func() bool {
-		resp, err := http.Get("http://" + addr + "/healthz")
-		if err != nil {
-			return false
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK
-	})
 }
 
 func TestFetchCLI(t *testing.T) {
