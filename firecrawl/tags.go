@@ -15,9 +15,6 @@ const (
 	optMainContent = "only_main_content"
 	optIncludeTags = "include_tags"
 	optExcludeTags = "exclude_tags"
-	// optImages renders the content's images, which Firecrawl's markdown
-	// keeps.
-	optImages = "images"
 )
 
 // pageOptions adds Firecrawl's onlyMainContent, includeTags and
@@ -32,11 +29,6 @@ func (o *scrapeOptions) pageOptions(opts map[string]string) {
 	}
 	if tags := selectorLines(o.ExcludeTags); tags != "" {
 		opts[optExcludeTags] = tags
-	}
-	// Firecrawl's markdown has the page's images; siftOptions may still
-	// say otherwise.
-	if _, set := o.SiftOptions[optImages]; !set {
-		opts[optImages] = "true"
 	}
 }
 

@@ -237,10 +237,11 @@ func TestScrapeNamesHeadCuts(t *testing.T) {
 	}
 }
 
-// TestScrapeImages: as Firecrawl does, /v2/scrape's markdown keeps the
-// content's images, absolute, without base64 ones (their alt text stays);
-// siftOptions images false leaves them out; the images format lists
-// every image URL the page names.
+// TestScrapeImages: with siftOptions images true, /v2/scrape's markdown
+// keeps the content's images, absolute, without base64 ones (their alt
+// text stays); by default it leaves them out, as /v1/fetch does, so that
+// both read one cache entry; the images format lists every image URL the
+// page names either way.
 func TestScrapeImages(t *testing.T) {
 	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -254,7 +255,8 @@ func TestScrapeImages(t *testing.T) {
 	}))
 	defer origin.Close()
 	srv := newTestServer(t, origin, testOptions{})
-	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"}})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"},
+		"siftOptions": map[string]any{"images": true}})
 	data := out["data"].(map[string]any)
 	md := fmt.Sprint(data["markdown"])
 	for _, want := range []string{"![A cut above a bud](" + origin.URL + "/img/cut.jpg)", "![The crown](" + origin.URL + "/guide/img/crown.jpg)", "A ladder"} {
@@ -274,9 +276,9 @@ func TestScrapeImages(t *testing.T) {
 	if strings.Contains(images, "data:") {
 		t.Errorf("images lists a data: URI: %s", images)
 	}
-	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "siftOptions": map[string]any{"images": false}})
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"}})
 	data = out["data"].(map[string]any)
-	if md := fmt.Sprint(data["markdown"]); strings.Contains(md, "![") || data["images"] != nil || !strings.Contains(md, "thin the crown") {
-		t.Errorf("siftOptions images false: %v", data)
+	if md := fmt.Sprint(data["markdown"]); strings.Contains(md, "![") || !strings.Contains(fmt.Sprint(data["images"]), origin.URL+"/img/cut.jpg") || !strings.Contains(md, "thin the crown") {
+		t.Errorf("by default: %v", data)
 	}
 }

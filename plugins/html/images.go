@@ -13,7 +13,7 @@ import (
 )
 
 // OptionImages "true" renders the content's images as ![alt](URL), the
-// URL absolute; Firecrawl's scrape asks for them, as Firecrawl keeps them.
+// URL absolute, and the figures within the content with their captions.
 const OptionImages = "images"
 
 func imagesOption(opts map[string]string) (bool, error) {
