@@ -154,7 +154,8 @@ def main():
         if not want and not article_captions and not p.formulas:
             continue
         md = extract(proc, url, body)
-        fences = re.findall(r"^(?:```+|~~~+)([^\s`]+)", md, re.M)
+        # a fence may be indented in a list item or quoted ("> ```go")
+        fences = re.findall(r"^[ \t>]*(?:```+|~~~+)([^\s`]+)", md, re.M)
         for lang in set(want):
             blocks += want.count(lang)
             fenced += min(want.count(lang), fences.count(lang))
