@@ -19,6 +19,9 @@ type pageInfo struct {
 	// Links are the page's http(s) links, absolute, without repeats, in
 	// page order.
 	Links []string
+	// Images are the page's http(s) image URLs (images.go), absolute,
+	// without repeats, in page order: Firecrawl's images format.
+	Images []string
 	// Meta holds the head's meta tags Firecrawl reports (reported), by
 	// name as written (the first of a name wins).
 	Meta    map[string]string
@@ -49,12 +52,13 @@ func reported(name string) bool {
 // readPage reads an HTML page's links and head. base is the URL the page
 // was fetched from; a <base href> replaces it.
 func readPage(body []byte, base string) pageInfo {
-	info := pageInfo{Links: []string{}, Meta: map[string]string{}}
+	info := pageInfo{Links: []string{}, Images: []string{}, Meta: map[string]string{}}
 	baseURL, err := url.Parse(base)
 	if err != nil {
 		return info
 	}
 	seen := map[string]bool{}
+	images := imageList{seen: map[string]bool{}}
 	skipped := 0 // meta tags past maxMetaTags
 	z := html.NewTokenizer(bytes.NewReader(body))
 	svg := 0 // a <title> inside an <svg> names the drawing
@@ -64,11 +68,15 @@ func readPage(body []byte, base string) pageInfo {
 			if skipped > 0 {
 				info.Cuts = append(info.Cuts, fmt.Sprintf("read the first %d of the page's %d meta tags Firecrawl reports", maxMetaTags, maxMetaTags+skipped))
 			}
+			info.Images = images.resolve(baseURL)
 			return info
 		}
 		if tt == html.EndTagToken {
-			if name, _ := z.TagName(); string(name) == "svg" && svg > 0 {
-				svg--
+			switch name, _ := z.TagName(); string(name) {
+			case "svg":
+				svg = max(svg-1, 0)
+			case "picture":
+				images.picture = max(images.picture-1, 0)
 			}
 			continue
 		}
@@ -76,6 +84,7 @@ func readPage(body []byte, base string) pageInfo {
 			continue
 		}
 		tok := z.Token()
+		images.add(tok, tt == html.StartTagToken)
 		switch tok.DataAtom {
 		case atom.Svg:
 			if tt == html.StartTagToken {

@@ -51,12 +51,20 @@ func TestReadPage(t *testing.T) {
 func FuzzReadPage(f *testing.F) {
 	f.Add([]byte(`<base href="//x"><a href="/a"><link rel=icon href=%zz><meta property="og:x" content=y>`), "https://example.org/")
 	f.Add([]byte(`<a href="http://[::1]:80/">`), "http://h/")
+	f.Add([]byte(`<picture><source srcset="a.jpg 1x,b.jpg, c.jpg 2x"><img src=x data-src="javascript:1" style="background:url(/y)"></picture>`), "https://h/")
 	f.Fuzz(func(t *testing.T, body []byte, base string) {
 		info := readPage(body, base)
 		seen := map[string]bool{}
 		for _, l := range info.Links {
 			if seen[l] || !(strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) {
 				t.Fatalf("link %q repeated or not http(s)", l)
+			}
+			seen[l] = true
+		}
+		seen = map[string]bool{}
+		for _, l := range info.Images {
+			if seen[l] || !(strings.HasPrefix(l, "http://") || strings.HasPrefix(l, "https://")) {
+				t.Fatalf("image %q repeated or not http(s)", l)
 			}
 			seen[l] = true
 		}
@@ -94,5 +102,23 @@ func TestReadPageBounds(t *testing.T) {
 	}
 	if !reflect.DeepEqual(info.Cuts, want) {
 		t.Errorf("cuts %q, want %q", info.Cuts, want)
+	}
+}
+
+// TestReadPageImages: the images format lists every image URL the page
+// names, absolute, http(s) only, each once, in page order.
+func TestReadPageImages(t *testing.T) {
+	t.Parallel()
+	body := `<head><meta property="og:image" content="/og.jpg"><link rel="icon" href="/fav.ico"></head><body>` +
+		`<img src="/a.jpg" srcset="/a-480.jpg 480w, https://cdn.example/i/w_800,h_400/a.jpg 800w"><img src="/a.jpg">` +
+		`<img src="data:image/png;base64,AAAA" data-src="lazy/b.jpg"><picture><source srcset="/c.webp 2x, /c1.webp"><img src="/c.jpg"></picture>` +
+		`<source srcset="/not-a-picture.webp"><video poster="/v.jpg"></video><div style="background-image: url('/bg.png')"></div>` +
+		`<img src="javascript:alert(1)"></body>`
+	got := readPage([]byte(body), "https://example.org/dir/page").Images
+	want := []string{"https://example.org/og.jpg", "https://example.org/fav.ico", "https://example.org/a.jpg", "https://example.org/a-480.jpg",
+		"https://cdn.example/i/w_800,h_400/a.jpg", "https://example.org/dir/lazy/b.jpg", "https://example.org/c.webp", "https://example.org/c1.webp",
+		"https://example.org/c.jpg", "https://example.org/v.jpg", "https://example.org/bg.png"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("images\n%q\nwant\n%q", got, want)
 	}
 }

@@ -207,6 +207,7 @@ type scrapeDoc struct {
 	RawHTML  *string         `json:"rawHtml,omitempty"`
 	Summary  *string         `json:"summary,omitempty"`
 	Links    *[]string       `json:"links,omitempty"`
+	Images   *[]string       `json:"images,omitempty"`
 	JSON     json.RawMessage `json:"json,omitempty"`
 	// Answer, Highlights, Attributes and ChangeTracking are the question,
 	// highlights, attributes and changeTracking formats (addFormats).
@@ -348,7 +349,7 @@ type siftFields struct {
 
 // formats sift can produce; the others Firecrawl knows are accepted and
 // reported as unsupported in the document's warning.
-var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "json": true,
+var knownFormats = map[scrapeFormat]bool{"markdown": true, "html": true, "rawHtml": true, "summary": true, "links": true, "images": true, "json": true,
 	"question": true, "query": true, "highlights": true, "attributes": true, "changeTracking": true}
 
 // formatWhy says why sift does not produce a Firecrawl format; a name
@@ -553,6 +554,12 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 				links = []string{}
 			}
 			out.Links = &links
+		case "images":
+			images := page.Images
+			if images == nil {
+				images = []string{}
+			}
+			out.Images = &images
 		case "markdown":
 			md := ""
 			if doc.Extraction != nil {

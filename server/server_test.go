@@ -771,6 +771,8 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 		{map[string]any{"url": origin.URL + "/article", "jq": ".items"}, "not applied: jq (the html extractor, which read this text/html document, takes no such option)"},
 		{map[string]any{"url": origin.URL + "/article", "json_path": "items", "pages": "1-2"}, "not applied: json_path, pages (the html extractor"},
 		{map[string]any{"url": origin.URL + "/data.json", "links": false}, "not applied: links (the json extractor"},
+		{map[string]any{"url": origin.URL + "/data.json", "images": true}, "not applied: images (the json extractor"},
+		{map[string]any{"url": origin.URL + "/article", "images": true}, ""},
 		{map[string]any{"url": origin.URL + "/data.json", "jq": ".items[0]"}, ""},
 		{map[string]any{"url": origin.URL + "/article", "links": false}, ""},
 	} {

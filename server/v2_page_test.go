@@ -236,3 +236,49 @@ func TestScrapeNamesHeadCuts(t *testing.T) {
 		t.Errorf("title of %d bytes, warning %q", len(got), data["warning"])
 	}
 }
+
+// TestScrapeImages: with siftOptions images true, /v2/scrape's markdown
+// keeps the content's images, absolute, without base64 ones (their alt
+// text stays); by default it leaves them out, as /v1/fetch does, so that
+// both read one cache entry; the images format lists every image URL the
+// page names either way.
+func TestScrapeImages(t *testing.T) {
+	t.Parallel()
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, `<html><head><title>Pruning</title><meta property="og:image" content="/og.jpg"></head><body><article><h1>Pruning apple trees</h1>`+
+			`<p>Apple trees are pruned in late winter, while they are dormant, so that the cuts heal before the sap rises in spring.</p>`+
+			`<p><img src="/img/cut.jpg" alt="A cut above a bud"></p>`+
+			`<p><img src="/lazy.gif" data-src="img/crown.jpg" alt="The crown"><img src="data:image/png;base64,iVBORw0KGgo=" alt="A ladder"></p>`+
+			`<p>Take out the dead and crossing branches first, then thin the crown so that light reaches every part of the tree.</p>`+
+			`<img src="https://stats.example/p.gif" width="1" height="1" alt=""></article></body></html>`)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, testOptions{})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"},
+		"siftOptions": map[string]any{"images": true}})
+	data := out["data"].(map[string]any)
+	md := fmt.Sprint(data["markdown"])
+	for _, want := range []string{"![A cut above a bud](" + origin.URL + "/img/cut.jpg)", "![The crown](" + origin.URL + "/guide/img/crown.jpg)", "A ladder"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "base64") || strings.Contains(md, "stats.example") {
+		t.Errorf("markdown keeps a base64 image or a pixel:\n%s", md)
+	}
+	images := fmt.Sprint(data["images"])
+	for _, want := range []string{origin.URL + "/og.jpg", origin.URL + "/img/cut.jpg", origin.URL + "/guide/img/crown.jpg"} {
+		if !strings.Contains(images, want) {
+			t.Errorf("images lacks %q: %s", want, images)
+		}
+	}
+	if strings.Contains(images, "data:") {
+		t.Errorf("images lists a data: URI: %s", images)
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"}})
+	data = out["data"].(map[string]any)
+	if md := fmt.Sprint(data["markdown"]); strings.Contains(md, "![") || !strings.Contains(fmt.Sprint(data["images"]), origin.URL+"/img/cut.jpg") || !strings.Contains(md, "thin the crown") {
+		t.Errorf("by default: %v", data)
+	}
+}

@@ -16,11 +16,15 @@ import (
 )
 
 // runBatch speaks the extraction benchmark's batch protocol, keeping one
-// warm plugin pool for every page.
+// warm plugin pool for every page; the -o options apply to every page.
 func runBatch(cmd *cobra.Command, f extractFlags) error {
 	mediaType := f.typ
 	if mediaType == "" {
 		mediaType = "text/html"
+	}
+	opts, err := parseOptions(f.options)
+	if err != nil {
+		return err
 	}
 	cfg, diags := loadConfig(cmd, f.config)
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
@@ -41,7 +45,7 @@ func runBatch(cmd *cobra.Command, f extractFlags) error {
 		if err != nil {
 			return err
 		}
-		content, ms, status := extractPage(cmd, ex, mediaType, pageURL, body)
+		content, ms, status := extractPage(cmd, ex, mediaType, pageURL, body, opts)
 		fmt.Fprintf(out, "%d %.3f %s\n%s", len(content), ms, status, content)
 		if err := out.Flush(); err != nil {
 			return fmt.Errorf("write: %w", err)
@@ -74,9 +78,9 @@ func readPage(in *bufio.Reader) ([]byte, string, error) {
 	return body, pageURL, nil
 }
 
-func extractPage(cmd *cobra.Command, ex stages.Extractor, mediaType, pageURL string, body []byte) (string, float64, string) {
+func extractPage(cmd *cobra.Command, ex stages.Extractor, mediaType, pageURL string, body []byte, opts map[string]string) (string, float64, string) {
 	start := time.Now()
-	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{Body: body, ContentType: mediaType, URL: pageURL})
+	res, err := ex.Extract(cmd.Context(), &sdk.ExtractRequest{Body: body, ContentType: mediaType, URL: pageURL, Options: opts})
 	ms := float64(time.Since(start).Microseconds()) / 1000
 	if err != nil {
 		return cleanText(err.Error()), ms, "err"

@@ -189,3 +189,28 @@ func TestFetchCLIPrintsCleanText(t *testing.T) {
 		})
 	}
 }
+
+// TestExtractBatchOptions: the batch protocol applies the -o options to
+// every page, as a single extract does; they were ignored.
+func TestExtractBatchOptions(t *testing.T) {
+	page := `<html><body><article><h1>Pruning</h1><p>Apple trees are pruned in late winter, while they are dormant, so that the cuts heal.</p>` +
+		`<p><img src="/img/cut.jpg" alt="A cut above a bud"></p><p>Take out the dead and crossing branches first, then thin the crown.</p></article></body></html>`
+	in := fmt.Sprintf("%d https://garden.example/p\n%s%d https://garden.example/p\n%s", len(page), page, len(page), page)
+	for _, tc := range []struct {
+		args       []string
+		want, gone string
+	}{
+		{[]string{"--batch"}, "thin the crown", "cut.jpg"},
+		{[]string{"--batch", "-o", "images=true"}, "![A cut above a bud](https://garden.example/img/cut.jpg)", ""},
+	} {
+		runtime := t.TempDir()
+		cmd := exec.Command(siftBin, append([]string{"extract"}, tc.args...)...)
+		cmd.Dir = runtime
+		cmd.Env = append(os.Environ(), "SIFT_EXTRACT_WARM=0", "XDG_RUNTIME_DIR="+runtime, "TMPDIR="+runtime)
+		cmd.Stdin = strings.NewReader(in)
+		stdout, stderr, code := runCmd(t, cmd)
+		if code != 0 || strings.Count(stdout, tc.want) != 2 || tc.gone != "" && strings.Contains(stdout, tc.gone) {
+			t.Errorf("%v: exit %d\nstdout %q\nstderr %q", tc.args, code, stdout, stderr)
+		}
+	}
+}

@@ -38,6 +38,8 @@ type FetchRequest struct {
 	Recover bool   `json:"recover,omitempty" jsonschema:"when the origin fails or is empty, return the newest Wayback Machine snapshot instead"`
 	// Links false renders a page's links as their text.
 	Links *bool `json:"links,omitempty" jsonschema:"false renders an HTML page's links as their text, for link-heavy pages"`
+	// Images renders a page's images, which are left out by default.
+	Images bool `json:"images,omitempty" jsonschema:"true renders an HTML page's images as ![alt](URL), for pages whose figures matter; they cost tokens, so they are left out by default"`
 	// MaxTokens bounds the answer: the parts most relevant to the
 	// question, or the beginning cut at a part boundary.
 	MaxTokens *int `json:"max_tokens,omitempty" jsonschema:"a budget in tokens for the answer: with a question, the parts of the page most relevant to it, in page order under their headings; without one, the page cut between parts"`

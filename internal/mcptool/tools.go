@@ -97,6 +97,7 @@ func fetchTool() *mcp.Tool {
 	prop(in, "mode").Enum = []any{"clean", "digest", "raw"}
 	setDefault(prop(in, "mode"), "clean")
 	setDefault(prop(in, "links"), true)
+	setDefault(prop(in, "images"), false)
 	setDefault(prop(in, "context"), false)
 	setDefault(prop(in, "recover"), false)
 	setDefault(prop(in, "fresh"), false)

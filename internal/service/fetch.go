@@ -184,6 +184,9 @@ func fetchOptions(f *FetchRequest) map[string]string {
 	if f.Links != nil && !*f.Links {
 		opts["links"] = "false"
 	}
+	if f.Images {
+		opts["images"] = "true"
+	}
 	return opts
 }
 

@@ -88,7 +88,7 @@ func badOption(msg string) *Error { return ClassError(errclass.BadOption, msg) }
 
 // nativeFieldNames name /v1's request fields by the extractor option each
 // becomes: the same names.
-var nativeFieldNames = map[string]string{"json_path": "json_path", "jq": "jq", "pages": "pages", "links": "links", "ocr": "ocr"}
+var nativeFieldNames = map[string]string{"json_path": "json_path", "jq": "jq", "pages": "pages", "links": "links", "ocr": "ocr", "images": "images"}
 
 // UnappliedWarning names the request fields the document's extractor does
 // not take (jq on a web page): it did not apply them, and the caller

@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
 	"github.com/siftd/sift/plugins/sdk"
+	"github.com/siftd/sift/tokens"
 )
 
 // benchDataEnv names the extraction benchmark's folder (make bench passes
@@ -135,4 +138,86 @@ func benchRoots(b *testing.B) []*html.Node {
 		roots[i] = root
 	}
 	return roots
+}
+
+// BenchmarkImagesTokens reports what the images option costs an agent:
+// the markdown's o200k tokens per page without it and with it, and the
+// images per page, over the scrapinghub and WCXB-dev pages at their own
+// URLs (an image's URL is absolute, so its host counts). Run it once:
+// -benchtime 1x reads every page once with each setting.
+func BenchmarkImagesTokens(b *testing.B) {
+	dir := os.Getenv(benchDataEnv)
+	type page struct {
+		url  string
+		body []byte
+	}
+	var pages []page
+	load := func(path, pageURL string) {
+		fh, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer fh.Close()
+		zr, err := gzip.NewReader(fh)
+		if err != nil {
+			b.Fatal(err)
+		}
+		body, err := io.ReadAll(zr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, page{pageURL, body})
+	}
+	var truth map[string]struct {
+		URL string `json:"url"`
+	}
+	if raw, err := os.ReadFile(filepath.Join(dir, "data", "scrapinghub", "ground-truth.json")); err == nil {
+		if err := json.Unmarshal(raw, &truth); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for id, gt := range truth {
+		load(filepath.Join(dir, "data", "scrapinghub", "html", id+".html.gz"), gt.URL)
+	}
+	wcxb, _ := filepath.Glob(filepath.Join(dir, "data", "wcxb-dev", "ground-truth", "*.json"))
+	for _, f := range wcxb {
+		var gt struct {
+			URL string `json:"url"`
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(raw, &gt) != nil {
+			b.Fatalf("%s: %v", f, err)
+		}
+		load(filepath.Join(dir, "data", "wcxb-dev", "html", strings.TrimSuffix(filepath.Base(f), ".json")+".html.gz"), gt.URL)
+	}
+	if dir == "" || len(pages) == 0 {
+		b.Skipf("benchmark pages not found: set %s to the extraction benchmark's folder", benchDataEnv)
+	}
+	ex := New()
+	ctx := context.Background()
+	var off, on, images, withImages, n int
+	for b.Loop() {
+		for _, p := range pages {
+			var md [2]string
+			for k, opt := range []string{"false", "true"} {
+				res, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: p.body, ContentType: "text/html", URL: p.url, Options: map[string]string{OptionImages: opt}})
+				if err == nil {
+					md[k] = res.Content
+				}
+			}
+			off += tokens.Count(md[0])
+			on += tokens.Count(md[1])
+			count := strings.Count(md[1], "![")
+			images += count
+			if count > 0 {
+				withImages++
+			}
+			n++
+		}
+	}
+	b.ReportMetric(float64(off)/float64(n), "tokens/page")
+	b.ReportMetric(float64(on)/float64(n), "tokens-images/page")
+	b.ReportMetric(float64(on-off)/float64(n), "added/page")
+	b.ReportMetric(float64(images)/float64(n), "images/page")
+	b.ReportMetric(100*float64(withImages)/float64(n), "%pages-with-images")
 }

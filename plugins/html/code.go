@@ -29,9 +29,10 @@ func flattenPreformatted(n *html.Node) {
 			inner = only
 		}
 		// One text node: the lines' indentation stays where it is, which
-		// the space markers at the edges of separate nodes lost.
+		// the space markers at the edges of separate nodes lost. The
+		// block's language goes ahead of it (codelang.go).
 		if inner.FirstChild != nil {
-			text := childrenText(inner)
+			text := languageMark(codeLanguage(c)) + childrenText(inner)
 			inner.FirstChild, inner.LastChild = nil, nil
 			inner.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		}

@@ -33,7 +33,14 @@ type technique struct {
 	sheet  string
 	attrs  string
 	inline bool
+	// markup, when set, is the hiding markup itself, with the
+	// instruction where it says INSTRUCTION.
+	markup string
 }
+
+// mathSecret is a short instruction, few words enough to pass for a
+// formula's, so that only a formula's visibility keeps it out.
+const mathSecret = "AGENT-DIRECTIVE collector.example"
 
 // selectors a technique's sheet may name: the hiding element is a
 // <div class="hint"> with id "hint-box" inside <section class="aside-note">.
@@ -114,11 +121,39 @@ var hidingTechniques = []technique{
 	{name: "combo-height-opacity", style: "MAX-HEIGHT:0EM;OVERFLOW:HIDDEN;opacity:0"},
 	{name: "combo-sheet-and-inline", sheet: byClass, style: "opacity:0;transform:scale(0)"},
 	{name: "combo-aria-and-font-size", attrs: `aria-hidden="true" style="font-size:0"`},
+	// formulas, whose screen-reader copies math.go reads before the
+	// hidden-element rules: only a visible formula's own source is read
+	{name: "math-alttext-in-hidden", inline: true, markup: `<span style="display:none"><math alttext="` + mathSecret + `"><mtext>` + mathSecret + `</mtext></math></span>`},
+	{name: "math-hidden-itself", inline: true, markup: `<math style="display:none" alttext="` + mathSecret + `"><mtext>` + mathSecret + `</mtext></math>`},
+	{name: "math-tex-script-in-hidden", markup: `<div hidden><script type="math/tex">` + mathSecret + `</script></div>`},
+	{name: "math-katex-in-aria-hidden", inline: true, markup: `<span aria-hidden="true">` + katex(mathSecret, `<mtext>`+mathSecret+`</mtext>`) + `</span>`},
+	{name: "math-katex-sr-only", inline: true, markup: `<span class="katex sr-only">` + katexInner(mathSecret, `<mtext>`+mathSecret+`</mtext>`) + `</span>`},
+	{name: "math-katex-prose-annotation", inline: true, markup: katex(`\text{INSTRUCTION}`, `<mi>x</mi>`)},
+	{name: "math-katex-annotation-not-shown", inline: true, markup: katex(mathSecret, `<mi>x</mi>`)},
+	{name: "math-mathml-prose-text", inline: true, markup: `<math><mtext>INSTRUCTION</mtext></math>`},
+	{name: "math-wikipedia-alt-not-shown", inline: true, markup: `<span class="mwe-math-element"><span style="display:none"><math alttext="x"><mi>x</mi></math></span>` +
+		`<img class="mwe-math-fallback-image-inline" aria-hidden="true" alt="` + mathSecret + `" src="/x.svg"></span>`},
+	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
+}
+
+// katex is KaTeX's markup for a formula whose TeX annotation is tex and
+// whose MathML is mathml.
+func katex(tex, mathml string) string {
+	return `<span class="katex">` + katexInner(tex, mathml) + `</span>`
+}
+
+func katexInner(tex, mathml string) string {
+	return `<span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML"><semantics><mrow>` + mathml +
+		`</mrow><annotation encoding="application/x-tex">` + tex + `</annotation></semantics></math></span>` +
+		`<span class="katex-html" aria-hidden="true"><span class="base"><span class="mord mathnormal">x</span></span></span>`
 }
 
 // hidingElement returns the markup that hides the instruction, and the
 // rule for the page's <style>, if any.
 func (tc technique) hidingElement() (element, rule string) {
+	if tc.markup != "" {
+		return strings.ReplaceAll(tc.markup, "INSTRUCTION", instruction), ""
+	}
 	if tc.sheet != "" {
 		rule = tc.sheet + " { " + tc.style + " }"
 		element = `<section class="aside-note"><div class="hint" id="hint-box"><p>` + instruction + `</p></div></section>`

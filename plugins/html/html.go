@@ -70,6 +70,7 @@ func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 		{Name: OptionMainContent, Type: sdk.TypeBool, Description: "false renders the whole visible page (navigation, header and footer too), not only its main content"},
 		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
 		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
+		{Name: OptionImages, Type: sdk.TypeBool, Description: "true renders the content's images as ![alt](URL), URLs absolute, lazy-loaded sources resolved, tracking pixels and icons left out"},
 		{Name: sdk.OptionHTML, Type: sdk.TypeBool, Description: "true also returns the content as HTML (the part of the page the markdown is made from, links absolute), for Firecrawl's html format"},
 	}}, nil
 }
@@ -90,32 +91,49 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	images, err := imagesOption(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	// The JSON-LD is read before the tags are applied: it says what the
+	// page is, whatever part of it is asked for.
+	schema := structuredData(root)
 	po.applyTags(root, out)
+	objs := newObjects(req.URL, images)
 	if po.whole {
-		return e.wholePage(ctx, root, req, keepLinks, wantHTML, out)
+		return e.wholePage(ctx, root, req, objs, schema, keepLinks, wantHTML, out)
 	}
-	page, hrefs := prepare(root)
+	page, hrefs := prepare(root, objs)
 	content := mainContent(root, page, req.URL, out)
+	out.Metadata = withSchema(out.Metadata, schema)
+	restoreFigures(root, content, objs)
+	restoreCodeLanguages(content)
+	unwrapLayoutTables(content)
 	tidy(content)
 	var contentAsHTML string
 	if wantHTML {
-		contentAsHTML = contentHTML(content, hrefs, req.URL)
+		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
 	}
-	md = finish(linkMarkdown(md, hrefs, req.URL), root, page, out)
-	// Links go last, so that what the rules above read in them (tag
-	// blocks, promotions) goes whether or not they are asked for.
+	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out)
+	md = withProductFacts(md, schema)
+	// Links and images go last, so that what the rules above read in
+	// them (tag blocks, promotions) goes whether or not they are asked
+	// for.
 	if !keepLinks {
 		md = unlinkMarkdown(md)
+	}
+	if !images {
+		md = dropImageMarkdown(md)
 	}
 	if md == "" {
 		contentAsHTML = "" // nothing to read: finish said why
@@ -138,29 +156,36 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 
 // wholePage renders the whole visible page: the title and metadata are
 // still read as for the main content, the text is the body's.
-func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
-	page, hrefs := prepareVisible(root)
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+	page, hrefs := prepareVisible(root, objs)
 	_ = mainContent(root, page, req.URL, out)
+	out.Metadata = withSchema(out.Metadata, schema)
 	content := visibleBody(root)
+	restoreCodeLanguages(content)
+	unwrapLayoutTables(content)
 	tidy(content)
 	var contentAsHTML string
 	if wantHTML {
-		contentAsHTML = contentHTML(content, hrefs, req.URL)
+		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
 	}
 	markAngles(content)
 	md, err := e.markdown(ctx, content, req.URL)
 	if err != nil {
 		return nil, err
 	}
-	md = linkMarkdown(md, hrefs, req.URL)
+	md = objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL))
 	if !keepLinks {
 		md = unlinkMarkdown(md)
+	}
+	if !objs.images {
+		md = dropImageMarkdown(md)
 	}
 	return capped(out, md, contentAsHTML, req.MaxOutputBytes), nil
 }
 
-// prepare readies the page for go-trafilatura: it shows what readers see
-// and removes what they cannot (hidden.go) or must close to read
+// prepare readies the page for go-trafilatura: it marks formulas
+// (math.go), shows what readers see and removes what they cannot
+// (hidden.go) or must close to read
 // (overlays.go), reads what the page declares itself to be (pagetype.go),
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
@@ -168,11 +193,17 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // writes code in table cells and preformatted blocks as go-trafilatura
 // keeps it (cells.go, code.go). It returns the page type and the links'
 // hrefs by number.
-func prepare(root *html.Node) (pageType, []string) {
+func prepare(root *html.Node, objs *objects) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
+	markMath(root, objs)
 	removeHidden(root)
 	dropOverlays(root)
+	unwrapLineNumberTables(root)
+	layOutTables(root)
+	if objs.images {
+		markImages(root, objs, objs.base)
+	}
 	keepCellCode(root)
 	flattenPreformatted(root)
 	flattenEmphasis(root)
@@ -206,7 +237,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 		return withoutChrome(root)
 	}
 	res.Metadata.Title = withoutPermalink(res.Metadata.Title)
-	out.Title, out.Metadata = stripLinkMarks(restoreSpaces(res.Metadata.Title)), metadata(res.Metadata)
+	out.Title, out.Metadata = stripObjectMarks(stripLinkMarks(restoreSpaces(res.Metadata.Title))), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
 	content := chooseContent(root, page, res)
 	restoreHeadingLevels(root, content)
@@ -353,14 +384,14 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, pageURL string) 
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	md := strings.TrimSpace(unmarkAngles(restoreSpaces(string(b))))
+	md := strings.TrimSpace(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " "))
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 
 func metadata(m trafilatura.Metadata) map[string]string {
 	out := map[string]string{}
 	set := func(k, v string) {
-		if v = strings.TrimSpace(stripLinkMarks(restoreSpaces(v))); v != "" {
+		if v = strings.TrimSpace(stripObjectMarks(stripLinkMarks(restoreSpaces(v)))); v != "" {
 			out[k] = v
 		}
 	}

@@ -58,7 +58,7 @@ func contentHTML(n *html.Node, hrefs []string, pageURL string) string {
 		_ = html.Render(&b, root)
 	}
 	out := linkHTML(b.String(), hrefs, base)
-	return strings.TrimSpace(stripLinkMarks(restoreSpaces(out)))
+	return strings.TrimSpace(stripCellFill(stripLinkMarks(restoreSpaces(out)), ""))
 }
 
 // cleanHTML removes from the tree under n what dropFromHTML names,

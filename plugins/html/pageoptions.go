@@ -102,11 +102,18 @@ func (po pageOptions) applyTags(root *html.Node, out *sdk.ExtractResult) {
 // prepareVisible readies the whole page for rendering: what readers
 // cannot see goes, as for the main content, but the banner, navigation and
 // footer stay.
-func prepareVisible(root *html.Node) (pageType, []string) {
+func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
+	markMath(root, objs)
 	removeHidden(root)
 	dropOverlays(root)
+	unwrapLineNumberTables(root)
+	layOutTables(root)
+	if objs.images {
+		markImages(root, objs, objs.base)
+	}
+	nameCodeLanguages(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
 	return page, markLinks(root, true)

@@ -51,3 +51,53 @@ func unlinkText(s string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+var (
+	// mdImage matches a markdown image, with a title or without.
+	mdImage = regexp.MustCompile(`!\[` + mdLinkText + `\]\((?:\\.|[^\\)\s])*(?:\s+"(?:\\.|[^"\\])*")?\)`)
+	// mdLeadingImage matches an image that opens a link's text, and the
+	// spaces after it.
+	mdLeadingImage = regexp.MustCompile(`\[` + mdImage.String() + `\s*`)
+	// mdEmptyLink matches a link left with no text.
+	mdEmptyLink = regexp.MustCompile(`\[\s*\]\([^)]*\)`)
+	// spaceRuns are runs of spaces and tabs.
+	spaceRuns = regexp.MustCompile(`[ \t]{2,}`)
+)
+
+// dropImageMarkdown removes the images of md, without the images option:
+// go-trafilatura's fallbacks kept some, as they stood in the page (a lazy
+// loader's placeholder, a tracking pixel). A link that held an image
+// alone goes with it; fenced code and code spans stay as they are. It
+// works on the finished markdown, so that the rules before it read the
+// same markdown whatever is asked for (the tail rule counted an image's
+// URL among a row's words).
+func dropImageMarkdown(md string) string {
+	if !strings.Contains(md, "![") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	inFence := false
+	for i, line := range lines {
+		if isFence(line) {
+			inFence = !inFence
+			continue
+		}
+		if !inFence && strings.Contains(line, "![") {
+			parts := strings.Split(line, "`")
+			for k := 0; k < len(parts); k += 2 {
+				if strings.Contains(parts[k], "![") {
+					text := mdLeadingImage.ReplaceAllString(parts[k], "[")
+					text = mdEmptyLink.ReplaceAllString(mdImage.ReplaceAllString(text, ""), "")
+					parts[k] = spaceRuns.ReplaceAllString(text, " ")
+				}
+			}
+			// a nested list's indentation, which the spaces' runs lost, stays
+			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+			if line = strings.TrimLeft(strings.Join(parts, "`"), " \t"); line != "" {
+				line = indent + line
+			}
+			lines[i] = line
+		}
+	}
+	return strings.TrimSpace(blankRuns.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+}

@@ -1,0 +1,116 @@
+package html
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+)
+
+// Formulas and images are markup go-trafilatura does not keep: it removes
+// <math>, <figure> and <picture>, and strips <img>. And what they render
+// as (a formula's LaTeX, an image's ![alt](url)) would be escaped by the
+// markdown converter. So each is replaced, before go-trafilatura reads the
+// page, by a marked text: a private-use opening mark carrying its number,
+// a text that weighs in go-trafilatura's choice as the object does on the
+// page (a formula's source; nothing for an image), and a closing mark.
+// After the markdown is made, each marked text becomes what the object
+// renders as (objectMarkdown); marks a cut left alone are dropped.
+
+const (
+	objectOpen  = '\uE005'
+	objectClose = '\uE006'
+	// objectBase numbers objects in Supplementary Private Use Area-B.
+	objectBase = 0x100000
+	maxObjects = 0xFFFD
+)
+
+// objects are a page's marked objects: what each renders as, in markdown
+// and in HTML, by number; and what the request asks of them.
+type objects struct {
+	markdown []string
+	html     []string
+	// images asks for the page's images (images.go), resolved against
+	// base.
+	images bool
+	base   *url.URL
+}
+
+// newObjects holds the objects of the page at pageURL.
+func newObjects(pageURL string, images bool) *objects {
+	o := &objects{images: images}
+	if u, err := url.Parse(pageURL); err == nil && u.IsAbs() {
+		o.base = u
+	}
+	return o
+}
+
+// mark replaces n by a marked text holding weight that renders as md in
+// markdown and as h in HTML, and returns the text node. Past maxObjects,
+// or with nothing to render, n is replaced by weight alone.
+func (o *objects) mark(n *html.Node, weight, md, h string) *html.Node {
+	weight = stripObjectMarks(weight)
+	text := weight
+	if md != "" && len(o.markdown) < maxObjects {
+		text = string(objectOpen) + string(rune(objectBase+len(o.markdown))) + weight + string(objectClose)
+		o.markdown = append(o.markdown, md)
+		o.html = append(o.html, h)
+	}
+	t := &html.Node{Type: html.TextNode, Data: text}
+	if n.Parent != nil {
+		n.Parent.InsertBefore(t, n)
+		n.Parent.RemoveChild(n)
+	}
+	return t
+}
+
+// markedObject matches a marked object; its weight may hold escapes and,
+// in HTML, tags, but no line break in markdown.
+var (
+	markedObject     = regexp.MustCompile("\uE005([\U00100000-\U0010FFFD])[^\uE005\uE006\n]*\uE006")
+	markedHTMLObject = regexp.MustCompile("\uE005([\U00100000-\U0010FFFD])[^\uE005\uE006]*\uE006")
+)
+
+// objectMarkdown writes each marked object of md as what it renders as,
+// and drops marks left over.
+func (o *objects) objectMarkdown(md string) string {
+	return stripObjectMarks(o.replace(md, markedObject, o.markdown))
+}
+
+// objectHTML is objectMarkdown for the content as HTML.
+func (o *objects) objectHTML(s string) string {
+	return stripObjectMarks(o.replace(s, markedHTMLObject, o.html))
+}
+
+func (o *objects) replace(s string, re *regexp.Regexp, shown []string) string {
+	if o == nil || len(shown) == 0 || !strings.ContainsRune(s, objectOpen) {
+		return s
+	}
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		_, size := utf8.DecodeRuneInString(m)
+		number, _ := utf8.DecodeRuneInString(m[size:])
+		if idx := int(number) - objectBase; idx >= 0 && idx < len(shown) {
+			return shown[idx]
+		}
+		return ""
+	})
+}
+
+// stripObjectMarks removes object marks from s.
+func stripObjectMarks(s string) string {
+	if !strings.ContainsFunc(s, isObjectMark) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isObjectMark(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func isObjectMark(r rune) bool {
+	return r == objectOpen || r == objectClose || r >= objectBase && r <= objectBase+maxObjects
+}
