@@ -64,7 +64,11 @@ var (
 )
 
 // pageTypeOf reads what the page under root declares.
-func pageTypeOf(root *html.Node) pageType {
+func pageTypeOf(root *html.Node) pageType { return pageTypeWith(root, nil) }
+
+// pageTypeWith is pageTypeOf with the ablation benchmark's switch for
+// hAtom posts.
+func pageTypeWith(root *html.Node, r *rules) pageType {
 	var d declarations
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -93,16 +97,18 @@ func pageTypeOf(root *html.Node) pageType {
 		}
 	}
 	walk(root)
-	return d.classify()
+	p := d.classify(r.on("hatom"))
+	r.note("hatom", p != d.classify(false))
+	return p
 }
 
-func (d declarations) classify() pageType {
+func (d declarations) classify(hAtom bool) pageType {
 	ogProduct := strings.HasPrefix(d.ogType, "product")
 	p := pageType{
 		discussion: d.declare(discussionTypes) || forumSoftware.MatchString(d.generator),
 		article:    d.declare(articleTypes) || d.ogType == "article" && !matchAny(listTypes, d.jsonLD),
 	}
-	if !p.article && d.hAtomPosts == 1 && !ogProduct && !d.declare(itemTypes) {
+	if hAtom && !p.article && d.hAtomPosts == 1 && !ogProduct && !d.declare(itemTypes) {
 		p.article = true
 	}
 	p.items = (ogProduct || d.declare(itemTypes)) && !p.article
