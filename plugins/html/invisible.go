@@ -294,7 +294,7 @@ func overflowHidden(d map[string]string) bool {
 // and counts for none of them. And when together they hold more of the
 // page's words than stay visible, the page is one whose content a script
 // fades or expands in, and none go.
-func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.Node]bool {
+func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html.Node]bool {
 	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -340,14 +340,12 @@ const maxHidingPlaces = 2
 
 // invisibleBy returns what makes n's text invisible, its inline style or
 // one of rules, or "".
-func invisibleBy(n *html.Node, rules []selector) string {
+func invisibleBy(n *html.Node, rules *sheetRules) string {
 	if style := attr(n, "style"); style != "" && invisibleStyle(style) {
 		return "style " + normalizeCSS(style)
 	}
-	for i, s := range rules {
-		if s.matches(n) {
-			return "rule " + strconv.Itoa(i)
-		}
+	if i := rules.hides(n); i >= 0 {
+		return "rule " + strconv.Itoa(i)
 	}
 	return ""
 }
