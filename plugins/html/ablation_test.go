@@ -34,7 +34,9 @@ import (
 // SIFT_ABLATION_SETS (comma-separated; default all three) and
 // SIFT_ABLATION_RULES (default every rule of ruleNames) narrow it;
 // SIFT_ABLATION_JOBS pages run at once (default 1). A variant named
-// rule1+rule2 switches both off.
+// rule1+rule2 switches both off; comments=true and comments=false run
+// every page with that comments option; "none" runs sift and
+// go-trafilatura alone.
 
 // ablationSets are the development sets, in the benchmark's folder data/.
 var ablationSets = []string{"scrapinghub", "wcxb-dev", "readability"}
@@ -51,7 +53,13 @@ func TestAblation(t *testing.T) {
 	}
 	sets := envList("SIFT_ABLATION_SETS", ablationSets)
 	variants := envList("SIFT_ABLATION_RULES", ruleNames())
+	if slices.Equal(variants, []string{"none"}) {
+		variants = nil // sift and go-trafilatura alone
+	}
 	for _, v := range variants {
+		if strings.HasPrefix(v, "comments=") {
+			continue // the comments option, true or false
+		}
 		for _, name := range strings.Split(v, "+") {
 			if !slices.Contains(ruleNames(), name) {
 				t.Fatalf("SIFT_ABLATION_RULES: no rule %q (rules: %s)", name, strings.Join(ruleNames(), ", "))
@@ -129,10 +137,14 @@ func ablate(pages []benchPage, variants []string, jobs int) map[string]map[strin
 // without each variant's rules when one of them changed the page.
 func ablatePage(base *Extractor, p benchPage, variants []string) map[string]string {
 	fired := map[string]bool{}
-	sift := extractWith(base, p, &rules{fired: fired})
+	sift := extractWith(base, p, &rules{fired: fired}, nil)
 	text, blocks := goTrafilatura(base, p)
 	got := map[string]string{"sift": sift, "gotrafilatura": text, "gotrafilatura-blocks": blocks}
 	for _, v := range variants {
+		if opt, ok := strings.CutPrefix(v, "comments="); ok {
+			got[v] = extractWith(base, p, nil, map[string]string{OptionComments: opt})
+			continue
+		}
 		off := map[string]bool{}
 		changed := false
 		for _, name := range strings.Split(v, "+") {
@@ -141,15 +153,15 @@ func ablatePage(base *Extractor, p benchPage, variants []string) map[string]stri
 		}
 		got[v] = sift
 		if changed {
-			got[v] = extractWith(base, p, &rules{off: off})
+			got[v] = extractWith(base, p, &rules{off: off}, nil)
 		}
 	}
 	return got
 }
 
-func extractWith(base *Extractor, p benchPage, r *rules) string {
+func extractWith(base *Extractor, p benchPage, r *rules, opts map[string]string) string {
 	ex := &Extractor{md: base.md, rules: r}
-	res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: p.body, ContentType: "text/html", URL: p.url})
+	res, err := ex.Extract(context.Background(), &sdk.ExtractRequest{Body: p.body, ContentType: "text/html", URL: p.url, Options: opts})
 	if err != nil {
 		return ""
 	}

@@ -73,6 +73,7 @@ func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 		{Name: OptionMainContent, Type: sdk.TypeBool, Description: "false renders the whole visible page (navigation, header and footer too), not only its main content"},
 		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
 		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
+		{Name: OptionComments, Type: sdk.TypeBool, Description: "true keeps readers' comment sections on every page; false leaves them out on discussions too; unset, they are kept on discussions (forums, Q&A) alone"},
 		{Name: sdk.OptionHTML, Type: sdk.TypeBool, Description: "true also returns the content as HTML (the part of the page the markdown is made from, links absolute), for Firecrawl's html format"},
 	}}, nil
 }
@@ -93,6 +94,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	comments, err := commentsOption(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
@@ -103,6 +108,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return e.wholePage(ctx, root, req, keepLinks, wantHTML, out)
 	}
 	page, hrefs := prepare(root, e.rules)
+	page.comments = comments.keep(page.discussion)
 	content := mainContent(root, page, req.URL, out, e.rules)
 	e.rules.apply("tidy", content, tidy)
 	var contentAsHTML string
@@ -205,8 +211,8 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 		opts.IncludeLinks = true // go-trafilatura's own links, unmarked
 	}
 	if r.on("comments") {
-		opts.ExcludeComments = !page.discussion
-		r.note("comments", page.discussion)
+		opts.ExcludeComments = !page.comments
+		r.note("comments", page.comments)
 	}
 	if page.items && r.on("recall") {
 		opts.Focus = trafilatura.FavorRecall
@@ -283,8 +289,8 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult,
 		}
 	}
 	content := res.ContentNode
-	// Comments were asked of go-trafilatura only on a discussion.
-	if page.discussion && res.CommentsNode != nil && content != nil && r.on("comments") {
+	// Comments were asked of go-trafilatura only when they are content.
+	if page.comments && res.CommentsNode != nil && content != nil && r.on("comments") {
 		content.AppendChild(res.CommentsNode)
 	}
 	r.apply("echo", content, dropLeadingEcho)

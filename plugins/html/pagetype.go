@@ -25,6 +25,9 @@ type pageType struct {
 	// article: declares an article type, or og:type article, or marks
 	// exactly one blog post in hAtom and declares no product or list.
 	article bool
+	// comments: readers' comments are content: on a discussion, unless
+	// the comments option says otherwise (comments.go, set by Extract).
+	comments bool
 	// items: declares a product or a list of items, and no article.
 	items bool
 	// product: declares a product, and no article.
@@ -99,6 +102,7 @@ func pageTypeWith(root *html.Node, r *rules) pageType {
 	walk(root)
 	p := d.classify(r.on("hatom"))
 	r.note("hatom", p != d.classify(false))
+	p.comments = p.discussion
 	return p
 }
 
