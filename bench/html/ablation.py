@@ -59,6 +59,13 @@ def per_page(ev, kind, pages, preds):
     return {p.id: ev.wc_word_prf(preds.get(p.id) or '', p.truth['main_content'])[2] for p in pages}
 
 
+def page_f1(ev, kind, score):
+    if kind != 'scrapinghub':
+        return score
+    p, r = ev._prec(*score), ev._rec(*score)
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
 def aggregate(ev, kind, scores, ids):
     if not ids:
         return float('nan')
@@ -131,6 +138,7 @@ def main():
     ap.add_argument('--out', required=True, help="TestAblation's output folder")
     ap.add_argument('--sets', default=','.join(SETS))
     ap.add_argument('--json', help='also write every figure as JSON here')
+    ap.add_argument('--pages', help='list the pages this rule changes, with their F1 with and without it')
     args = ap.parse_args()
     if not args.bench:
         sys.exit('--bench or BENCH_DATA must name the benchmark folder')
@@ -168,6 +176,12 @@ def main():
             eff = {k: base[k] - aggregate(ev, kind, scores[r], ids) for k, ids in g.items()}
             rows[r] = {'pages': len(changed), 'effect': eff,
                        'lowers': [k for k, v in eff.items() if v < -1e-9]}
+        if args.pages in rows:
+            print(f'\n{s}: pages {args.pages} changes (F1 with it, without it):')
+            for p in pages:
+                a, b = page_f1(ev, kind, scores['sift'][p.id]), page_f1(ev, kind, scores[args.pages][p.id])
+                if (outs[args.pages].get(p.id) or '') != (outs['sift'].get(p.id) or ''):
+                    print(f'  {a - b:+.4f} {p.id} {p.truth.get("page_type", "")} {a:.4f} {b:.4f}')
         floor = recall_floor(kind, pages, stripped, rules)
         report[s] = {'kind': kind, 'groups': {k: len(v) for k, v in g.items()}, 'sift': base,
                      'gotrafilatura': gt, 'rules': rows,
