@@ -306,10 +306,6 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult,
 		return content
 	}
 	if wider := widerContent(root, page, content); wider != nil {
-		if r.on("widen-prose") && isProse(content) {
-			r.note("widen-prose", true)
-			return content
-		}
 		r.note("widen", true)
 		return wider
 	}

@@ -302,7 +302,7 @@ func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if way := invisibleBy(c, rules); way != "" {
+			if way := invisibleBy(c, rules); way != "" && !(strings.HasPrefix(way, "fold ") && words(c) > foldMaxWords) {
 				byWay[way] = append(byWay[way], c)
 				continue
 			}
@@ -334,6 +334,12 @@ func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html
 	return found
 }
 
+// foldMaxWords is the most words an element the stylesheet's display:none
+// or visibility:hidden folds may hold and still be taken for a hiding
+// place: more is content a control shows (a product's details in a
+// dialog its "View details" button opens lost the description).
+const foldMaxWords = 100
+
 // maxHidingPlaces is how many elements with text one style or rule may
 // hide on a page and still be taken for a hiding place.
 const maxHidingPlaces = 2
@@ -345,6 +351,9 @@ func invisibleBy(n *html.Node, rules *sheetRules) string {
 		return "style " + normalizeCSS(style)
 	}
 	if i := rules.hides(n); i >= 0 {
+		if rules.hiding[i].folds {
+			return "fold " + strconv.Itoa(i)
+		}
 		return "rule " + strconv.Itoa(i)
 	}
 	return ""

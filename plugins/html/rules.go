@@ -17,7 +17,7 @@ func ruleNames() []string {
 		"streamed", "noscript", "cloaks", "panels", "menus", "overlays", "cells", "pre",
 		"emphasis", "spaces", "hatom", "landmarks", "links", "reviews", "articles",
 		"comments", "recall", "thread", "echo", "codeblocks", "separate", "rejoin", "thin",
-		"widen", "widen-prose", "signatures", "teasers", "heading-levels", "section-headings",
+		"widen", "signatures", "teasers", "heading-levels", "section-headings",
 		"title-heading", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
 	}
 }

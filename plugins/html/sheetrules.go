@@ -112,10 +112,16 @@ type showRule struct {
 // stylesheets to read the rules that show what they fold from.
 type sheetRules struct {
 	hiding []sheetRule
-	sheets []string // as the page wrote them
-	lower  []string // the same, ASCII lower-cased (offsets are the same)
-	shows  []showRule
-	read   bool // shows is read (on the first folded element)
+	// byName indexes the hiding rules by a class or id their subject
+	// names (".b", "#c"); anyElement are those whose subject names none.
+	// An element is matched only against the rules its own names and
+	// anyElement give: most pages' rules name classes it does not have.
+	byName     map[string][]int
+	anyElement []int
+	sheets     []string // as the page wrote them
+	lower      []string // the same, ASCII lower-cased (offsets are the same)
+	shows      []showRule
+	read       bool // shows is read (on the first folded element)
 }
 
 // pageInvisibleRules returns the page's own <style> rules that make text
@@ -150,6 +156,14 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 	if len(r.hiding) == 0 {
 		return nil
 	}
+	r.byName = map[string][]int{}
+	for i, rule := range r.hiding {
+		if len(rule.subject) == 0 {
+			r.anyElement = append(r.anyElement, i)
+		} else {
+			r.byName[rule.subject[0]] = append(r.byName[rule.subject[0]], i)
+		}
+	}
 	return r
 }
 
@@ -169,12 +183,26 @@ func (r *sheetRules) hides(n *html.Node) int {
 	if r == nil {
 		return -1
 	}
-	for i, rule := range r.hiding {
-		if rule.sel.Match(n) && (!rule.folds || !r.shown(n, rule)) {
-			return i
+	found := -1
+	try := func(i int) {
+		if rule := r.hiding[i]; (found < 0 || i < found) && rule.sel.Match(n) && (!rule.folds || !r.shown(n, rule)) {
+			found = i
 		}
 	}
-	return -1
+	for _, i := range r.anyElement {
+		try(i)
+	}
+	for _, class := range strings.Fields(asciiLower(attr(n, "class"))) {
+		for _, i := range r.byName["."+class] {
+			try(i)
+		}
+	}
+	if id := attr(n, "id"); id != "" {
+		for _, i := range r.byName["#"+asciiLower(id)] {
+			try(i)
+		}
+	}
+	return found
 }
 
 // shown reports whether a rule of the stylesheets shows n, which rule

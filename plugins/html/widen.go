@@ -75,32 +75,3 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 	}
 	return nil
 }
-
-// A pick of prose is an article whatever the page declares: widened, an
-// undeclared news or health article came out with its site's menus,
-// teasers and related lists (Readability's test pages). isProse reports
-// whether picked holds at least proseWords words in paragraphs of
-// proseParagraph words or more, those paragraphs hold most of its words,
-// and few of its words are in links.
-const (
-	proseWords     = 200
-	proseParagraph = 25
-	proseShare     = 0.6
-)
-
-func isProse(picked *html.Node) bool {
-	if picked == nil {
-		return false
-	}
-	all, linked := countWords(picked, false)
-	if all == 0 || float64(linked) > bodyLinkShare*float64(all) {
-		return false
-	}
-	prose := 0
-	for _, p := range matching(picked, func(n *html.Node) bool { return n.Data == "p" }) {
-		if n := words(p); n >= proseParagraph {
-			prose += n
-		}
-	}
-	return prose >= proseWords && float64(prose) >= proseShare*float64(all)
-}

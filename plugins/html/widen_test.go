@@ -3,8 +3,6 @@ package html
 import (
 	"strings"
 	"testing"
-
-	"github.com/PuerkitoBio/goquery"
 )
 
 const (
@@ -120,30 +118,5 @@ func TestItemRegionTiesGoToFirstRun(t *testing.T) {
 		if g == nil || attr(g.items[0], "class") != "first" {
 			t.Fatalf("region %v, want the run of class first", g)
 		}
-	}
-}
-
-// TestProseNotWidened: on a page that declares nothing, a pick of prose
-// (long paragraphs, few links) is the article and is not widened to the
-// body around it; a pick of short blocks still is.
-func TestProseNotWidened(t *testing.T) {
-	para := "<p>" + strings.Repeat("The valve schedule waters each bed at dawn before the heat sets in. ", 5) + "</p>"
-	aside := "<div class=\"box\"><h3>Box</h3><p>" + strings.Repeat("OTHER-BOX words about the shop and its opening hours. ", 4) + "</p></div>"
-	page := `<html><body><div class="story"><h1>Watering at dawn</h1>` + strings.Repeat(para, 4) +
-		`</div><div class="extras">` + strings.Repeat(aside, 12) + `</div></body></html>`
-	root := parsePage(t, page)
-	story := goquery.NewDocumentFromNode(root).Find("div.story").Nodes[0]
-	if !isProse(story) {
-		t.Fatal("four paragraphs of 60 words are not prose")
-	}
-	if isProse(goquery.NewDocumentFromNode(root).Find("div.box").Nodes[0]) {
-		t.Error("a box of one short paragraph is prose")
-	}
-	res, err := extractHTML(t, []byte(page), "https://garden.example/dawn", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(res.Content, "OTHER-BOX") || !strings.Contains(res.Content, "valve schedule") {
-		t.Errorf("the prose was widened, or lost:\n%s", res.Content)
 	}
 }
