@@ -18,6 +18,9 @@ RACE_PKGS := ./plugins/... ./stages/... ./internal/... ./server/... ./firecrawl/
 # it skips the steps that need it.
 BENCH_DATA ?=
 BENCH_ABS  := $(if $(BENCH_DATA),$(abspath $(BENCH_DATA)))
+# Where make bench's ablation of the HTML extractor's rules writes each
+# rule-off variant's outputs (bench/html/ablation.py reads them).
+ABLATION_OUT ?= $(CURDIR)/bin/ablation
 # The PDF corpus (a folder with pdf/), also not shipped: make bench
 # PDF_BENCH=DIR reads it with sift's pdf extractor, in process and through
 # /v1/fetch, and with pdftotext.
@@ -98,6 +101,10 @@ bench: build
 	@if [ -n "$(BENCH_ABS)" ] && [ -d "$(BENCH_ABS)" ] && command -v python3 >/dev/null; then \
 	  python3 $(BENCH_ABS)/eval.py --dataset scrapinghub --batch --quiet --cmd '$(BIN) extract --batch'; \
 	  python3 $(BENCH_ABS)/eval.py --dataset wcxb-dev --batch --quiet --cmd '$(BIN) extract --batch'; \
+	  python3 $(BENCH_ABS)/eval.py --dataset readability --batch --quiet --cmd '$(BIN) extract --batch'; \
+	  SIFT_BENCH_DATA=$(BENCH_ABS) SIFT_ABLATION_OUT=$(ABLATION_OUT) \
+	    $(GO) test -count=1 -run '^TestAblation$$' -timeout 3h ./plugins/html/ && \
+	  python3 bench/html/ablation.py --bench $(BENCH_ABS) --out $(ABLATION_OUT); \
 	fi
 
 # The flake, the NixOS module and deploy/sift.service, offline (nix-bin and

@@ -14,14 +14,18 @@ import (
 // moved a block's inline elements behind its text (a synopsis
 // "*select_statement* UNION … *select_statement*" came out as
 // "UNION … select_statementselect_statement"), and it ran the lines of a
-// <pre> without a <code> into one.
-func flattenPreformatted(n *html.Node) {
+// <pre> without a <code> into one. In a table cell (a highlighter's
+// table of line numbers and code) no <code> is added: go-trafilatura drops
+// a cell's <code>, and a page's every example went with it.
+func flattenPreformatted(n *html.Node) { flattenPreformattedIn(n, false) }
+
+func flattenPreformattedIn(n *html.Node, inCell bool) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		if c.Type != html.ElementNode {
 			continue
 		}
 		if c.Data != "pre" {
-			flattenPreformatted(c)
+			flattenPreformattedIn(c, inCell || c.Data == "td" || c.Data == "th")
 			continue
 		}
 		inner := c
@@ -38,7 +42,7 @@ func flattenPreformatted(n *html.Node) {
 		}
 		// A block of one line stays as it is: go-trafilatura keeps it,
 		// and in a table cell a <code> inside would go.
-		if inner == c && strings.Contains(strings.TrimSpace(textOf(c)), "\n") {
+		if inner == c && !inCell && strings.Contains(strings.TrimSpace(textOf(c)), "\n") {
 			code := element(atom.Code)
 			for k := c.FirstChild; k != nil; k = c.FirstChild {
 				c.RemoveChild(k)

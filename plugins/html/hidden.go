@@ -39,8 +39,12 @@ var hiddenClasses = map[string]bool{
 	"printfooter": true, "print-header": true, "print-footer": true,
 }
 
-func removeHidden(root *html.Node) {
-	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root)}
+func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
+
+// removeHiddenWith is removeHidden with the ablation benchmark's switches
+// for the rules that open or close what is hidden (cloaks, panels, menus).
+func removeHiddenWith(root *html.Node, r *rules) {
+	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root), rules: r}
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	h.drop(root)
 }
@@ -54,6 +58,7 @@ type hiding struct {
 	// invisible are the elements whose text CSS makes invisible in other
 	// ways than hiding them (invisible.go), when they are to go.
 	invisible map[*html.Node]bool
+	rules     *rules
 }
 
 // hidden reports whether c is hidden from readers for good: not a cloak,
@@ -63,13 +68,19 @@ type hiding struct {
 // (a book's "Chapters ▾" table of contents came ahead of the chapter), and
 // opened it lies over the page rather than in it.
 func (h hiding) hidden(c *html.Node) bool {
-	if h.isPanel(c) && isMenu(c) {
+	if h.rules.on("menus") && h.isPanel(c) && isMenu(c) {
+		h.rules.note("menus", true)
 		return true
 	}
-	if !isHidden(c) && !h.hasHiddenClass(c) && !h.invisible[c] || isCloak(c, h.pageWords) {
+	if !isHidden(c) && !h.hasHiddenClass(c) && !h.invisible[c] {
 		return false
 	}
-	if (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {
+	if h.rules.on("cloaks") && isCloak(c, h.pageWords) {
+		h.rules.note("cloaks", true)
+		return false
+	}
+	if h.rules.on("panels") && (h.isPanel(c) || h.wrapsPanel(c)) && !isOverlay(c) {
+		h.rules.note("panels", true)
 		openPanel(c)
 		return false
 	}

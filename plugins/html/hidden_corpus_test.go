@@ -43,12 +43,19 @@ type technique struct {
 const mathSecret = "AGENT-DIRECTIVE collector.example"
 
 // selectors a technique's sheet may name: the hiding element is a
-// <div class="hint"> with id "hint-box" inside <section class="aside-note">.
+// <div class="hint"> with id "hint-box" inside <section class="aside-note">,
+// after an empty <span class="marker">.
 const (
-	byClass      = ".hint"
-	byID         = "#hint-box"
-	byElement    = "section.aside-note div"
-	byDescendant = ".aside-note .hint"
+	byClass          = ".hint"
+	byID             = "#hint-box"
+	byElement        = "section.aside-note div"
+	byDescendant     = ".aside-note .hint"
+	byChild          = ".aside-note > .hint"
+	byAdjacent       = ".marker + .hint"
+	byGeneralSibling = "section .marker ~ div"
+	byNot            = ".hint:not(.open)"
+	byAttribute      = "[id=hint-box]"
+	byChainedNot     = "section.aside-note:not(.shown) > div:not(.open)"
 )
 
 var hidingTechniques = []technique{
@@ -114,6 +121,15 @@ var hidingTechniques = []technique{
 	{name: "sheet-class-max-height-0", sheet: byClass, style: "max-height: 0; overflow: hidden"},
 	{name: "sheet-class-content-visibility", sheet: byClass, style: "content-visibility:hidden"},
 	{name: "sheet-descendant-clip-path", sheet: byDescendant, style: "clip-path: inset(100%)"},
+	{name: "sheet-class-display-none", sheet: byClass, style: "display: none"},
+	{name: "sheet-descendant-display-none", sheet: byDescendant, style: "display:none"},
+	{name: "sheet-child-display-none", sheet: byChild, style: "display: none !important"},
+	{name: "sheet-adjacent-visibility-hidden", sheet: byAdjacent, style: "visibility: hidden"},
+	{name: "sheet-sibling-display-none", sheet: byGeneralSibling, style: "DISPLAY: NONE"},
+	{name: "sheet-not-display-none", sheet: byNot, style: "display:none"},
+	{name: "sheet-attribute-display-none", sheet: byAttribute, style: "display:none"},
+	{name: "sheet-child-opacity-0", sheet: byChild, style: "opacity: 0"},
+	{name: "sheet-not-font-size-0", sheet: byChainedNot, style: "font-size:0"},
 	// combinations
 	{name: "combo-opacity-font-size", style: "opacity:0;font-size:0"},
 	{name: "combo-transparent-tiny", style: "color:transparent;font-size:0.1px"},
@@ -156,7 +172,7 @@ func (tc technique) hidingElement() (element, rule string) {
 	}
 	if tc.sheet != "" {
 		rule = tc.sheet + " { " + tc.style + " }"
-		element = `<section class="aside-note"><div class="hint" id="hint-box"><p>` + instruction + `</p></div></section>`
+		element = `<section class="aside-note"><span class="marker"></span><div class="hint" id="hint-box"><p>` + instruction + `</p></div></section>`
 		return element, rule
 	}
 	switch tc.attrs {

@@ -31,6 +31,9 @@ const DefaultMaxOutput = 1 << 20
 type Extractor struct {
 	sdk.NoConfig
 	md *htmltomarkdown.Converter
+	// rules is nil but in the ablation benchmark, which switches rules
+	// off (rules.go).
+	rules *rules
 }
 
 // New returns the HTML extractor.
@@ -71,6 +74,7 @@ func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
 		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
 		{Name: OptionImages, Type: sdk.TypeBool, Description: "true renders the content's images as ![alt](URL), URLs absolute, lazy-loaded sources resolved, tracking pixels and icons left out"},
+		{Name: OptionComments, Type: sdk.TypeBool, Description: "true keeps readers' comment sections on every page; false leaves them out on discussions too; unset, they are kept on discussions (forums, Q&A) alone"},
 		{Name: sdk.OptionHTML, Type: sdk.TypeBool, Description: "true also returns the content as HTML (the part of the page the markdown is made from, links absolute), for Firecrawl's html format"},
 	}}, nil
 }
@@ -95,6 +99,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	comments, err := commentsOption(req.Options)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
@@ -108,13 +116,14 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if po.whole {
 		return e.wholePage(ctx, root, req, objs, schema, keepLinks, wantHTML, out)
 	}
-	page, hrefs := prepare(root, objs)
-	content := mainContent(root, page, req.URL, out)
+	page, hrefs := prepare(root, objs, e.rules)
+	page.comments = comments.keep(page.discussion)
+	content := mainContent(root, page, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
 	unwrapLayoutTables(content)
-	tidy(content)
+	e.rules.apply("tidy", content, tidy)
 	var contentAsHTML string
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
@@ -124,7 +133,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out)
+	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out, e.rules)
 	md = withProductFacts(md, schema)
 	// Links and images go last, so that what the rules above read in
 	// them (tag blocks, promotions) goes whether or not they are asked
@@ -158,7 +167,7 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 // still read as for the main content, the text is the body's.
 func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root, objs)
-	_ = mainContent(root, page, req.URL, out)
+	_ = mainContent(root, page, req.URL, out, nil)
 	out.Metadata = withSchema(out.Metadata, schema)
 	content := visibleBody(root)
 	restoreCodeLanguages(content)
@@ -192,30 +201,34 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // page of its type holds beside its content (reviews, other articles), and
 // writes code in table cells and preformatted blocks as go-trafilatura
 // keeps it (cells.go, code.go). It returns the page type and the links'
-// hrefs by number.
-func prepare(root *html.Node, objs *objects) (pageType, []string) {
-	revealStreamed(root)
-	openNoscript(root)
+// hrefs by number. r switches rules off for the ablation benchmark.
+func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
+	r.apply("streamed", root, revealStreamed)
+	r.apply("noscript", root, openNoscript)
 	markMath(root, objs)
-	removeHidden(root)
-	dropOverlays(root)
+	removeHiddenWith(root, r)
+	r.apply("overlays", root, dropOverlays)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
-	keepCellCode(root)
-	flattenPreformatted(root)
-	flattenEmphasis(root)
-	markSpaces(root)
-	page := pageTypeOf(root)
-	dropLandmarks(root)
-	hrefs := markLinks(root, !page.article)
+	r.apply("cells", root, keepCellCode)
+	r.apply("pre", root, flattenPreformatted)
+	r.apply("emphasis", root, flattenEmphasis)
+	r.apply("spaces", root, markSpaces)
+	page := pageTypeWith(root, r)
+	r.apply("landmarks", root, dropLandmarks)
+	var hrefs []string
+	if r.on("links") {
+		hrefs = markLinks(root, !page.article)
+		r.note("links", len(hrefs) > 0)
+	}
 	if page.product {
-		dropReviews(root)
+		r.apply("reviews", root, dropReviews)
 	}
 	if page.article {
-		dropOtherArticles(root, page.markedArticle)
+		r.apply("articles", root, func(n *html.Node) { dropOtherArticles(n, page.markedArticle) })
 	}
 	return page, hrefs
 }
@@ -223,11 +236,18 @@ func prepare(root *html.Node, objs *objects) (pageType, []string) {
 // mainContent finds the page's main content with go-trafilatura, steered
 // by the page type, and sets out's title, metadata and warnings. Without a
 // main content it returns the page without its chrome.
-func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.ExtractResult) *html.Node {
+func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.ExtractResult, r *rules) *html.Node {
 	opts := extractOptions(pageURL)
-	opts.ExcludeComments = !page.discussion
-	if page.items {
+	if !r.on("links") {
+		opts.IncludeLinks = true // go-trafilatura's own links, unmarked
+	}
+	if r.on("comments") {
+		opts.ExcludeComments = !page.comments
+		r.note("comments", page.comments)
+	}
+	if page.items && r.on("recall") {
 		opts.Focus = trafilatura.FavorRecall
+		r.note("recall", true)
 	}
 	// go-trafilatura works on its own copy of the tree.
 	res, err := trafilatura.ExtractDocument(root, opts)
@@ -239,10 +259,10 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	res.Metadata.Title = withoutPermalink(res.Metadata.Title)
 	out.Title, out.Metadata = stripObjectMarks(stripLinkMarks(restoreSpaces(res.Metadata.Title))), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
-	content := chooseContent(root, page, res)
-	restoreHeadingLevels(root, content)
-	restoreSectionHeadings(root, content)
-	restoreTitleHeading(root, content, out.Title)
+	content := chooseContent(root, page, res, r)
+	r.apply("heading-levels", content, func(c *html.Node) { restoreHeadingLevels(root, c) })
+	r.apply("section-headings", content, func(c *html.Node) { restoreSectionHeadings(root, c) })
+	r.apply("title-heading", content, func(c *html.Node) { restoreTitleHeading(root, c, out.Title) })
 	return content
 }
 
@@ -250,16 +270,24 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 // blocks, one-link paragraphs), and returns no content, with a warning in
 // out, when what is left is only words of the page's title or of its
 // menus and footer (thin.go).
-func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult) string {
-	md = dropLinkTail(md, page.article)
-	if page.article {
-		md = dropLoneLinks(md)
+func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r *rules) string {
+	if r.on("tail") {
+		kept := dropLinkTail(md, page.article)
+		r.note("tail", kept != md)
+		md = kept
 	}
-	if len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
+	if page.article && r.on("lonelinks") {
+		kept := dropLoneLinks(md)
+		r.note("lonelinks", kept != md)
+		md = kept
+	}
+	if r.on("titleonly") && len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {
+		r.note("titleonly", md != "")
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its title (scripts may build it)")
 		return ""
 	}
-	if chromeOnly(unlinkMarkdown(md), root) {
+	if r.on("chromeonly") && chromeOnly(unlinkMarkdown(md), root) {
+		r.note("chromeonly", md != "")
 		out.Warnings = append(out.Warnings, "the page holds nothing to read beyond its menus and footer (scripts may build it)")
 		return ""
 	}
@@ -269,14 +297,14 @@ func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult) s
 // chooseContent picks the content (pickContent) and drops what follows
 // its posts on a discussion (signatures) or its text on an article (lists
 // of teasers for other articles).
-func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult) *html.Node {
-	content := pickContent(root, page, res)
+func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
+	content := pickContent(root, page, res, r)
 	switch {
 	case content == nil:
 	case page.discussion:
-		dropSignatures(content)
+		r.apply("signatures", content, dropSignatures)
 	case page.article:
-		dropTeaserLists(content)
+		r.apply("teasers", content, dropTeaserLists)
 	}
 	return content
 }
@@ -284,25 +312,32 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 // pickContent picks the content among go-trafilatura's pick and the
 // regions the page's own structure offers: its thread (thread.go), its body
 // when the pick is too thin (thin.go), a wider region (widen.go).
-func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult) *html.Node {
-	if page.discussion {
+func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
+	if page.discussion && r.on("thread") {
 		if thread := threadOf(root); thread != nil {
+			r.note("thread", true)
 			return thread
 		}
 	}
 	content := res.ContentNode
-	// Comments were asked of go-trafilatura only on a discussion.
-	if page.discussion && res.CommentsNode != nil && content != nil {
+	// Comments were asked of go-trafilatura only when they are content.
+	if page.comments && res.CommentsNode != nil && content != nil && r.on("comments") {
 		content.AppendChild(res.CommentsNode)
 	}
-	dropLeadingEcho(content)
-	restoreCodeBlocks(content)
-	separateTopLevel(content)
-	rejoinParagraphs(content)
-	if tooThin(res.ContentText) || flattened(content) {
+	r.apply("echo", content, dropLeadingEcho)
+	r.apply("codeblocks", content, restoreCodeBlocks)
+	r.apply("separate", content, separateTopLevel)
+	r.apply("rejoin", content, rejoinParagraphs)
+	if r.on("thin") && (tooThin(res.ContentText) || flattened(content)) {
+		before := content
 		content = orNonEmpty(withoutChrome(root), content)
+		r.note("thin", content != before)
+	}
+	if !r.on("widen") {
+		return content
 	}
 	if wider := widerContent(root, page, content); wider != nil {
+		r.note("widen", true)
 		return wider
 	}
 	return content

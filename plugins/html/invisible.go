@@ -294,7 +294,7 @@ func overflowHidden(d map[string]string) bool {
 // and counts for none of them. And when together they hold more of the
 // page's words than stay visible, the page is one whose content a script
 // fades or expands in, and none go.
-func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.Node]bool {
+func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html.Node]bool {
 	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -302,7 +302,7 @@ func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.
 			if c.Type != html.ElementNode {
 				continue
 			}
-			if way := invisibleBy(c, rules); way != "" {
+			if way := invisibleBy(c, rules); way != "" && !(strings.HasPrefix(way, "fold ") && words(c) > foldMaxWords) {
 				byWay[way] = append(byWay[way], c)
 				continue
 			}
@@ -334,20 +334,27 @@ func invisibleNodes(root *html.Node, rules []selector, pageWords int) map[*html.
 	return found
 }
 
+// foldMaxWords is the most words an element the stylesheet's display:none
+// or visibility:hidden folds may hold and still be taken for a hiding
+// place: more is content a control shows (a product's details in a
+// dialog its "View details" button opens lost the description).
+const foldMaxWords = 100
+
 // maxHidingPlaces is how many elements with text one style or rule may
 // hide on a page and still be taken for a hiding place.
 const maxHidingPlaces = 2
 
 // invisibleBy returns what makes n's text invisible, its inline style or
 // one of rules, or "".
-func invisibleBy(n *html.Node, rules []selector) string {
+func invisibleBy(n *html.Node, rules *sheetRules) string {
 	if style := attr(n, "style"); style != "" && invisibleStyle(style) {
 		return "style " + normalizeCSS(style)
 	}
-	for i, s := range rules {
-		if s.matches(n) {
-			return "rule " + strconv.Itoa(i)
+	if i := rules.hides(n); i >= 0 {
+		if rules.hiding[i].folds {
+			return "fold " + strconv.Itoa(i)
 		}
+		return "rule " + strconv.Itoa(i)
 	}
 	return ""
 }

@@ -25,6 +25,9 @@ type pageType struct {
 	// article: declares an article type, or og:type article, or marks
 	// exactly one blog post in hAtom and declares no product or list.
 	article bool
+	// comments: readers' comments are content: on a discussion, unless
+	// the comments option says otherwise (comments.go, set by Extract).
+	comments bool
 	// items: declares a product or a list of items, and no article.
 	items bool
 	// product: declares a product, and no article.
@@ -64,7 +67,11 @@ var (
 )
 
 // pageTypeOf reads what the page under root declares.
-func pageTypeOf(root *html.Node) pageType {
+func pageTypeOf(root *html.Node) pageType { return pageTypeWith(root, nil) }
+
+// pageTypeWith is pageTypeOf with the ablation benchmark's switch for
+// hAtom posts.
+func pageTypeWith(root *html.Node, r *rules) pageType {
 	var d declarations
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -93,16 +100,19 @@ func pageTypeOf(root *html.Node) pageType {
 		}
 	}
 	walk(root)
-	return d.classify()
+	p := d.classify(r.on("hatom"))
+	r.note("hatom", p != d.classify(false))
+	p.comments = p.discussion
+	return p
 }
 
-func (d declarations) classify() pageType {
+func (d declarations) classify(hAtom bool) pageType {
 	ogProduct := strings.HasPrefix(d.ogType, "product")
 	p := pageType{
 		discussion: d.declare(discussionTypes) || forumSoftware.MatchString(d.generator),
 		article:    d.declare(articleTypes) || d.ogType == "article" && !matchAny(listTypes, d.jsonLD),
 	}
-	if !p.article && d.hAtomPosts == 1 && !ogProduct && !d.declare(itemTypes) {
+	if hAtom && !p.article && d.hAtomPosts == 1 && !ogProduct && !d.declare(itemTypes) {
 		p.article = true
 	}
 	p.items = (ogProduct || d.declare(itemTypes)) && !p.article

@@ -186,3 +186,21 @@ func TestSynopsisKeepsItsOrder(t *testing.T) {
 	}
 	checkText(t, res.Content, []string{"select_statement UNION [ ALL | DISTINCT ] select_statement"}, []string{"select_statementselect_statement"})
 }
+
+// TestHighlighterTableKeepsItsCode: a highlighter's table (line numbers in
+// one cell, the code's <pre> in the next) keeps the code; a <code> added
+// inside the cell had go-trafilatura drop every example of a page.
+func TestHighlighterTableKeepsItsCode(t *testing.T) {
+	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
+	table := `<div class="geshi"><table><tr><td class="ln"><pre>1
+2</pre></td><td class="code"><pre class="javascript">fetch<span>(</span>"/data.json"<span>)</span>
+  .then(checkValveStatus);</pre></td></tr></table></div>`
+	page := `<html><body><article><h1>Fetch</h1>` + para + table + para + `</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://docs.example/fetch.html", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, "checkValveStatus") {
+		t.Errorf("the highlighted code was lost:\n%s", res.Content)
+	}
+}

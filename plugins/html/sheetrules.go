@@ -4,22 +4,33 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/andybalholm/cascadia"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
 // A page's own <style> can hide text as an inline style does (a class
-// with font-size:0 or opacity:0). Its display:none and visibility:hidden
-// are left alone: they fold carousels, tabs and menus that scripts show
-// (a product page lost most of its content to one). pageInvisibleRules reads those rules,
-// outside any at-rule, whose selectors are simple: an element, a class,
-// an id, an element with a class or id, or a descendant chain of those.
-// A class or id the stylesheets name again (".fade" and ".fade.show")
-// is left out, since another rule may show what this one hides; so is any
-// rule the stylesheets' selectors make conditional (":hover", ">").
+// with font-size:0 or opacity:0, a rule with display:none).
+// pageInvisibleRules reads those rules outside any at-rule; their
+// selectors are matched with cascadia, so descendant, child and sibling
+// combinators, attributes and :not() select as a browser selects. A
+// selector that depends on a state a reader changes (:hover, :focus,
+// :checked, :target) or names a pseudo-element is left out: what it hides
+// is shown otherwise.
+//
+// Rules that fold content scripts show are told apart two ways. For the
+// declarations invisible.go reads (opacity, font size, …), a subject class
+// or id the stylesheets name again (".fade" and ".fade.show") is left out,
+// since another rule may show what this one hides. For display:none and
+// visibility:hidden, which fold carousels, tabs and menus, an element
+// stays when a rule that shows it (display other than none, visibility
+// visible) matches it and wins the cascade (".tab-content > .active"),
+// or names its subject's class or id without matching it now (a state a
+// script sets: ".menu.open"); the guards of invisible.go (at most two
+// places, never more than stays visible) apply to both.
 
 // hintWords are the properties whose values invisibleHint reads.
-var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "text-indent", "height", "content-visibility", "clip-path"}
+var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "text-indent", "height", "content-visibility", "clip-path", "display", "visibility"}
 
 // invisibleHint reports whether the property named at text[i:] (one of
 // hintWords, in lower-cased text) has a value that may make text
@@ -40,6 +51,10 @@ func invisibleHint(text string, i int, word string) bool {
 	}
 	value = strings.TrimLeft(value[1:], " \t\r\n")
 	switch word {
+	case "display":
+		return strings.HasPrefix(value, "none")
+	case "visibility":
+		return strings.HasPrefix(value, "hidden") || strings.HasPrefix(value, "collapse")
 	case "opacity", "font", "font-size", "height":
 		return strings.HasPrefix(value, "0") || strings.HasPrefix(value, ".")
 	case "text-indent":
@@ -71,38 +86,47 @@ func invisibleHint(text string, i int, word string) bool {
 	return false
 }
 
-// compound is one part of a simple selector: an element name, a class
-// and an id, each optional.
-type compound struct{ tag, class, id string }
-
-func (c compound) matches(n *html.Node) bool {
-	return n.Type == html.ElementNode &&
-		(c.tag == "" || n.Data == c.tag) &&
-		(c.class == "" || hasClassIn(attr(n, "class"), map[string]bool{c.class: true})) &&
-		(c.id == "" || strings.EqualFold(attr(n, "id"), c.id))
+// sheetRule is one selector of a rule of the page's own stylesheet that
+// makes text invisible.
+type sheetRule struct {
+	sel   cascadia.Sel
+	spec  cascadia.Specificity
+	order int // the rule's place: its sheet's index << 32 | its offset there
+	// folds: it hides by display:none or visibility:hidden, and a rule
+	// that shows the element may undo it.
+	folds bool
+	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
+	subject []string
 }
 
-// selector is a descendant chain of compounds, the subject last.
-type selector []compound
-
-// matches reports whether n is the subject of s: it matches the last
-// compound, and its ancestors the others in order.
-func (s selector) matches(n *html.Node) bool {
-	if len(s) == 0 || !s[len(s)-1].matches(n) {
-		return false
-	}
-	rest := s[:len(s)-1]
-	for a := n.Parent; a != nil && len(rest) > 0; a = a.Parent {
-		if rest[len(rest)-1].matches(a) {
-			rest = rest[:len(rest)-1]
-		}
-	}
-	return len(rest) == 0
+// showRule is a rule that shows what display:none or visibility:hidden
+// hid: display other than none, or visibility visible.
+type showRule struct {
+	sel   cascadia.Sel
+	spec  cascadia.Specificity
+	order int
+	text  string // the selector, lower-cased
 }
 
-// pageInvisibleRules returns the selectors of the page's own <style>
-// rules that make text invisible, or nil.
-func pageInvisibleRules(root *html.Node) []selector {
+// sheetRules are the hiding rules of a page's stylesheets, and the
+// stylesheets to read the rules that show what they fold from.
+type sheetRules struct {
+	hiding []sheetRule
+	// byName indexes the hiding rules by a class or id their subject
+	// names (".b", "#c"); anyElement are those whose subject names none.
+	// An element is matched only against the rules its own names and
+	// anyElement give: most pages' rules name classes it does not have.
+	byName     map[string][]int
+	anyElement []int
+	sheets     []string // as the page wrote them
+	lower      []string // the same, ASCII lower-cased (offsets are the same)
+	shows      []showRule
+	read       bool // shows is read (on the first folded element)
+}
+
+// pageInvisibleRules returns the page's own <style> rules that make text
+// invisible, or nil.
+func pageInvisibleRules(root *html.Node) *sheetRules {
 	var sheets []string
 	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
 		for c := style.FirstChild; c != nil; c = c.NextSibling {
@@ -111,32 +135,161 @@ func pageInvisibleRules(root *html.Node) []selector {
 			}
 		}
 	}
-	for i, sheet := range sheets {
-		sheets[i] = strings.ToLower(sheet)
+	if len(sheets) == 0 {
+		return nil
 	}
-	var selectors []selector
-	for _, sheet := range sheets {
-		for _, rule := range hintedRules(sheet) {
-			for _, s := range invisibleSelectors(rule) {
-				if !namedElsewhere(s, sheets) {
-					selectors = append(selectors, s)
+	r := &sheetRules{sheets: sheets, lower: make([]string, len(sheets))}
+	for i, sheet := range sheets {
+		r.lower[i] = asciiLower(sheet)
+	}
+	for i, lower := range r.lower {
+		for _, span := range ruleSpans(lower, hintOffsets(lower, hintWords)) {
+			for _, rule := range invisibleSelectors(sheets[i][span[0]:span[1]]) {
+				rule.order = i<<32 | span[0]
+				if !rule.folds && namedElsewhere(rule.subject, r.lower) {
+					continue
+				}
+				r.hiding = append(r.hiding, rule)
+			}
+		}
+	}
+	if len(r.hiding) == 0 {
+		return nil
+	}
+	r.byName = map[string][]int{}
+	for i, rule := range r.hiding {
+		if len(rule.subject) == 0 {
+			r.anyElement = append(r.anyElement, i)
+		} else {
+			r.byName[rule.subject[0]] = append(r.byName[rule.subject[0]], i)
+		}
+	}
+	return r
+}
+
+// asciiLower lower-cases the ASCII letters of s alone, so that offsets in
+// the result are offsets in s.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
+
+// hides returns the index of the rule that hides n, or -1.
+func (r *sheetRules) hides(n *html.Node) int {
+	if r == nil {
+		return -1
+	}
+	found := -1
+	try := func(i int) {
+		if rule := r.hiding[i]; (found < 0 || i < found) && rule.sel.Match(n) && (!rule.folds || !r.shown(n, rule)) {
+			found = i
+		}
+	}
+	for _, i := range r.anyElement {
+		try(i)
+	}
+	for _, class := range strings.Fields(asciiLower(attr(n, "class"))) {
+		for _, i := range r.byName["."+class] {
+			try(i)
+		}
+	}
+	if id := attr(n, "id"); id != "" {
+		for _, i := range r.byName["#"+asciiLower(id)] {
+			try(i)
+		}
+	}
+	return found
+}
+
+// shown reports whether a rule of the stylesheets shows n, which rule
+// folds: one that matches n and wins the cascade, or one that names the
+// subject's class or id and does not match n now (a state a script sets).
+func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
+	if !r.read {
+		r.read = true
+		r.shows = showRules(r.sheets, r.lower)
+	}
+	for _, s := range r.shows {
+		if s.sel.Match(n) {
+			if s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order {
+				continue
+			}
+			return true
+		}
+		for _, name := range rule.subject {
+			if countName(s.text, name) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// showWords are the properties whose values showRules reads.
+var showWords = []string{"display", "visibility"}
+
+// showRules returns the selectors of the stylesheets' rules, outside any
+// at-rule, that show an element: display other than none, visibility
+// visible.
+func showRules(sheets, lower []string) []showRule {
+	var shows []showRule
+	for i, text := range lower {
+		var offsets []int
+		for _, word := range showWords {
+			for _, at := range wordOffsets(text, word) {
+				if showHint(text, at, word) {
+					offsets = append(offsets, at)
+				}
+			}
+		}
+		slices.Sort(offsets)
+		for _, span := range ruleSpans(text, offsets) {
+			order := i<<32 | span[0]
+			var texts []string // the parser reuses its tokens: written out at once
+			decls := map[string]string{}
+			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
+				continue
+			}
+			if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
+				continue
+			}
+			for _, text := range texts {
+				if c, ok := parseSelector(text); ok {
+					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text)})
 				}
 			}
 		}
 	}
-	return selectors
+	return shows
 }
 
-// namedElsewhere reports whether the subject's class or id occurs more
-// than once in the stylesheets: another rule may show it.
-func namedElsewhere(s selector, sheets []string) bool {
-	subject := s[len(s)-1]
-	for _, name := range []string{"." + subject.class, "#" + subject.id} {
+// showHint reports whether the property at text[i:] shows an element.
+func showHint(text string, i int, word string) bool {
+	if i > 0 && isNameByte(text[i-1]) {
+		return false // "-webkit-box-display", a value's word
+	}
+	value := strings.TrimLeft(text[i+len(word):], " \t\r\n")
+	if !strings.HasPrefix(value, ":") {
+		return false
+	}
+	value = strings.TrimLeft(value[1:], " \t\r\n")
+	if word == "display" {
+		return !strings.HasPrefix(value, "none")
+	}
+	return strings.HasPrefix(value, "visible")
+}
+
+// namedElsewhere reports whether one of the subject's classes or ids
+// occurs more than once in the stylesheets: another rule may show it.
+func namedElsewhere(subject []string, sheets []string) bool {
+	for _, name := range subject {
 		count := 0
 		for _, sheet := range sheets {
-			if len(name) > 1 {
-				count += countName(sheet, name)
-			}
+			count += countName(sheet, name)
 		}
 		if count > 1 {
 			return true
@@ -167,25 +320,49 @@ func isNameByte(b byte) bool {
 }
 
 // hintedRules returns the rules of text (lower-cased), outside any
-// at-rule, that hold a declaration invisibleHint points at, found by
-// their braces as clipRules finds its rules.
+// at-rule, that hold a declaration invisibleHint points at.
 func hintedRules(text string) []string {
+	var rules []string
+	for _, span := range ruleSpans(text, hintOffsets(text, hintWords)) {
+		rules = append(rules, text[span[0]:span[1]])
+	}
+	return rules
+}
+
+// hintOffsets returns the offsets in text (lower-cased) of the
+// declarations invisibleHint points at, in order.
+func hintOffsets(text string, words []string) []int {
 	var hints []int
-	for _, word := range hintWords {
-		for from := 0; ; {
-			i := strings.Index(text[from:], word)
-			if i < 0 {
-				break
-			}
-			i += from
+	for _, word := range words {
+		for _, i := range wordOffsets(text, word) {
 			if invisibleHint(text, i, word) {
 				hints = append(hints, i)
 			}
-			from = i + len(word)
 		}
 	}
 	slices.Sort(hints)
-	var rules []string
+	return hints
+}
+
+// wordOffsets returns the offsets of word in text.
+func wordOffsets(text, word string) []int {
+	var at []int
+	for from := 0; ; {
+		i := strings.Index(text[from:], word)
+		if i < 0 {
+			return at
+		}
+		at = append(at, from+i)
+		from += i + len(word)
+	}
+}
+
+// ruleSpans returns the spans of text of the rules, outside any at-rule,
+// that hold the offsets hints (in order), found by their braces as
+// clipRules finds its rules: reading only those keeps the cost of large
+// stylesheets down.
+func ruleSpans(text string, hints []int) [][2]int {
+	var spans [][2]int
 	depth, counted := 0, 0 // braces open at offset counted
 	shut := 0
 	for _, i := range hints {
@@ -206,66 +383,111 @@ func hintedRules(text string) []string {
 		counted = open
 		if depth == 0 {
 			start := strings.LastIndexAny(text[:open], "{};") + 1
-			rules = append(rules, text[start:shut])
+			spans = append(spans, [2]int{start, shut})
+		}
+	}
+	return spans
+}
+
+// invisibleSelectors parses one rule and returns its selectors when its
+// declarations make text invisible.
+func invisibleSelectors(rule string) []sheetRule {
+	var selected []string
+	decls := map[string]string{}
+	ended := readRule(rule, func(sel []css.Token) { selected = selectorTexts(sel) },
+		func(name, value string) { decls[name] = value })
+	if !ended {
+		return nil
+	}
+	folds := false
+	if !invisibleDecls(decls) {
+		if decls["display"] != "none" && decls["visibility"] != "hidden" && decls["visibility"] != "collapse" {
+			return nil
+		}
+		folds = true
+	}
+	var rules []sheetRule
+	for _, text := range selected {
+		if sel, ok := parseSelector(text); ok {
+			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text)})
 		}
 	}
 	return rules
 }
 
-// invisibleSelectors parses one rule and returns its simple selectors when
-// its declarations make text invisible.
-func invisibleSelectors(rule string) []selector {
-	var selected []selector
-	decls := map[string]string{}
-	ended := readRule(rule, func(sel []css.Token) { selected = simpleSelectors(sel) },
-		func(name, value string) { decls[name] = value })
-	if !ended || !invisibleDecls(decls) {
-		return nil
-	}
-	return selected
-}
-
-// simpleSelectors returns the selectors of a selector list that are
-// descendant chains of simple compounds.
-func simpleSelectors(tokens []css.Token) []selector {
-	var selectors []selector
+// selectorTexts writes a selector list's selectors out again, one string
+// each.
+func selectorTexts(tokens []css.Token) []string {
+	var texts []string
 	for _, part := range splitSelectors(tokens) {
-		if s := simpleSelector(part); s != nil {
-			selectors = append(selectors, s)
+		var b strings.Builder
+		for _, t := range part {
+			b.Write(t.Data)
 		}
+		texts = append(texts, b.String())
 	}
-	return selectors
+	return texts
 }
 
-// simpleSelector parses one selector, or returns nil when it is not a
-// descendant chain of compounds of at most an element, a class and an id.
-func simpleSelector(tokens []css.Token) selector {
-	var s selector
-	var c compound
-	empty := true
-	flush := func() {
-		if !empty {
-			s = append(s, c)
-		}
-		c, empty = compound{}, true
+// stateful are the pseudo-classes of a state a reader changes (cascadia
+// matches :checked on the page as served).
+var stateful = []string{":hover", ":focus", ":active", ":checked", ":target", ":visited", ":focus-within", ":focus-visible"}
+
+// parseSelector parses one selector with cascadia, or reports false for
+// one it cannot read, one with a pseudo-element (its text is not the
+// element's) and one that depends on a reader's state.
+func parseSelector(text string) (cascadia.Sel, bool) {
+	lower := asciiLower(text)
+	if text == "" || strings.Contains(lower, "::") {
+		return nil, false
 	}
-	for i := 0; i < len(tokens); i++ {
-		t := tokens[i]
-		switch {
-		case t.TokenType == css.WhitespaceToken:
-			flush()
-		case t.TokenType == css.IdentToken && empty:
-			c.tag, empty = strings.ToLower(string(t.Data)), false
-		case t.TokenType == css.HashToken && c.id == "":
-			c.id, empty = string(t.Data[1:]), false
-		case t.TokenType == css.DelimToken && string(t.Data) == "." && c.class == "" &&
-			i+1 < len(tokens) && tokens[i+1].TokenType == css.IdentToken:
-			c.class, empty = strings.ToLower(string(tokens[i+1].Data)), false
-			i++
-		default:
-			return nil
+	for _, s := range stateful {
+		if strings.Contains(lower, s) {
+			return nil, false
 		}
 	}
-	flush()
-	return s
+	sel, err := cascadia.Parse(text)
+	if err != nil || sel.PseudoElement() != "" {
+		return nil, false
+	}
+	return sel, true
+}
+
+// subjectNames returns the classes and ids (".b", "#c") of a selector's
+// subject, its last compound, lower-cased; those inside :not() and other
+// parentheses are not the subject's.
+func subjectNames(text string) []string {
+	text = asciiLower(text)
+	start, depth := 0, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && (c == ' ' || c == '>' || c == '+' || c == '~' || c == '\t' || c == '\n'):
+			start = i + 1
+		}
+	}
+	var names []string
+	last := text[start:]
+	depth = 0
+	for i := 0; i < len(last); i++ {
+		switch c := last[i]; {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case depth == 0 && (c == '.' || c == '#'):
+			end := i + 1
+			for end < len(last) && isNameByte(last[end]) {
+				end++
+			}
+			if end > i+1 {
+				names = append(names, last[i:end])
+			}
+			i = end - 1
+		}
+	}
+	return names
 }

@@ -52,7 +52,7 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 	}
 	if main := goquery.NewDocumentFromNode(root).Find("main, [role=main]"); main.Length() > 0 {
 		wide := chromeless(main.Nodes[0])
-		if !page.discussion {
+		if !page.comments {
 			dropCommentRuns(wide)
 		}
 		if words(wide) > enough {
@@ -67,7 +67,9 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return nil
 	}
 	body := withoutChrome(root)
-	dropCommentRuns(body)
+	if !page.comments {
+		dropCommentRuns(body)
+	}
 	if all, linked := countWords(body, false); all > enough && float64(linked) <= bodyLinkShare*float64(all) {
 		return body
 	}
