@@ -78,14 +78,18 @@ func TestReloadMetrics(t *testing.T) {
 	}
 	write("no_such_setting = 1\n")
 	reloads("reload refused", 1)
-	page = scrapeMetrics(t, addr)
+	// The log line comes a moment before the metric is set.
+	testwait.For(t, "the refused reload in /metrics", func() bool { page = scrapeMetrics(t, addr); return sample(page, ok) == 0 })
 	if sample(page, ok) != 0 || sample(page, at) != started {
 		t.Errorf("after a refused reload: %s %v, %s %v (the start's %v)", ok, sample(page, ok), at, sample(page, at), started)
 	}
 
 	write("")
 	reloads("configuration reloaded", 1)
-	page = scrapeMetrics(t, addr)
+	testwait.For(t, "the good reload in /metrics", func() bool {
+		page = scrapeMetrics(t, addr)
+		return sample(page, ok) == 1 && sample(page, at) > started
+	})
 	if sample(page, ok) != 1 || sample(page, at) <= started {
 		t.Errorf("after a good reload: %s %v, %s %v (the start's %v)", ok, sample(page, ok), at, sample(page, at), started)
 	}
