@@ -178,13 +178,16 @@ func (a *API) handleMapV1(w http.ResponseWriter, r *http.Request, c *service.Cal
 	httpapi.WriteJSON(w, http.StatusOK, out)
 }
 
-// fromJSV1 reports whether a request body comes from firecrawl-js 1.x,
-// whose origin field says "js-sdk@1.…".
+// fromJSV1 reports whether a request body may come from firecrawl-js 1.x:
+// its origin field says "js-sdk@1.…", or it has none, as 1.21 and older
+// send (what npm installs on Node 20, since 1.22 wants Node 22). A v1
+// route has no other clients sift knows of, and those show a reason under
+// any status.
 func fromJSV1(raw []byte) bool {
 	var body struct {
 		Origin string `json:"origin"`
 	}
-	return json.Unmarshal(raw, &body) == nil && strings.HasPrefix(body.Origin, "js-sdk@1.")
+	return json.Unmarshal(raw, &body) == nil && (body.Origin == "" || strings.HasPrefix(body.Origin, "js-sdk@1."))
 }
 
 // shownByJSV1 are the statuses whose error firecrawl-js 1.x's scrapeUrl

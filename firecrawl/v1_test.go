@@ -2,23 +2,23 @@ package firecrawl
 
 import "testing"
 
-// TestIsV1Search: a /v1/search body is Firecrawl v1's when it has a field
-// only Firecrawl's search has and none only sift's has.
-func TestIsV1Search(t *testing.T) {
+// TestFromJSV1: firecrawl-js 1.x is known by its origin, or by none, as
+// 1.21 and older send no origin; another client's label is not taken.
+func TestFromJSV1(t *testing.T) {
 	t.Parallel()
-	for _, tc := range []struct {
+	tests := []struct {
 		body string
-		v1   bool
+		want bool
 	}{
-		{`{"query":"q","limit":5,"lang":"en","country":"us","origin":"js-sdk@1.29.3","timeout":60000,"scrapeOptions":{"formats":[]}}`, true},
-		{`{"query":"q","limit":3}`, true},
-		{`{"query":"q"}`, false},
-		{`{"query":"q","k":3,"question":"why"}`, false},
-		{`{"query":"q","limit":3,"k":3}`, false}, // sift's, which then names limit as unknown
+		{`{"url": "https://example.org/", "origin": "js-sdk@1.29.3"}`, true},
+		{`{"url": "https://example.org/"}`, true},
+		{`{"url": "https://example.org/", "origin": "python-sdk@1.4.0"}`, false},
+		{`{"url": "https://example.org/", "origin": "js-sdk@4.42.0"}`, false},
 		{`not json`, false},
-	} {
-		if got := IsV1Search([]byte(tc.body)); got != tc.v1 {
-			t.Errorf("%s: v1 %v, want %v", tc.body, got, tc.v1)
+	}
+	for _, tc := range tests {
+		if got := fromJSV1([]byte(tc.body)); got != tc.want {
+			t.Errorf("fromJSV1(%s) = %v, want %v", tc.body, got, tc.want)
 		}
 	}
 }
