@@ -98,6 +98,11 @@ func (o *scrapeOptions) request(url, mode string) stages.Request {
 	if o.MaxAge != nil {
 		age, _ := httpapi.ClientDuration(*o.MaxAge, time.Millisecond, httpapi.MaxCacheAge)
 		req.MaxAge = &age
+	} else if slices.Contains(o.Formats, "changeTracking") {
+		// A change is seen only at the origin: the cached copy is asked
+		// for conditionally, and a 304 costs no body.
+		fresh := time.Duration(0)
+		req.MaxAge = &fresh
 	}
 	if o.MinAge != nil {
 		age, _ := httpapi.ClientDuration(*o.MinAge, time.Millisecond, httpapi.MaxCacheAge)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // scrapeData posts a scrape and returns its data, failing unless it is a
@@ -151,11 +152,14 @@ func TestScrapeChangeTracking(t *testing.T) {
 		}
 		price := map[int32]string{0: "9", 1: "9", 2: "12"}[v]
 		w.Header().Set("Content-Type", "text/html")
+		// Fresh for weeks by the heuristic of RFC 9111: a change is seen
+		// only if change tracking asks the origin past the cache.
+		w.Header().Set("Last-Modified", time.Now().AddDate(-1, 0, 0).UTC().Format(http.TimeFormat))
 		fmt.Fprintf(w, `<html><head><title>Pricing</title></head><body><main><h1>Pricing</h1><p>Starter costs %s dollars a month.</p><p>Pro costs 29 dollars a month.</p></main></body></html>`, price)
 	})
 	origin := httptest.NewServer(mux)
 	t.Cleanup(origin.Close)
-	srv := newTestServer(t, origin, testOptions{})
+	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	body := map[string]any{"url": origin.URL + "/pricing", "formats": []any{"markdown", map[string]any{"type": "changeTracking", "modes": []any{"git-diff"}}}}
 	track := func(key string) map[string]any {
 		t.Helper()
