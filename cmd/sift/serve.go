@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/siftd/sift/config"
@@ -58,7 +59,16 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return err
 	}
 	m := metrics.New()
-	d, diags := daemon.New(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion(), Revision: siftRevision(), Metrics: m})
+	d, diags, stopped := start(ctx, cfg, daemon.Options{Logger: log, Version: siftVersion(), Revision: siftRevision(), Metrics: m})
+	if stopped != nil {
+		// The plugins it was starting got the signal too: their failures
+		// are the stop's, not the file's.
+		if d != nil {
+			_ = d.Close(context.WithoutCancel(ctx))
+		}
+		log.Info("start-up interrupted by a signal: stopping", "signal", stopped.String())
+		return nil
+	}
 	if err := report(cmd.ErrOrStderr(), cfg, diags); err != nil {
 		return err
 	}
@@ -76,11 +86,16 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 	drained := make(chan error, 1)
 	go func() {
 		handleSignals(ctx, cmd, cfgPath, d, m, loads, signals, log)
-		log.Info("draining in-flight requests", "within", drainTimeout.String())
+		inFlight, began := d.InFlight(), time.Now()
+		log.Info("draining in-flight requests", "in_flight", inFlight, "within", drainTimeout.String())
 		// In-flight requests finish; a fetch takes at most its total timeout.
 		shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), drainTimeout)
 		defer cancel()
-		drained <- srv.Shutdown(shutdown)
+		err := srv.Shutdown(shutdown)
+		if err == nil {
+			log.Info("stopped: in-flight requests drained", "drained", inFlight, "took", time.Since(began).Round(time.Millisecond).String())
+		}
+		drained <- err
 	}()
 	log.Info("sift listening", "addr", ln.Addr().String(), "stages", d.Stages(), "version", siftVersion())
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
@@ -92,6 +107,26 @@ func serve(cmd *cobra.Command, cfgPath string) error {
 		return fmt.Errorf("drain: %w", err)
 	}
 	return nil
+}
+
+// start builds the daemon and reports a SIGINT or SIGTERM that arrived
+// meanwhile, so that serve then stops with exit 0 rather than reporting
+// the plugins the signal killed (a stop of the whole unit reaches them
+// too) as a broken configuration. The start is not cut short: the
+// daemon's context outlives it (its pools and batch workers run on it).
+// A SIGHUP during start-up waits in serve's own channel and reloads once
+// started.
+func start(ctx context.Context, cfg *config.Config, opts daemon.Options) (*daemon.Daemon, hcl.Diagnostics, os.Signal) {
+	stops := make(chan os.Signal, 1)
+	signal.Notify(stops, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(stops)
+	d, diags := daemon.New(ctx, cfg, opts)
+	select {
+	case sig := <-stops:
+		return d, diags, sig
+	default:
+		return d, diags, nil
+	}
 }
 
 // handleSignals logs every signal sift serve handles and reloads on

@@ -148,6 +148,10 @@ func (d *Daemon) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.handler.ServeHTTP(w, r)
 }
 
+// InFlight is how many requests and batch targets the current
+// configuration holds now.
+func (d *Daemon) InFlight() int { return d.cur.Load().held() }
+
 // batchFetch runs a batch target on the current configuration.
 func (d *Daemon) batchFetch(ctx context.Context, c batch.Caller, t batch.Target) ([]byte, error) {
 	g := d.acquire()

@@ -38,6 +38,13 @@ func (g *generation) hold() bool {
 	return true
 }
 
+// held is how many holds are in flight.
+func (g *generation) held() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.inFlight
+}
+
 // release ends a request hold counted.
 func (g *generation) release() {
 	g.mu.Lock()
