@@ -176,8 +176,8 @@ func startSiftCmd(t testing.TB, origin *httptest.Server, extra string) (string, 
 const sdkKey = "test-key"
 
 // startSiftPipeline is startSiftCmd with stages after extract (a cache,
-// a digest) in the pipeline.
-func startSiftPipeline(t testing.TB, origin *httptest.Server, afterExtract, extra string) (string, *served) {
+// a digest) in the pipeline, and env added to sift's environment.
+func startSiftPipeline(t testing.TB, origin *httptest.Server, afterExtract, extra string, env ...string) (string, *served) {
 	t.Helper()
 	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
 	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
@@ -201,7 +201,7 @@ pipeline {
 	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return addr, startSift(t, cfg, addr)
+	return addr, startSift(t, cfg, addr, env...)
 }
 
 // patientExtractors are the html and pdf blocks of a test config, with a

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,23 +50,7 @@ func ocrOrigin(t *testing.T) *httptest.Server {
 // ocr blocks) against origin, with env added to sift's environment.
 func startOCRSift(t *testing.T, origin *httptest.Server, env ...string) string {
 	t.Helper()
-	port := netip.MustParseAddrPort(origin.Listener.Addr().String()).Port()
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	cfg := filepath.Join(t.TempDir(), "config.hcl")
-	src := fmt.Sprintf(`listen = %q
-data_dir = %q
-caller "sdk" {
-  key_sha256 = "62af8704764faf8ea82fc61ce9c4c3908b6cb97d463a634e9e587d7c885db0ef"
-}
-pipeline {
-  stage "guard" {
-    allow_ports = [80, 443, %d]
-    allow_cidrs = ["127.0.0.0/8"]
-  }
-  stage "fetch" {}
-  stage "extract" {}
-}
-extractor "pdf" {
+	addr, _ := startSiftPipeline(t, origin, "", `extractor "pdf" {
   timeout       = "5m"
   ocr_languages = ["eng"]
 }
@@ -75,11 +58,7 @@ extractor "ocr" {
   timeout   = "5m"
   languages = ["eng"]
 }
-`, addr, filepath.Dir(cfg), port)
-	if err := os.WriteFile(cfg, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	startSift(t, cfg, addr, env...)
+`, env...)
 	return addr
 }
 
