@@ -163,6 +163,9 @@ func handleSignals(ctx context.Context, cmd *cobra.Command, cfgPath string, d *d
 func reload(ctx context.Context, cmd *cobra.Command, cfgPath string, d *daemon.Daemon, log *slog.Logger) (bool, string) {
 	cfg, diags := loadServeConfig(cmd, cfgPath)
 	if !diags.HasErrors() {
+		diags = append(diags, app.ProbeMemory(ctx, cfg)...)
+	}
+	if !diags.HasErrors() {
 		diags = append(diags, d.Reload(context.WithoutCancel(ctx), cfg)...)
 	}
 	var text bytes.Buffer

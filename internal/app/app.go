@@ -116,18 +116,36 @@ func check(ctx context.Context, cfg *config.Config, environment bool) hcl.Diagno
 		diags = append(diags, CheckEnvironment(cfg)...)
 	}
 	diags = append(diags, CheckChain(cfg)...)
+	plugins, probes, chainDiags := checkPlugins(ctx, cfg, environment)
+	diags = append(append(diags, plugins...), probes...)
+	return append(diags, chainDiags...)
+}
+
+// ProbeMemory is Check's probe alone: each extractor the file has a block
+// for, started once under its memory limit with a small document. A
+// reload runs it before it swaps (Daemon.Reload checks the rest), so that a
+// limit too small is refused every time, not only when its first process
+// happens to die while the pool starts.
+func ProbeMemory(ctx context.Context, cfg *config.Config) hcl.Diagnostics {
+	_, probes, _ := checkPlugins(ctx, cfg, true)
+	return probes
+}
+
+// checkPlugins plans and configures the file's plugins: their
+// diagnostics, the memory probes of those that configured (when probe),
+// and the chain's.
+func checkPlugins(ctx context.Context, cfg *config.Config, probe bool) (plugins, probes, chainDiags hcl.Diagnostics) {
 	chain, chainDiags := stages.Build(chainBlocks(cfg), kinds.Registry(),
 		stages.Deps{Logger: slog.Default(), Digesters: declaredDigesters(cfg.Digesters)})
-	specs, ds := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody, slog.Default())
-	diags = append(diags, ds...)
+	specs, plugins := plan(ctx, cfg, nil, fetchConfig(chain).MaxBody, slog.Default())
 	for i := range specs {
 		pcfg, ds := host.Configure(ctx, &specs[i])
-		diags = append(diags, ds...)
-		if environment && !ds.HasErrors() {
-			diags = append(diags, probeMemory(ctx, &specs[i], pcfg)...)
+		plugins = append(plugins, ds...)
+		if probe && !ds.HasErrors() {
+			probes = append(probes, probeMemory(ctx, &specs[i], pcfg)...)
 		}
 	}
-	return append(diags, chainDiags...)
+	return plugins, probes, chainDiags
 }
 
 // declaredDigesters answers for the digester blocks of a file, without
