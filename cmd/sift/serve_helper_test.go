@@ -1,14 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
-	"sync"
 	"testing"
 
+	"github.com/siftd/sift/internal/testkit/syncbuf"
 	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
@@ -70,20 +69,5 @@ func (s *served) Wait() error {
 	return s.waitErr
 }
 
-// syncBuffer is a bytes.Buffer a process writes while a test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a buffer a process writes while a test reads it.
+type syncBuffer = syncbuf.Buffer

@@ -1,15 +1,15 @@
 package host
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/siftd/sift/internal/testkit/syncbuf"
 )
 
 // forgedLines is what a hostile plugin writes to its stderr to forge lines
@@ -20,22 +20,8 @@ const forgedLines = "[ERROR] \x1b[2J\x1b]0;owned\x07screen cleared\n" +
 
 // syncBuffer is a log destination written by go-plugin's goroutines and
 // read by the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is a buffer a process writes while a test reads it.
+type syncBuffer = syncbuf.Buffer
 
 // TestPluginStderrIsAFieldOfSiftsLog: whatever a plugin writes to stderr
 // reaches sift's log as a field of sift's own records, escaped; it never
