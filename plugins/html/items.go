@@ -3,6 +3,7 @@ package html
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -22,7 +23,85 @@ const (
 type itemGroup struct {
 	items []*html.Node
 	words int
+	// most is the words of the item that holds the most.
+	most      *html.Node
+	mostWords int
 }
+
+// maxItemShare of a run's words is the most one item may hold and the run
+// still be items around content: a page's columns are one long column of
+// text beside short ones of links (WebMD's article beside its menus and
+// "related" boxes, four unclassed <div>s). Measured in BENCHMARKS.md.
+const maxItemShare = 0.5
+
+// columnsAround reports whether the run is the page's columns around
+// content: one item holds more than maxItemShare of the run's words and
+// most of the opening of the text go-trafilatura picked (its first
+// openingWords, as word trigrams: go-trafilatura moves bylines and dates)
+// lies in that item. Widening to the run would add the other columns.
+func (g *itemGroup) columnsAround(picked *html.Node) bool {
+	if picked == nil || float64(g.mostWords) <= maxItemShare*float64(g.words) {
+		return false
+	}
+	opening := trigrams(plainWords(picked, openingWords))
+	if len(opening) == 0 {
+		return false
+	}
+	in := map[string]bool{}
+	for _, t := range trigrams(plainWords(g.most, -1)) {
+		in[t] = true
+	}
+	found := 0
+	for _, t := range opening {
+		if in[t] {
+			found++
+		}
+	}
+	return 2*found > len(opening)
+}
+
+// openingWords is how much of a text's start columnsAround looks for.
+const openingWords = 40
+
+// trigrams returns the runs of three words of words, each as one string.
+func trigrams(words []string) []string {
+	var out []string
+	for i := 0; i+3 <= len(words); i++ {
+		out = append(out, words[i]+" "+words[i+1]+" "+words[i+2])
+	}
+	return out
+}
+
+// plainWords returns the first limit (all when negative) runs of letters
+// and digits in the text a reader sees under n: no scripts or styles, no
+// link marks or punctuation, element boundaries as spaces, so that two
+// copies of one text compare alike.
+func plainWords(n *html.Node, limit int) []string {
+	var out []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		switch {
+		case limit >= 0 && len(out) >= limit:
+			return
+		case n.Type == html.TextNode:
+			for _, w := range strings.FieldsFunc(n.Data, isNotPlainWordRune) {
+				if limit < 0 || len(out) < limit {
+					out = append(out, w)
+				}
+			}
+			return
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return out
+}
+
+func isNotPlainWordRune(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // itemRegion finds the page's largest run of repeated items outside its
 // chrome: minItems or more siblings of one kind (tag and classes), most of
@@ -58,9 +137,14 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 			continue
 		}
 		w, lw, linked := 0, 0, 0
+		var most *html.Node
+		mostWords := 0
 		for _, it := range items {
 			all, inLinks := countWords(it, false)
 			w, lw = w+all, lw+inLinks
+			if all > mostWords {
+				most, mostWords = it, all
+			}
 			if holdsLink(it) {
 				linked++
 			}
@@ -70,7 +154,7 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 			continue
 		}
 		if best == nil || w > best.words {
-			best = &itemGroup{items: items, words: w}
+			best = &itemGroup{items: items, words: w, most: most, mostWords: mostWords}
 		}
 	}
 	return best

@@ -61,6 +61,11 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return nil
 	}
 	if g := itemRegion(root, false); g != nil && g.words > enough {
+		if g.columnsAround(picked) {
+			// The pick is the page's column of text: the run and the
+			// body would add the columns beside it.
+			return nil
+		}
 		return g.render()
 	}
 	if page.discussion {

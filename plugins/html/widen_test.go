@@ -56,6 +56,12 @@ func TestWiderContent(t *testing.T) {
 			"", nil, nil},
 		{"a discussion keeps its pick rather than its body", `<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>`,
 			`<div class="content">` + sections(4) + `</div>`, "", nil, nil},
+		{"columns around the pick are no items to widen to", "",
+			`<div><div><a href="/">Health</a> Center</div><div><h1>Peanuts early</h1>` +
+				strings.Repeat(`<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p>`, 6) +
+				`</div><div><a href="/a">Pets and allergies</a> and more tips</div><div><a href="/b">Allergy myths</a> and facts to know</div></div>`,
+			`<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p><p>ARTICLE babies who eat peanuts early</p>`,
+			nil, nil},
 		{"the grid of a shop without a main region, not its menu", "",
 			menu + `<div class="results">` + grid + `</div>`, `<p>Trail boot waterproof leather $170</p>`,
 			[]string{"Trail boot", "waterproof leather $170", "Winter boot"}, []string{"Socks"}},
