@@ -36,7 +36,7 @@ func flattenPreformattedIn(n *html.Node, inCell bool) {
 		// the space markers at the edges of separate nodes lost. The
 		// block's language goes ahead of it (codelang.go).
 		if inner.FirstChild != nil {
-			text := languageMark(codeLanguage(c)) + childrenText(inner)
+			text := languageMark(codeLanguage(c)) + markLines(childrenText(inner))
 			inner.FirstChild, inner.LastChild = nil, nil
 			inner.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		}
@@ -51,6 +51,92 @@ func flattenPreformattedIn(n *html.Node, inCell bool) {
 			c.AppendChild(code)
 		}
 	}
+}
+
+// go-trafilatura collapses the whitespace of a block it reads as a
+// paragraph's text, a <pre> in a definition list's <dd> among them (the
+// examples of Python's library reference): the block came out as one
+// line, its indentation gone. markLines marks each line break and each
+// blank of a line's indentation in a block's text, and restoreLines puts
+// them back in go-trafilatura's output; the marks are not whitespace, so
+// collapsing leaves them, and the line break stays beside its mark so
+// that the words still stand apart.
+const (
+	lineMark   = '\uE00A'
+	indentMark = '\uE00B'
+	tabMark    = '\uE00C'
+)
+
+// markLines marks the line breaks and indentation of a block's text: the
+// blanks a line starts with, its tabs, and every blank after the first of
+// a run within it (a console's "...     return x").
+func markLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	lineStart, afterBlank := true, false
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteRune(lineMark)
+			b.WriteByte('\n')
+			lineStart, afterBlank = true, false
+			continue
+		case r == '\t':
+			b.WriteRune(tabMark)
+		case r == ' ' && (lineStart || afterBlank):
+			b.WriteRune(indentMark)
+		default:
+			b.WriteRune(r)
+		}
+		afterBlank = r == ' ' || r == '\t'
+		lineStart = lineStart && afterBlank
+	}
+	return b.String()
+}
+
+// restoreLines turns the marks of markLines in the text under n back into
+// line breaks and indentation, with the whitespace go-trafilatura left
+// after each line's mark.
+func restoreLines(n *html.Node) {
+	if n == nil {
+		return
+	}
+	if n.Type == html.TextNode {
+		n.Data = unmarkLines(n.Data)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		restoreLines(c)
+	}
+}
+
+func unmarkLines(s string) string {
+	if !strings.ContainsAny(s, string([]rune{lineMark, indentMark, tabMark})) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	afterLine := false
+	for _, r := range s {
+		switch {
+		case r == lineMark:
+			b.WriteByte('\n')
+			afterLine = true
+			continue
+		case afterLine && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
+			continue
+		case r == indentMark:
+			b.WriteByte(' ')
+		case r == tabMark:
+			b.WriteByte('\t')
+		default:
+			b.WriteRune(r)
+		}
+		afterLine = false
+	}
+	return b.String()
 }
 
 // literalText is the text under n as preformatted text shows it: a line
