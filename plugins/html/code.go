@@ -149,6 +149,10 @@ func literalText(n *html.Node) string {
 		return ""
 	case n.Data == "br":
 		return "\n"
+	case n.Data == "style" || n.Data == "script":
+		// a component's styles, written beside its markup (Emotion's
+		// <style> before each line number of Twilio's examples)
+		return ""
 	}
 	text := childrenText(n)
 	switch {
