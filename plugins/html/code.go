@@ -17,7 +17,56 @@ import (
 // <pre> without a <code> into one. In a table cell (a highlighter's
 // table of line numbers and code) no <code> is added: go-trafilatura drops
 // a cell's <code>, and a page's every example went with it.
-func flattenPreformatted(n *html.Node) { flattenPreformattedIn(n, false) }
+func flattenPreformatted(n *html.Node) {
+	unwrapCodeFigures(n)
+	flattenPreformattedIn(n, false)
+}
+
+// unwrapCodeFigures makes each <figure> that holds a code block and no
+// image (a book's numbered listing: mdBook's "Listing 9-3: Opening a
+// file") a <div>, its caption a paragraph: go-trafilatura removes figures
+// whole, and the Rust book's chapters lost every listing.
+func unwrapCodeFigures(root *html.Node) {
+	var figures []*html.Node
+	walkElements(root, func(c *html.Node) bool {
+		if c.DataAtom == atom.Figure {
+			figures = append(figures, c)
+		}
+		return true
+	})
+	for _, f := range figures {
+		if findElement(f, func(c *html.Node) bool { return c.DataAtom == atom.Pre }) == nil || holdsMedia(f) {
+			continue
+		}
+		f.Data, f.DataAtom = "div", atom.Div
+		walkElements(f, func(c *html.Node) bool {
+			if c.DataAtom == atom.Figcaption {
+				c.Data, c.DataAtom = "p", atom.P
+				return false
+			}
+			return c.DataAtom != atom.Pre
+		})
+	}
+}
+
+// holdsMedia reports whether n holds an image, a video or a frame outside
+// its code blocks (whose buttons are drawn with <svg>).
+func holdsMedia(n *html.Node) bool {
+	return findElement(n, func(c *html.Node) bool {
+		switch c.DataAtom {
+		case atom.Img, atom.Picture, atom.Video, atom.Iframe, atom.Canvas, atom.Object, atom.Embed:
+			return true
+		case atom.Svg:
+			for p := c.Parent; p != nil && p != n; p = p.Parent {
+				if p.DataAtom == atom.Pre {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}) != nil
+}
 
 func flattenPreformattedIn(n *html.Node, inCell bool) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {

@@ -65,3 +65,26 @@ func TestMarkLines(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeListingFigureKept: a numbered listing in a <figure> (mdBook's,
+// the Rust book's chapters, WCXB 2996) stays with its caption;
+// go-trafilatura removes figures whole.
+func TestCodeListingFigureKept(t *testing.T) {
+	listing := `<figure class="listing" id="listing-9-3"><span class="file-name">Filename: src/main.rs</span>` +
+		`<pre class="playground"><div class="buttons"><button class="play-button" title="Run this code"><svg viewBox="0 0 384 512"><path d="M73 39c"></path></svg></button></div>` +
+		`<code class="language-rust edition2024 hljs"><span class="hljs-keyword">use</span> std::fs::File;` + "\n\n" + `fn main() {` + "\n" +
+		`    let greeting_file_result = File::open("hello.txt");` + "\n" + `}</code></pre>` +
+		`<figcaption><a href="#listing-9-3">Listing 9-3</a>: Opening a file</figcaption></figure>`
+	res, err := extractHTML(t, []byte(codePage(listing)), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"```rust\nuse std::fs::File;\n\nfn main() {\n    let greeting_file_result", "Opening a file"}, nil)
+	// a figure with an image beside its code stays a figure
+	withImage := strings.Replace(listing, `<figcaption>`, `<img src="/listing.png" alt="the output"><figcaption>`, 1)
+	res, err = extractHTML(t, []byte(codePage(withImage)), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, nil, []string{"Opening a file"})
+}
