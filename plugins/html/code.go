@@ -211,8 +211,39 @@ func literalText(n *html.Node) string {
 		return strings.TrimRight(text, "\t") + "\n"
 	case blockTags[n.Data] && text != "" && !strings.HasSuffix(text, "\n"):
 		return text + "\n"
+	case isCodeLine(n) && isCodeLine(nextElement(n)) && !strings.HasSuffix(text, "\n") && !strings.HasPrefix(textBetween(n), "\n"):
+		// Shiki's lines, which a stylesheet sets one under another
+		// without a line break between them
+		return text + "\n"
 	}
 	return text
+}
+
+// isCodeLine reports whether n is a highlighter's line of code: a <span
+// class="line">.
+func isCodeLine(n *html.Node) bool {
+	return n != nil && n.Type == html.ElementNode && n.Data == "span" && containsString(strings.Fields(attr(n, "class")), "line")
+}
+
+// nextElement is the element after n among its siblings, or nil.
+func nextElement(n *html.Node) *html.Node {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+// textBetween is the text between n and the element after it.
+func textBetween(n *html.Node) string {
+	var b strings.Builder
+	for c := n.NextSibling; c != nil && c.Type != html.ElementNode; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
 }
 
 // isInlineElement reports whether n is an element (not text) that runs on

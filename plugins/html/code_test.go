@@ -88,3 +88,17 @@ func TestCodeListingFigureKept(t *testing.T) {
 	}
 	checkText(t, res.Content, nil, []string{"Opening a file"})
 }
+
+// TestCodeLinesWithoutBreaks: a highlighter that writes each line as a
+// <span class="line"> and no line break between them (a stylesheet sets
+// them one under another; WCXB 2834) still gives a block of lines.
+func TestCodeLinesWithoutBreaks(t *testing.T) {
+	block := `<pre><code class="language-tsx"><span class="line"><span class="k">import</span> React from 'react'</span>` +
+		`<span class="line"><span class="k">import</span> { View } from 'react-native'</span>` + "\n" +
+		`<span class="line">export default View</span></code></pre>`
+	res, err := extractHTML(t, []byte(codePage(block)), pageURL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"```tsx\nimport React from 'react'\nimport { View } from 'react-native'\nexport default View\n```"}, nil)
+}
