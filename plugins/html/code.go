@@ -17,7 +17,56 @@ import (
 // <pre> without a <code> into one. In a table cell (a highlighter's
 // table of line numbers and code) no <code> is added: go-trafilatura drops
 // a cell's <code>, and a page's every example went with it.
-func flattenPreformatted(n *html.Node) { flattenPreformattedIn(n, false) }
+func flattenPreformatted(n *html.Node) {
+	unwrapCodeFigures(n)
+	flattenPreformattedIn(n, false)
+}
+
+// unwrapCodeFigures makes each <figure> that holds a code block and no
+// image (a book's numbered listing: mdBook's "Listing 9-3: Opening a
+// file") a <div>, its caption a paragraph: go-trafilatura removes figures
+// whole, and the Rust book's chapters lost every listing.
+func unwrapCodeFigures(root *html.Node) {
+	var figures []*html.Node
+	walkElements(root, func(c *html.Node) bool {
+		if c.DataAtom == atom.Figure {
+			figures = append(figures, c)
+		}
+		return true
+	})
+	for _, f := range figures {
+		if findElement(f, func(c *html.Node) bool { return c.DataAtom == atom.Pre }) == nil || holdsMedia(f) {
+			continue
+		}
+		f.Data, f.DataAtom = "div", atom.Div
+		walkElements(f, func(c *html.Node) bool {
+			if c.DataAtom == atom.Figcaption {
+				c.Data, c.DataAtom = "p", atom.P
+				return false
+			}
+			return c.DataAtom != atom.Pre
+		})
+	}
+}
+
+// holdsMedia reports whether n holds an image, a video or a frame outside
+// its code blocks (whose buttons are drawn with <svg>).
+func holdsMedia(n *html.Node) bool {
+	return findElement(n, func(c *html.Node) bool {
+		switch c.DataAtom {
+		case atom.Img, atom.Picture, atom.Video, atom.Iframe, atom.Canvas, atom.Object, atom.Embed:
+			return true
+		case atom.Svg:
+			for p := c.Parent; p != nil && p != n; p = p.Parent {
+				if p.DataAtom == atom.Pre {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}) != nil
+}
 
 func flattenPreformattedIn(n *html.Node, inCell bool) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -36,7 +85,7 @@ func flattenPreformattedIn(n *html.Node, inCell bool) {
 		// the space markers at the edges of separate nodes lost. The
 		// block's language goes ahead of it (codelang.go).
 		if inner.FirstChild != nil {
-			text := languageMark(codeLanguage(c)) + childrenText(inner)
+			text := languageMark(codeLanguage(c)) + markLines(childrenText(inner))
 			inner.FirstChild, inner.LastChild = nil, nil
 			inner.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		}
@@ -53,6 +102,92 @@ func flattenPreformattedIn(n *html.Node, inCell bool) {
 	}
 }
 
+// go-trafilatura collapses the whitespace of a block it reads as a
+// paragraph's text, a <pre> in a definition list's <dd> among them (the
+// examples of Python's library reference): the block came out as one
+// line, its indentation gone. markLines marks each line break and each
+// blank of a line's indentation in a block's text, and restoreLines puts
+// them back in go-trafilatura's output; the marks are not whitespace, so
+// collapsing leaves them, and the line break stays beside its mark so
+// that the words still stand apart.
+const (
+	lineMark   = '\uE00A'
+	indentMark = '\uE00B'
+	tabMark    = '\uE00C'
+)
+
+// markLines marks the line breaks and indentation of a block's text: the
+// blanks a line starts with, its tabs, and every blank after the first of
+// a run within it (a console's "...     return x").
+func markLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	lineStart, afterBlank := true, false
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteRune(lineMark)
+			b.WriteByte('\n')
+			lineStart, afterBlank = true, false
+			continue
+		case r == '\t':
+			b.WriteRune(tabMark)
+		case r == ' ' && (lineStart || afterBlank):
+			b.WriteRune(indentMark)
+		default:
+			b.WriteRune(r)
+		}
+		afterBlank = r == ' ' || r == '\t'
+		lineStart = lineStart && afterBlank
+	}
+	return b.String()
+}
+
+// restoreLines turns the marks of markLines in the text under n back into
+// line breaks and indentation, with the whitespace go-trafilatura left
+// after each line's mark.
+func restoreLines(n *html.Node) {
+	if n == nil {
+		return
+	}
+	if n.Type == html.TextNode {
+		n.Data = unmarkLines(n.Data)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		restoreLines(c)
+	}
+}
+
+func unmarkLines(s string) string {
+	if !strings.ContainsAny(s, string([]rune{lineMark, indentMark, tabMark})) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	afterLine := false
+	for _, r := range s {
+		switch {
+		case r == lineMark:
+			b.WriteByte('\n')
+			afterLine = true
+			continue
+		case afterLine && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
+			continue
+		case r == indentMark:
+			b.WriteByte(' ')
+		case r == tabMark:
+			b.WriteByte('\t')
+		default:
+			b.WriteRune(r)
+		}
+		afterLine = false
+	}
+	return b.String()
+}
+
 // literalText is the text under n as preformatted text shows it: a line
 // break for each <br> and after each block, table cells apart by a tab.
 func literalText(n *html.Node) string {
@@ -63,6 +198,10 @@ func literalText(n *html.Node) string {
 		return ""
 	case n.Data == "br":
 		return "\n"
+	case n.Data == "style" || n.Data == "script":
+		// a component's styles, written beside its markup (Emotion's
+		// <style> before each line number of Twilio's examples)
+		return ""
 	}
 	text := childrenText(n)
 	switch {
@@ -72,8 +211,39 @@ func literalText(n *html.Node) string {
 		return strings.TrimRight(text, "\t") + "\n"
 	case blockTags[n.Data] && text != "" && !strings.HasSuffix(text, "\n"):
 		return text + "\n"
+	case isCodeLine(n) && isCodeLine(nextElement(n)) && !strings.HasSuffix(text, "\n") && !strings.HasPrefix(textBetween(n), "\n"):
+		// Shiki's lines, which a stylesheet sets one under another
+		// without a line break between them
+		return text + "\n"
 	}
 	return text
+}
+
+// isCodeLine reports whether n is a highlighter's line of code: a <span
+// class="line">.
+func isCodeLine(n *html.Node) bool {
+	return n != nil && n.Type == html.ElementNode && n.Data == "span" && containsString(strings.Fields(attr(n, "class")), "line")
+}
+
+// nextElement is the element after n among its siblings, or nil.
+func nextElement(n *html.Node) *html.Node {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+// textBetween is the text between n and the element after it.
+func textBetween(n *html.Node) string {
+	var b strings.Builder
+	for c := n.NextSibling; c != nil && c.Type != html.ElementNode; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			b.WriteString(c.Data)
+		}
+	}
+	return b.String()
 }
 
 // isInlineElement reports whether n is an element (not text) that runs on

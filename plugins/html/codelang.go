@@ -158,38 +158,57 @@ func languageMark(lang string) string {
 }
 
 // restoreCodeLanguages takes the language marks out of the text under n
-// and names each in a language-* class of its block.
+// and names each in a language-* class of its block. The marked texts are
+// found first: lifting a block out of its paragraph moves it, and a walk
+// of the tree as it changes skipped every block after the first lifted.
 func restoreCodeLanguages(n *html.Node) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		switch {
-		case c.Type == html.TextNode && strings.ContainsRune(c.Data, langOpen):
-			lang := takeLanguageMark(c)
-			switch pre := enclosingPre(c); {
-			case pre != nil && lang != "":
-				pre.Attr = append(withoutAttr(pre.Attr, "class"), html.Attribute{Key: "class", Val: "language-" + lang})
-			case pre == nil && lang != "" && c.Parent != nil && c.Parent.Data == "code":
-				liftCodeBlock(c.Parent, lang)
+	var marked []*html.Node
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode && strings.ContainsRune(c.Data, langOpen):
+				marked = append(marked, c)
+			case c.Type == html.ElementNode:
+				walk(c)
 			}
-		case c.Type == html.ElementNode:
-			restoreCodeLanguages(c)
+		}
+	}
+	walk(n)
+	for _, c := range marked {
+		lang := takeLanguageMark(c)
+		switch pre := enclosingPre(c); {
+		case pre != nil && lang != "":
+			pre.Attr = append(withoutAttr(pre.Attr, "class"), html.Attribute{Key: "class", Val: "language-" + lang})
+			if pre.Parent != nil && pre.Parent.Type == html.ElementNode && pre.Parent.Data == "p" {
+				liftCodeBlock(pre, lang)
+			}
+		case pre == nil && lang != "" && c.Parent != nil && c.Parent.Data == "code":
+			liftCodeBlock(c.Parent, lang)
 		}
 	}
 }
 
-// liftCodeBlock makes code, a block of several lines go-trafilatura put
-// inside a paragraph (a library reference's example in a <dd>, which came
-// out as one code span), a block again: a <pre> after the paragraph, and
-// what followed the code in the paragraph a paragraph after it.
+// liftCodeBlock makes code, a block go-trafilatura put inside a paragraph
+// (a library reference's example in a <dd>, which came out as one code
+// span, or a <pre> restoreCodeBlocks made of one), a block again: a <pre>
+// after the paragraph, and what followed the code in the paragraph a
+// paragraph after it.
 func liftCodeBlock(code *html.Node, lang string) {
-	pre := element(atom.Pre)
-	if lang != "" {
-		pre.Attr = []html.Attribute{{Key: "class", Val: "language-" + lang}}
+	pre := code
+	if code.Data != "pre" {
+		pre = element(atom.Pre)
+		if lang != "" {
+			pre.Attr = []html.Attribute{{Key: "class", Val: "language-" + lang}}
+		}
 	}
 	p := code.Parent
 	if p.Type != html.ElementNode || p.Data != "p" || p.Parent == nil {
-		p.InsertBefore(pre, code)
-		p.RemoveChild(code)
-		pre.AppendChild(code)
+		if pre != code {
+			p.InsertBefore(pre, code)
+			p.RemoveChild(code)
+			pre.AppendChild(code)
+		}
 		return
 	}
 	rest := element(atom.P)
@@ -198,10 +217,15 @@ func liftCodeBlock(code *html.Node, lang string) {
 		rest.AppendChild(k)
 	}
 	p.RemoveChild(code)
-	pre.AppendChild(code)
+	if pre != code {
+		pre.AppendChild(code)
+	}
 	p.Parent.InsertBefore(pre, p.NextSibling)
 	if strings.TrimFunc(textOf(rest), isBlank) != "" {
 		p.Parent.InsertBefore(rest, pre.NextSibling)
+	}
+	if strings.TrimFunc(textOf(p), isBlank) == "" && p.FirstChild == nil {
+		p.Parent.RemoveChild(p)
 	}
 }
 

@@ -44,7 +44,7 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 // removeHiddenWith is removeHidden with the ablation benchmark's switches
 // for the rules that open or close what is hidden (cloaks, panels, menus).
 func removeHiddenWith(root *html.Node, r *rules) {
-	h := hiding{pageWords: words(root), panels: panels(root), classes: pageHiddenClasses(root), rules: r}
+	h := hiding{pageWords: words(root), panels: panels(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	h.drop(root)
 }
@@ -53,6 +53,9 @@ func removeHiddenWith(root *html.Node, r *rules) {
 type hiding struct {
 	pageWords int
 	panels    map[string]bool
+	// tabs are the page's visible tabs, whose hidden panels keep their
+	// code blocks (tabs.go).
+	tabs tabs
 	// classes are those the page's own stylesheets hide (stylesheet.go).
 	classes map[string]bool
 	// invisible are the elements whose text CSS makes invisible in other
@@ -126,6 +129,7 @@ func (h hiding) drop(n *html.Node) {
 		next := c.NextSibling
 		// Comments are hidden text too.
 		if c.Type == html.CommentNode || c.Type == html.ElementNode && h.hidden(c) {
+			h.keepTabCode(n, c)
 			prev := c.PrevSibling
 			n.RemoveChild(c)
 			// The text on both sides is one text node again, as it was before
@@ -143,6 +147,21 @@ func (h hiding) drop(n *html.Node) {
 			h.drop(c)
 		}
 		c = next
+	}
+}
+
+// keepTabCode moves the code blocks of c, a hidden panel of a visible
+// tab, ahead of it in n, with what is hidden in them dropped (tabs.go).
+func (h hiding) keepTabCode(n, c *html.Node) {
+	if c.Type != html.ElementNode || !h.rules.on("tabcode") {
+		return
+	}
+	blocks := h.tabs.tabCode(c, func(e *html.Node) bool { return isHidden(e) || h.hasHiddenClass(e) || h.invisible[e] })
+	h.rules.note("tabcode", len(blocks) > 0)
+	for _, pre := range blocks {
+		pre.Parent.RemoveChild(pre)
+		n.InsertBefore(pre, c)
+		h.drop(pre)
 	}
 }
 

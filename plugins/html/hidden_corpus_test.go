@@ -149,6 +149,15 @@ var hidingTechniques = []technique{
 	{name: "math-mathml-prose-text", inline: true, markup: `<math><mtext>INSTRUCTION</mtext></math>`},
 	{name: "math-wikipedia-alt-not-shown", inline: true, markup: `<span class="mwe-math-element"><span style="display:none"><math alttext="x"><mi>x</mi></math></span>` +
 		`<img class="mwe-math-fallback-image-inline" aria-hidden="true" alt="` + mathSecret + `" src="/x.svg"></span>`},
+	// tab panels: a hidden panel of a visible tab keeps only its code
+	// blocks (tabs.go), so prose in it, and blocks hidden another way or
+	// of a hidden tab set, stay out
+	{name: "tab-panel-prose", markup: `<div role="tablist"><span role="tab" id="tab-a" aria-selected="true">Python</span><span role="tab" id="tab-b">Go</span></div>` +
+		`<div role="tabpanel" aria-labelledby="tab-a"><p>Shown.</p></div><div role="tabpanel" aria-labelledby="tab-b" hidden><p>INSTRUCTION</p></div>`},
+	{name: "tab-panel-code-hidden-tabs", markup: `<div role="tablist" hidden><span role="tab" id="tab-a">Python</span><span role="tab" id="tab-b">Go</span></div>` +
+		`<div role="tabpanel" aria-labelledby="tab-b" hidden><pre>INSTRUCTION` + "\n" + `INSTRUCTION</pre></div>`},
+	{name: "tab-panel-code-hidden-inside", markup: `<div role="tablist"><span role="tab" id="tab-a" aria-selected="true">Python</span><span role="tab" id="tab-b">Go</span></div>` +
+		`<div role="tabpanel" aria-labelledby="tab-b" hidden><div style="display:none"><pre>INSTRUCTION` + "\n" + `INSTRUCTION</pre></div></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
 

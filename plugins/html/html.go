@@ -251,11 +251,16 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	}
 	// go-trafilatura works on its own copy of the tree.
 	res, err := trafilatura.ExtractDocument(root, opts)
+	// The code blocks' line breaks, kept from go-trafilatura (code.go).
+	restoreLines(root)
 	if err != nil {
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 		return withoutChrome(root)
 	}
+	restoreLines(res.ContentNode)
+	restoreLines(res.CommentsNode)
+	res.ContentText = unmarkLines(res.ContentText)
 	res.Metadata.Title = withoutPermalink(res.Metadata.Title)
 	out.Title, out.Metadata = stripObjectMarks(stripLinkMarks(restoreSpaces(res.Metadata.Title))), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
