@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
@@ -26,11 +27,18 @@ const benchDataEnv = "SIFT_BENCH_DATA"
 
 // benchPages loads the scrapinghub pages of the extraction benchmark.
 func benchPages(b *testing.B) [][]byte {
+	return benchSetPages(b, "scrapinghub")
+}
+
+// benchSetPages loads the pages of one development set of the extraction
+// benchmark (scrapinghub, wcxb-dev, readability), in the order of their
+// file names.
+func benchSetPages(b *testing.B, set string) [][]byte {
 	b.Helper()
 	dir := os.Getenv(benchDataEnv)
-	files, _ := filepath.Glob(filepath.Join(dir, "data", "scrapinghub", "html", "*.html.gz"))
+	files, _ := filepath.Glob(filepath.Join(dir, "data", set, "html", "*.html.gz"))
 	if dir == "" || len(files) == 0 {
-		b.Skipf("benchmark pages not found: set %s (make bench BENCH_DATA=...) to the extraction benchmark's folder, with data/scrapinghub/html/*.html.gz", benchDataEnv)
+		b.Skipf("benchmark pages not found: set %s (make bench BENCH_DATA=...) to the extraction benchmark's folder, with data/%s/html/*.html.gz", benchDataEnv, set)
 	}
 	var pages [][]byte
 	for _, f := range files {
@@ -82,6 +90,58 @@ func BenchmarkGoTrafilaturaPage(b *testing.B) {
 		if _, err := trafilatura.Extract(bytes.NewReader(pages[i%len(pages)]), opts); err != nil {
 			b.Logf("page %d: %v", i%len(pages), err)
 		}
+	}
+}
+
+// BenchmarkPageRatio sets sift's time per page beside go-trafilatura's
+// alone (fallback on, as bench/html/gotrafilatura runs it) on each
+// development set: one op reads every page of the set, each page extracted
+// by both in turn, the order swapped from one page to the next, so that
+// load from other processes on the machine falls on both alike. It
+// reports each one's milliseconds per page and sift/gotraf, the ratio
+// issue 43 bounds at 1. make bench runs it with -benchtime 1x.
+func BenchmarkPageRatio(b *testing.B) {
+	for _, set := range []string{"scrapinghub", "wcxb-dev", "readability"} {
+		b.Run(set, func(b *testing.B) {
+			pages := benchSetPages(b, set)
+			ex := New()
+			ctx := context.Background()
+			opts := trafilatura.Options{EnableFallback: true}
+			opts.OriginalURL, _ = url.Parse("https://example.com/")
+			siftPage := func(page []byte) {
+				if _, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "https://example.com/"}); err != nil {
+					var de *sdk.DocError
+					if !asDocError(err, &de) {
+						b.Fatal(err)
+					}
+				}
+			}
+			traf := func(page []byte) {
+				_, _ = trafilatura.Extract(bytes.NewReader(page), opts) // a page without content is timed too
+			}
+			var siftTime, trafTime time.Duration
+			timed := func(f func([]byte), page []byte, total *time.Duration) {
+				start := time.Now()
+				f(page)
+				*total += time.Since(start)
+			}
+			n := 0
+			for b.Loop() {
+				for i, page := range pages {
+					if i%2 == 0 {
+						timed(siftPage, page, &siftTime)
+						timed(traf, page, &trafTime)
+					} else {
+						timed(traf, page, &trafTime)
+						timed(siftPage, page, &siftTime)
+					}
+					n++
+				}
+			}
+			b.ReportMetric(float64(siftTime.Microseconds())/1000/float64(n), "sift-ms/page")
+			b.ReportMetric(float64(trafTime.Microseconds())/1000/float64(n), "gotraf-ms/page")
+			b.ReportMetric(float64(siftTime)/float64(trafTime), "sift/gotraf")
+		})
 	}
 }
 

@@ -142,11 +142,12 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 	for i, sheet := range sheets {
 		r.lower[i] = asciiLower(sheet)
 	}
+	counts := map[string]int{}
 	for i, lower := range r.lower {
 		for _, span := range ruleSpans(lower, hintOffsets(lower, hintWords)) {
 			for _, rule := range invisibleSelectors(sheets[i][span[0]:span[1]]) {
 				rule.order = i<<32 | span[0]
-				if !rule.folds && namedElsewhere(rule.subject, r.lower) {
+				if !rule.folds && namedElsewhere(rule.subject, r.lower, counts) {
 					continue
 				}
 				r.hiding = append(r.hiding, rule)
@@ -285,11 +286,16 @@ func showHint(text string, i int, word string) bool {
 
 // namedElsewhere reports whether one of the subject's classes or ids
 // occurs more than once in the stylesheets: another rule may show it.
-func namedElsewhere(subject []string, sheets []string) bool {
+// counts keeps each name's count for the page's other rules: many rules
+// name the same classes, and counting walks every sheet.
+func namedElsewhere(subject []string, sheets []string, counts map[string]int) bool {
 	for _, name := range subject {
-		count := 0
-		for _, sheet := range sheets {
-			count += countName(sheet, name)
+		count, ok := counts[name]
+		if !ok {
+			for _, sheet := range sheets {
+				count += countName(sheet, name)
+			}
+			counts[name] = count
 		}
 		if count > 1 {
 			return true
