@@ -67,9 +67,9 @@ type scrapeOptions struct {
 type scrapeParser struct {
 	Type     string `json:"type"`
 	MaxPages int    `json:"maxPages,omitempty"`
-	// Mode is the ocr option: fast reads the text layer only (never),
-	// auto reads pages without one by OCR, ocr reads every page by OCR
-	// (always).
+	// Mode is a PDF's ocr option (no other document's): fast reads the
+	// text layer only (never), auto reads pages without one by OCR, ocr
+	// reads every page by OCR (always).
 	Mode string `json:"mode,omitempty"`
 }
 
@@ -131,7 +131,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 			opts["max_pages"] = strconv.Itoa(p.MaxPages)
 		}
 		if how := pdfModes[p.Mode]; p.Type == "pdf" && how != "" {
-			opts["ocr"] = how
+			// Firecrawl's pdf parser reads PDFs alone: an image is
+			// still read by OCR whatever the mode.
+			opts[stages.OptionFor("application/pdf", "ocr")] = how
 		}
 	}
 	o.pageOptions(opts)
