@@ -536,7 +536,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
 		Sift: siftFields{Hash: service.BodyHash(resp), FetchedAt: res.FetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(resp)}},
+			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(doc)}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -598,7 +598,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			body := ""
 			if service.IsText(doc) {
 				body, rawStripped = service.RawText(doc)
-				returned += service.RawTokens(resp)
+				returned += service.RawTokens(doc)
 			} else {
 				unsupported = append(unsupported, "rawHtml (this document is "+doc.MediaType()+", not text: its bytes are not shown)")
 			}
