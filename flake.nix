@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-1Nt9nv2Hu7hfl+7Kb13ipQ6a2PoMPmQejgpwEQsk99I=";
+      vendorHash = "sha256-cbEaIlMvBrNMKaJREFacemAStvJktYkRFrTxVw9YzvI=";
       version = self.shortRev or self.dirtyShortRev or "dev";
       # sift_build_info's revision label.
       revision = self.rev or self.dirtyRev or "unknown";

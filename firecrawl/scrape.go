@@ -67,9 +67,9 @@ type scrapeOptions struct {
 type scrapeParser struct {
 	Type     string `json:"type"`
 	MaxPages int    `json:"maxPages,omitempty"`
-	// Mode is the ocr option: fast reads the text layer only (never),
-	// auto reads pages without one by OCR, ocr reads every page by OCR
-	// (always).
+	// Mode is a PDF's ocr option (no other document's): fast reads the
+	// text layer only (never), auto reads pages without one by OCR, ocr
+	// reads every page by OCR (always).
 	Mode string `json:"mode,omitempty"`
 }
 
@@ -131,7 +131,9 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 			opts["max_pages"] = strconv.Itoa(p.MaxPages)
 		}
 		if how := pdfModes[p.Mode]; p.Type == "pdf" && how != "" {
-			opts["ocr"] = how
+			// Firecrawl's pdf parser reads PDFs alone: an image is
+			// still read by OCR whatever the mode.
+			opts[stages.OptionFor("application/pdf", "ocr")] = how
 		}
 	}
 	o.pageOptions(opts)
@@ -534,7 +536,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 	out := scrapeDoc{Metadata: scrapeMetadata{
 		SourceURL: req.URL, URL: resp.FinalURL, StatusCode: resp.Status, ContentType: mediatype.Normal(resp.ContentType),
 		Sift: siftFields{Hash: service.BodyHash(resp), FetchedAt: res.FetchedAt.Format(time.RFC3339),
-			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(resp)}},
+			Untrusted: true, Tokens: map[string]int{"raw": service.RawTokens(doc)}},
 	}}
 	out.Metadata.CacheState = "miss"
 	if doc.Cached() {
@@ -596,7 +598,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 			body := ""
 			if service.IsText(doc) {
 				body, rawStripped = service.RawText(doc)
-				returned += service.RawTokens(resp)
+				returned += service.RawTokens(doc)
 			} else {
 				unsupported = append(unsupported, "rawHtml (this document is "+doc.MediaType()+", not text: its bytes are not shown)")
 			}

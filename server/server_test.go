@@ -792,6 +792,51 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 	}
 }
 
+// TestPDFModeIsForPDFsOnly: a pdf parser's mode is a PDF's ocr option
+// and no other document's: an image a scrape with mode fast fetches is
+// still read by OCR (it was a 400 NO_TEXT, ocr never applied to it), while
+// the same request's scan still reads its text layer only.
+func TestPDFModeIsForPDFsOnly(t *testing.T) {
+	t.Parallel()
+	testenv.NeedCommand(t, "tesseract", "apt-get install tesseract-ocr tesseract-ocr-eng")
+	files := map[string]struct{ path, contentType string }{
+		"/title.png": {filepath.Join("..", "plugins", "ocr", "testdata", "title.png"), "image/png"},
+		"/scan.pdf":  {filepath.Join("..", "plugins", "pdf", "testdata", "pdfjs-issue12213.pdf"), "application/pdf"},
+	}
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, ok := files[r.URL.Path]
+		body, err := os.ReadFile(f.path)
+		if !ok || err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", f.contentType)
+		w.Write(body)
+	}))
+	defer origin.Close()
+	srv := newTestServer(t, origin, testOptions{})
+	fast := []any{map[string]any{"type": "pdf", "mode": "fast"}}
+	for _, tc := range []struct {
+		path, want string
+		status     int
+	}{
+		{"/title.png", "Technology Acceptance", http.StatusOK},
+		{"/scan.pdf", "", http.StatusBadRequest},
+	} {
+		resp, body := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + tc.path, "maxAge": 0, "parsers": fast})
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s with mode fast: %d %v", tc.path, resp.StatusCode, body)
+			continue
+		}
+		if data, _ := body["data"].(map[string]any); tc.want != "" && !strings.Contains(fmt.Sprint(data["markdown"]), tc.want) {
+			t.Errorf("%s with mode fast: %v", tc.path, body)
+		}
+		if code, _ := body["code"].(string); tc.status != http.StatusOK && code != "NO_TEXT" {
+			t.Errorf("%s with mode fast: %v", tc.path, body)
+		}
+	}
+}
+
 // TestFetchScan: a scan is read by OCR through /v1/fetch (ocr auto, the
 // default) with the warning that says so and its confidence, and
 // /v2/scrape honours a pdf parser's mode: fast reads the text layer only

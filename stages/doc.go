@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/siftd/sift/guard"
@@ -88,6 +89,41 @@ type Request struct {
 	CacheOnly bool
 	// NoStore keeps this request's answer out of the cache.
 	NoStore bool
+}
+
+// OptionFor is the key of an option that applies only to documents of one
+// media type: Firecrawl's pdf parser's mode is the ocr option of a PDF
+// alone, so an image the same request fetches is still read by OCR.
+func OptionFor(mediaType, name string) string { return name + "@" + mediaType }
+
+// OptionsFor are the options the extractor of a mediaType document gets:
+// the request's own, with those scoped to mediaType (OptionFor) in place
+// of the unscoped ones of their names, and those scoped to other types
+// left out. It returns r.Options itself when none is scoped.
+func (r Request) OptionsFor(mediaType string) map[string]string {
+	scoped := false
+	for k := range r.Options {
+		if strings.Contains(k, "@") {
+			scoped = true
+			break
+		}
+	}
+	if !scoped {
+		return r.Options
+	}
+	out := make(map[string]string, len(r.Options))
+	for k, v := range r.Options {
+		if !strings.Contains(k, "@") {
+			if _, set := out[k]; !set {
+				out[k] = v
+			}
+			continue
+		}
+		if name, mt, _ := strings.Cut(k, "@"); mt == mediaType {
+			out[name] = v
+		}
+	}
+	return out
 }
 
 // Target is the request's URL as the guard vetted it: the canonical URL

@@ -68,6 +68,32 @@ func readReloadStatus(dataDir string) (reloadStatus, error) {
 	return st, nil
 }
 
+// statusRoom is the room a reload's record may need in data_dir: its
+// diagnostics are a refused file's problems, a few KiB at most.
+const statusRoom = 64 << 10
+
+// roomForStatus checks that dataDir has room for a reload's record by
+// writing one of statusRoom bytes and removing it: in a full data_dir sift
+// serve cannot record the reload, and sift reload would wait in vain.
+func roomForStatus(dataDir string) error {
+	f, err := os.CreateTemp(dataDir, reloadStatusFile+".room.*")
+	if err != nil {
+		return fmt.Errorf("data_dir %s: %w", dataDir, err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(make([]byte, statusRoom))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("data_dir %s: %w", dataDir, err)
+	}
+	return nil
+}
+
 // reloadWait is how long `sift reload` waits for sift serve to say how
 // the reload ended: a reload starts the plugins whose blocks changed.
 const reloadWait = 2 * time.Minute
@@ -106,6 +132,9 @@ func reloadCommand() *cobra.Command {
 			case before.PID != pid:
 				return fmt.Errorf("reload not sent: the sift serve with data_dir %q is pid %d, not %d", cfg.DataDir, before.PID, pid)
 			}
+			if err := roomForStatus(cfg.DataDir); err != nil {
+				return fmt.Errorf("reload not sent: sift serve could not record how the reload ended, so sift reload could not tell: %w", err)
+			}
 			if err := syscall.Kill(pid, syscall.SIGHUP); err != nil {
 				return fmt.Errorf("reload: signal pid %d: %w", pid, err)
 			}
@@ -116,6 +145,10 @@ func reloadCommand() *cobra.Command {
 					return fmt.Errorf("reload: sift serve (pid %d) exited", pid)
 				}
 				after, err := readReloadStatus(cfg.DataDir)
+				if errors.Is(err, fs.ErrNotExist) {
+					// sift serve removes the record it could not replace.
+					return fmt.Errorf("reload: sift serve (pid %d) could not record how the reload ended in %s: its log says why, and whether it took the file", pid, cfg.DataDir)
+				}
 				if err != nil || after.PID != pid || after.Seq <= before.Seq {
 					continue
 				}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -196,7 +197,10 @@ func (r *reloadRecorder) record(ok bool, diagnostics string) {
 	st := reloadStatus{PID: os.Getpid(), Seq: r.seq, OK: ok, At: time.Now().UTC(), Diagnostics: diagnostics}
 	r.seq++
 	if err := writeReloadStatus(r.dataDir, st); err != nil {
-		// sift reload then waits in vain and fails: it cannot confirm.
+		// The record of the previous load would be read as this one's
+		// pending: removed (which needs no room), sift reload says at
+		// once that the load went unrecorded.
+		_ = os.Remove(filepath.Join(r.dataDir, reloadStatusFile))
 		r.log.Warn("cannot record the configuration load for sift reload", "err", err)
 	}
 }

@@ -202,7 +202,7 @@ func fetchAnswer(ctx context.Context, req *FetchRequest, res *Result, grepTimeou
 		at := doc.CachedAt.UTC()
 		out.Source.CachedAt, out.Source.FetchedAt = &at, at
 	}
-	out.Sizes.RawTokens = RawTokens(resp)
+	out.Sizes.RawTokens = RawTokens(doc)
 	out.Context = contextHits(doc.Context)
 
 	switch {
@@ -290,9 +290,22 @@ func hasWords(s string, n int) bool {
 	return false
 }
 
-// RawTokens is the fetched body's token count: counted at fetch and kept
-// in cache snapshots; counted here only for a snapshot from before that.
-func RawTokens(resp *stages.Response) int {
+// RawTokens is what reading the document as fetched costs an agent, the
+// sizes' raw_tokens. A text document (HTML, JSON, XML, plain text) costs
+// its body's tokens: counted at fetch and kept in cache snapshots, counted
+// here only for a snapshot from before that. A binary one (a PDF, a scan,
+// an image, an office file) has no text to read but the extractor's: it
+// costs the tokens of the whole extracted text (clean_tokens), not its
+// bytes counted as if they were text, which made a PDF of 1 MB "save"
+// hundreds of thousands of tokens; 0 before it is extracted.
+func RawTokens(doc *stages.Doc) int {
+	if !IsText(doc) {
+		if doc.Extraction == nil {
+			return 0
+		}
+		return CleanTokens(doc.Extraction)
+	}
+	resp := doc.Response
 	if resp.Tokens == 0 && len(resp.Body) > 0 {
 		resp.Tokens = tokens.EstimateBytes(resp.Body)
 	}

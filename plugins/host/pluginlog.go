@@ -22,11 +22,15 @@ import (
 //
 // Once oom has seen the process's runtime die for want of memory, one
 // record says so and the goroutine dump after it (hundreds of lines that
-// say nothing of the document) is left out.
-func pluginLogger(name string, log *slog.Logger, oom *oomWatch) hclog.Logger {
+// say nothing of the document) is left out. The end of a process sift
+// stopped itself (stop is marked) is an INFO record, "plugin process
+// stopped by sift", with the reason; go-plugin logs any exit status but 0
+// as an error, and a process killed on its pool's close or a call's
+// timeout is no crash. A process that ended on its own stays an ERROR.
+func pluginLogger(name string, log *slog.Logger, oom *oomWatch, stop *stopMark) hclog.Logger {
 	return hclog.New(&hclog.LoggerOptions{
 		Name: "plugin." + name, Level: hclog.Warn, DisableTime: true, JSONFormat: true,
-		Output: &entryWriter{log: log, plugin: name, oom: oom},
+		Output: &entryWriter{log: log, plugin: name, oom: oom, stop: stop},
 	})
 }
 
@@ -35,6 +39,35 @@ type entryWriter struct {
 	log    *slog.Logger
 	plugin string
 	oom    *oomWatch
+	stop   *stopMark
+}
+
+// processExited is go-plugin's message when a plugin process has ended,
+// logged by its client (module "plugin.NAME", not the plugin's stderr).
+const processExited = "plugin process exited"
+
+// stopMark records that sift itself is ending a process, and why, before
+// it does.
+type stopMark struct {
+	why atomic.Pointer[string]
+}
+
+// mark records why sift ends the process; the first reason stands.
+func (m *stopMark) mark(why string) {
+	if m != nil {
+		m.why.CompareAndSwap(nil, &why)
+	}
+}
+
+// reason is why sift ended the process, or "" when it did not.
+func (m *stopMark) reason() string {
+	if m == nil {
+		return ""
+	}
+	if why := m.why.Load(); why != nil {
+		return *why
+	}
+	return ""
 }
 
 // oomWatch reads a plugin's raw stderr (go-plugin's ClientConfig.Stderr,
@@ -85,7 +118,17 @@ func (w *entryWriter) LevelWrite(level hclog.Level, p []byte) (int, error) {
 	if err := json.Unmarshal(p, &entry); err == nil {
 		msg, _ := entry["@message"].(string)
 		module, _ := entry["@module"].(string)
-		attrs = append(attrs, slog.String("output", msg), slog.String("module", module))
+		why := ""
+		if msg == processExited && module == "plugin."+w.plugin && byKill(entry["error"]) {
+			why = w.stop.reason()
+		}
+		if why != "" {
+			level = hclog.Info
+			attrs = append(attrs, slog.String("output", "plugin process stopped by sift"), slog.String("reason", why),
+				slog.String("module", module))
+		} else {
+			attrs = append(attrs, slog.String("output", msg), slog.String("module", module))
+		}
 		if fields := entryFields(entry); len(fields) > 0 {
 			attrs = append(attrs, slog.Attr{Key: "fields", Value: slog.GroupValue(fields...)})
 		}
@@ -94,6 +137,14 @@ func (w *entryWriter) LevelWrite(level hclog.Level, p []byte) (int, error) {
 	}
 	w.log.LogAttrs(context.Background(), slogLevel(level), "plugin output", attrs...)
 	return len(p), nil
+}
+
+// byKill reports whether an exit's status (go-plugin's error field, absent
+// for status 0) is one sift's stop leaves: none, or the SIGKILL sift sends.
+// A process that exits with a status of its own (a panic's 2) as sift
+// stops it ended on its own.
+func byKill(status any) bool {
+	return status == nil || status == "signal: killed"
 }
 
 // entryFields are an hclog entry's own key-value pairs, in key order,

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/siftd/sift/internal/testkit/syncbuf"
+	"github.com/siftd/sift/internal/testkit/testwait"
 )
 
 // forgedLines is what a hostile plugin writes to its stderr to forge lines
@@ -179,5 +181,141 @@ func TestOutOfMemoryIsOneRecord(t *testing.T) {
 	}
 	if strings.Contains(log, "runtime stack") || strings.Contains(log, "runtime.throw") {
 		t.Errorf("the dump reached the log:\n%s", log)
+	}
+}
+
+// exitRecord is one record of sift's log about a plugin process's end.
+type exitRecord struct {
+	Level  string         `json:"level"`
+	Output string         `json:"output"`
+	Reason string         `json:"reason"`
+	Fields map[string]any `json:"fields"`
+}
+
+// exitRecords are the records of sift's log about plugin processes' ends.
+func exitRecords(t *testing.T, log string) []exitRecord {
+	t.Helper()
+	var out []exitRecord
+	for line := range strings.SplitSeq(strings.TrimSpace(log), "\n") {
+		var rec exitRecord
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("not a record: %q", line)
+		}
+		if strings.HasPrefix(rec.Output, "plugin process ") {
+			out = append(out, rec)
+		}
+	}
+	return out
+}
+
+// TestStopByTheHostIsNotAnError: a plugin process sift ends itself (its
+// pool closing with a call still running, a call's timeout, a deploy's
+// SIGTERM to the whole service before the pools close) leaves no ERROR or
+// WARN record of its end; one that dies on its own (killed from outside,
+// exiting mid-call) still leaves an ERROR, with its exit status.
+func TestStopByTheHostIsNotAnError(t *testing.T) {
+	tests := []struct {
+		name string
+		// stop ends the pool's process: h is the host, pid the process.
+		stop func(t *testing.T, h *Host, pid int)
+		// level is the one record of the end, or "" for none.
+		level, output, reason string
+		// silent allows no record at all: a process that exits with
+		// status 0 when asked has nothing to report.
+		silent bool
+	}{
+		{"pool closed with a call running", func(t *testing.T, h *Host, _ int) {
+			pool := h.Pools()[0]
+			go func() { _, _ = extract(t, h, "hang") }()
+			testwait.For(t, "the hang to take the process", func() bool { return len(pool.idle) == 0 })
+			h.Close()
+		}, "INFO", "plugin process stopped by sift", "closed", true},
+		{"call timed out", func(t *testing.T, h *Host, _ int) {
+			if _, err := extract(t, h, "hang"); !errors.Is(err, ErrTimeout) {
+				t.Fatalf("err = %v, want ErrTimeout", err)
+			}
+			h.Close()
+		}, "INFO", "plugin process stopped by sift", "timeout", false},
+		{"SIGTERM to the service, then the pools close", func(t *testing.T, h *Host, pid int) {
+			// systemd stops a unit so (KillMode=control-group): the
+			// signal reaches sift and its plugins at once, and sift
+			// drains its requests before it closes the pools.
+			if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			if res, err := extract(t, h, ""); err != nil || res.Content != "echo: hello" {
+				t.Fatalf("a request drained after the SIGTERM: %v, %v", res, err)
+			}
+			h.Close()
+		}, "", "", "", true},
+		{"killed from outside", func(t *testing.T, h *Host, pid int) {
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			pool := h.Pools()[0]
+			testwait.For(t, "the pool to replace the killed process", func() bool {
+				pool.mu.Lock()
+				defer pool.mu.Unlock()
+				for pr := range pool.procs {
+					if pr.cmd.Process.Pid == pid {
+						return false
+					}
+				}
+				return true
+			})
+			h.Close()
+		}, "ERROR", "plugin process exited", "", false},
+		{"exited mid-call", func(t *testing.T, h *Host, _ int) {
+			if _, err := extract(t, h, "exit"); !errors.Is(err, ErrCrashed) {
+				t.Fatalf("err = %v, want ErrCrashed", err)
+			}
+			h.Close()
+		}, "ERROR", "plugin process exited", "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var logBuf syncBuffer
+			spec := testSpec(t, "")
+			spec.Pool, spec.Timeout = 1, hangTimeout
+			h, diags := Start(t.Context(), []Spec{spec}, Options{Logger: slog.New(slog.NewJSONHandler(&logBuf, nil))})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			t.Cleanup(h.Close)
+			pool := h.Pools()[0]
+			var pid int
+			pool.mu.Lock()
+			for pr := range pool.procs {
+				pid = pr.cmd.Process.Pid
+			}
+			pool.mu.Unlock()
+			tc.stop(t, h, pid)
+			// Close has waited for every process's end to be logged.
+			var ends []exitRecord
+			for _, rec := range exitRecords(t, logBuf.String()) {
+				if fmt.Sprint(rec.Fields["id"]) == fmt.Sprint(pid) {
+					ends = append(ends, rec)
+				}
+			}
+			if tc.silent && len(ends) == 0 {
+				return
+			}
+			if tc.level == "" {
+				if len(ends) > 0 {
+					t.Fatalf("the end of process %d was logged: %+v\n%s", pid, ends, logBuf.String())
+				}
+				return
+			}
+			if len(ends) != 1 {
+				t.Fatalf("%d records of the end of process %d, want 1:\n%s", len(ends), pid, logBuf.String())
+			}
+			got := ends[0]
+			if got.Level != tc.level || got.Output != tc.output || got.Reason != tc.reason {
+				t.Errorf("end logged as %s %q (reason %q), want %s %q (reason %q)", got.Level, got.Output, got.Reason, tc.level, tc.output, tc.reason)
+			}
+			if tc.level == "ERROR" && got.Fields["error"] == nil {
+				t.Errorf("a crash logged without its exit status: %+v", got)
+			}
+		})
 	}
 }

@@ -252,7 +252,7 @@ func (p *Pool) replace(pr *proc, why string) {
 	delete(p.procs, pr)
 	if p.ctx.Err() != nil {
 		p.mu.Unlock()
-		pr.kill()
+		pr.kill(why)
 		return
 	}
 	// Added under the lock that Close takes to cancel, so no Add can race
@@ -262,7 +262,7 @@ func (p *Pool) replace(pr *proc, why string) {
 	streak := p.streak.Add(1)
 	p.log.Warn("replacing plugin process", "plugin", p.spec.Name, "reason", why)
 	p.obs.PluginRestart(p.spec.Name, why)
-	go func() { defer p.wg.Done(); pr.kill() }()
+	go func() { defer p.wg.Done(); pr.kill(why) }()
 	go func() { defer p.wg.Done(); p.respawn(backoff(streak)) }()
 }
 
@@ -293,7 +293,7 @@ func (p *Pool) respawn(delay time.Duration) {
 			}
 			p.mu.Unlock()
 			if closed {
-				pr.kill()
+				pr.kill("closed")
 				return
 			}
 			p.idle <- pr

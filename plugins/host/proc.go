@@ -22,6 +22,7 @@ type proc struct {
 	ex     sdk.Extractor // set for extractors
 	dg     sdk.Digester  // set for digesters
 	oom    *oomWatch     // what its stderr said of its death
+	stop   *stopMark     // set once sift ends it, so its end is no crash
 }
 
 // launcher starts processes for one spec.
@@ -70,7 +71,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 	if l.cache != "" {
 		cmd.Env = append(cmd.Env, sdk.EnvCacheDir+"="+l.cache)
 	}
-	oom := &oomWatch{}
+	oom, stop := &oomWatch{}, &stopMark{}
 	cfg := &plugin.ClientConfig{
 		Stderr:           oom,
 		HandshakeConfig:  sdk.Handshake,
@@ -80,7 +81,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		GRPCDialOptions: []grpc.DialOption{grpc.WithDefaultCallOptions(
 			grpc.MaxCallRecvMsgSize(l.spec.MaxMessage), grpc.MaxCallSendMsgSize(l.spec.MaxMessage))},
-		Logger: pluginLogger(l.spec.Name, l.log, oom),
+		Logger: pluginLogger(l.spec.Name, l.log, oom, stop),
 	}
 	if l.spec.thirdParty() {
 		// An operator's own plugin also speaks mutual TLS. The built-ins
@@ -97,7 +98,7 @@ func (l *launcher) start(ctx context.Context) (*proc, error) {
 		client.Kill()
 		return nil, err
 	}
-	p.cmd, p.oom = cmd, oom
+	p.cmd, p.oom, p.stop = cmd, oom, stop
 	return p, nil
 }
 
@@ -139,16 +140,37 @@ func (l *launcher) connect(ctx context.Context, client *plugin.Client) (*proc, e
 
 // kill ends the process at once. A hung plugin ignores the graceful
 // shutdown go-plugin tries first, so the OS process is killed before the
-// client cleans up.
-func (p *proc) kill() {
+// client cleans up. why is the pool's reason: for a process sift ends while
+// it lives (stoppedBySift), its end is logged as sift's stop, not as a
+// crash; one that already died on its own keeps its ERROR.
+func (p *proc) kill(why string) {
+	if stoppedBySift(why) {
+		p.stop.mark(why)
+	}
 	if p.cmd != nil && p.cmd.Process != nil {
 		_ = p.cmd.Process.Kill()
 	}
 	p.client.Kill()
 }
 
+// stoppedBySift reports whether why is a reason for which sift kills a
+// process that is still alive: a call's deadline, a caller that gave up, a
+// pool that closed. The others ("crash", "exited", "out_of_memory") name a
+// process that ended on its own.
+func stoppedBySift(why string) bool {
+	switch why {
+	case "timeout", "cancelled", "closed":
+		return true
+	}
+	return false
+}
+
 // close asks the process to exit and waits for it; for healthy processes.
-func (p *proc) close() { p.client.Kill() }
+// One busy with a call past go-plugin's grace is killed: sift's stop too.
+func (p *proc) close() {
+	p.stop.mark("closed")
+	p.client.Kill()
+}
 
 // impl is the process's extractor or digester.
 func (p *proc) impl() described {

@@ -3,8 +3,10 @@ package sdk
 import (
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -27,6 +29,7 @@ func Serve(cfg ServeConfig) {
 	maxMsg := envBytes(EnvMaxMessage, DefaultMaxMessage)
 	limitMemory(envBytes(EnvMemoryLimit, 0), os.Getenv("GOGC") != "")
 	nameProcess(filepath.Base(os.Args[0]))
+	outliveStop()
 	// The logger writes to stderr as it is now: go-plugin replaces
 	// os.Stderr with a pipe of its own once it serves.
 	log := newLogger(os.Stderr)
@@ -66,6 +69,23 @@ func limitMemory(limit int, gogcSet bool) {
 	if !gogcSet {
 		debug.SetGCPercent(gcPercentUnderLimit)
 	}
+}
+
+// outliveStop keeps the process serving through a SIGTERM, as go-plugin
+// keeps it through a SIGINT: the host ends its plugins itself. A service's
+// stop (systemd's KillMode=control-group, a kill of the process group)
+// signals the host and its plugins at once; the host then finishes the
+// requests in flight, which need their plugins, and closes its pools. The
+// host's death ends the plugin still (Linux's parent-death signal is a
+// SIGKILL). The signal is caught, not ignored, so the programs a plugin
+// runs (a converter) start with SIGTERM's default.
+func outliveStop() {
+	stops := make(chan os.Signal, 1)
+	signal.Notify(stops, syscall.SIGTERM)
+	go func() {
+		for range stops {
+		}
+	}()
 }
 
 // nameProcess gives the process the name ps and top show, where the

@@ -59,11 +59,12 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	if err := s.checkOptions(name, doc.Request); err != nil {
 		return stages.PluginError(name, err)
 	}
+	opts := doc.Request.OptionsFor(mt)
 	res, err := stages.ExtractFor(ctx, ex, doc.Request.Share, &sdk.ExtractRequest{
 		Body:           doc.Response.Body,
 		ContentType:    doc.Response.ContentType,
 		URL:            doc.Response.FinalURL,
-		Options:        doc.Request.Options,
+		Options:        opts,
 		MaxOutputBytes: s.maxOutput,
 	})
 	if err != nil {
@@ -74,7 +75,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	doc.Extraction = &stages.Extraction{
 		Content: res.Content, Format: string(res.Format), Title: title,
 		Metadata: metadata, Extractor: name, Tokens: tokens.Estimate(res.Content), HTML: res.HTML,
-		Links: links, Unapplied: s.unapplied(name, doc.Request), Cuts: cuts,
+		Links: links, Unapplied: s.unapplied(name, opts, doc.Request.StrictOptions), Cuts: cuts,
 	}
 	for _, w := range res.Warnings {
 		doc.Warn(w)
@@ -164,16 +165,17 @@ func (s *Stage) checkOptions(name string, req stages.Request) error {
 	return oc.CheckOptions(name, strict)
 }
 
-// unapplied names the request's non-strict options that extractor name
+// unapplied names the document's non-strict options (the request's, as
+// OptionsFor its type) that extractor name
 // does not declare, sorted; none when the router cannot tell.
-func (s *Stage) unapplied(name string, req stages.Request) []string {
+func (s *Stage) unapplied(name string, opts map[string]string, strict []string) []string {
 	od, ok := s.router.(stages.OptionDeclarer)
 	if !ok {
 		return nil
 	}
 	var out []string
-	for k := range req.Options {
-		if !slices.Contains(req.StrictOptions, k) && !od.Declares(name, k) {
+	for k := range opts {
+		if !slices.Contains(strict, k) && !od.Declares(name, k) {
 			out = append(out, k)
 		}
 	}
