@@ -23,7 +23,7 @@ const (
 type itemGroup struct {
 	items []*html.Node
 	words int
-	// most is the words of the item that holds the most.
+	// most is the item that holds the most words, mostWords.
 	most      *html.Node
 	mostWords int
 }
@@ -34,13 +34,16 @@ type itemGroup struct {
 // "related" boxes, four unclassed <div>s). Measured in BENCHMARKS.md.
 const maxItemShare = 0.5
 
+// maxColumns is the most columns a page is taken to have.
+const maxColumns = 5
+
 // columnsAround reports whether the run is the page's columns around
-// content: one item holds more than maxItemShare of the run's words and
+// content: a few (maxColumns) unclassed siblings, one of which holds more than maxItemShare of the run's words and
 // most of the opening of the text go-trafilatura picked (its first
 // openingWords, as word trigrams: go-trafilatura moves bylines and dates)
 // lies in that item. Widening to the run would add the other columns.
 func (g *itemGroup) columnsAround(picked *html.Node) bool {
-	if picked == nil || float64(g.mostWords) <= maxItemShare*float64(g.words) {
+	if picked == nil || len(g.items) > maxColumns || attr(g.items[0], "class") != "" || float64(g.mostWords) <= maxItemShare*float64(g.words) {
 		return false
 	}
 	opening := trigrams(plainWords(picked, openingWords))

@@ -35,11 +35,5 @@ func isLoneLink(block string) bool {
 		return false
 	}
 	links, linked, other := linkWords(block)
-	return links == 1 && linked >= minPromoWords && float64(linked) >= linkShare*float64(linked+other)
+	return links == 1 && linked >= 2 && float64(linked) >= linkShare*float64(linked+other)
 }
-
-// minPromoWords is the fewest words a promotion's link holds: a link of
-// two words alone in a paragraph is more often a name (a product, an
-// app, a source cited in brackets, an image's credit in parentheses)
-// than a call to read on. Measured against 2 in BENCHMARKS.md.
-const minPromoWords = 3

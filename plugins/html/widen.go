@@ -61,12 +61,9 @@ func widerContent(root *html.Node, page pageType, picked *html.Node) *html.Node 
 		return nil
 	}
 	if g := itemRegion(root, false); g != nil && g.words > enough {
-		if g.columnsAround(picked) {
-			// The pick is the page's column of text: the run and the
-			// body would add the columns beside it.
-			return nil
+		if page.discussion || !g.columnsAround(picked) {
+			return g.render()
 		}
-		return g.render()
 	}
 	if page.discussion {
 		return nil

@@ -56,12 +56,6 @@ func TestWiderContent(t *testing.T) {
 			"", nil, nil},
 		{"a discussion keeps its pick rather than its body", `<script type="application/ld+json">{"@type": "DiscussionForumPosting"}</script>`,
 			`<div class="content">` + sections(4) + `</div>`, "", nil, nil},
-		{"columns around the pick are no items to widen to", "",
-			`<div><div><a href="/">Health</a> Center</div><div><h1>Peanuts early</h1>` +
-				strings.Repeat(`<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p>`, 6) +
-				`</div><div><a href="/a">Pets and allergies</a> and more tips</div><div><a href="/b">Allergy myths</a> and facts to know</div></div>`,
-			`<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p><p>ARTICLE babies who eat peanuts early</p>`,
-			nil, nil},
 		{"the grid of a shop without a main region, not its menu", "",
 			menu + `<div class="results">` + grid + `</div>`, `<p>Trail boot waterproof leather $170</p>`,
 			[]string{"Trail boot", "waterproof leather $170", "Winter boot"}, []string{"Socks"}},
@@ -124,5 +118,35 @@ func TestItemRegionTiesGoToFirstRun(t *testing.T) {
 		if g == nil || attr(g.items[0], "class") != "first" {
 			t.Fatalf("region %v, want the run of class first", g)
 		}
+	}
+}
+
+// TestColumnsAround: a run of a few unclassed blocks, one of which holds
+// most of the words and go-trafilatura's pick, is the page's columns
+// (WebMD's article beside its menus), not items to widen to.
+func TestColumnsAround(t *testing.T) {
+	article := strings.Repeat(`<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p>`, 6)
+	side := `<div><a href="/">Health</a> Center</div><div><h1>Peanuts early</h1>` + article +
+		`</div><div><a href="/a">Pets and allergies</a> and more tips</div><div><a href="/b">Allergy myths</a> and facts to know</div>`
+	picked := `<p>ARTICLE babies who eat peanuts early may avoid the allergy, a study of six hundred children finds.</p><p>ARTICLE babies who eat peanuts early</p>`
+	tests := []struct {
+		name, body, picked string
+		want               bool
+	}{
+		{"the pick in the long column", `<div>` + side + `</div>`, picked, true},
+		{"a pick elsewhere", `<div>` + side + `</div>`, `<p>Something else the page says in a paragraph of its own, far from here.</p>`, false},
+		{"classed items are cards, not columns", `<div>` + strings.ReplaceAll(side, `<div>`, `<div class="card">`) + `</div>`, picked, false},
+		{"many items are no columns", `<div>` + side + strings.Repeat(`<div><a href="/c">More on allergies</a> to read</div>`, 2) + `</div>`, picked, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := itemRegion(parsePage(t, `<html><body>`+tc.body+`</body></html>`), false)
+			if g == nil {
+				t.Fatal("no run of items")
+			}
+			if got := g.columnsAround(parsePage(t, tc.picked)); got != tc.want {
+				t.Errorf("columnsAround = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }
