@@ -47,15 +47,7 @@ func sample(page, name string) float64 {
 // refused SIGHUP sets it to 0 and keeps the time; a good one sets 1 and a
 // later time. sift_build_info names the build.
 func TestReloadMetrics(t *testing.T) {
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.hcl")
-	write := func(extra string) {
-		t.Helper()
-		if err := os.WriteFile(cfg, []byte(reloadConfig(addr, dir, 8080, "c", "key", extra)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addr, cfg, write := reloadFixture(t)
 	write("")
 	serve := startSift(t, cfg, addr)
 	const ok, at = "sift_config_last_reload_successful", "sift_config_last_reload_success_timestamp_seconds"
@@ -111,15 +103,7 @@ func grepLines(text, s string) string {
 // every time: the pool's start alone let some through (3 of 15 in a
 // trial), when its first process had not yet died.
 func TestReloadRefusesMemoryTooSmall(t *testing.T) {
-	addr := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config.hcl")
-	write := func(extra string) {
-		t.Helper()
-		if err := os.WriteFile(cfg, []byte(reloadConfig(addr, dir, 8080, "c", "key", extra)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	addr, cfg, write := reloadFixture(t)
 	write("")
 	serve := startSift(t, cfg, addr)
 	write("extractor \"pdf\" {\n  memory = \"96MiB\"\n}\n")
@@ -134,4 +118,20 @@ func TestReloadRefusesMemoryTooSmall(t *testing.T) {
 	if !strings.Contains(logs, "reload refused") || !strings.Contains(logs, "Extractor does not run within its memory") {
 		t.Fatalf("a pdf block of 96MiB was not refused with its reason:\n%s", logs)
 	}
+}
+
+// reloadFixture picks a free address and a config file in a new directory
+// for a reload test; write rewrites the file with extra blocks appended.
+func reloadFixture(t *testing.T) (addr, cfg string, write func(extra string)) {
+	t.Helper()
+	addr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	dir := t.TempDir()
+	cfg = filepath.Join(dir, "config.hcl")
+	write = func(extra string) {
+		t.Helper()
+		if err := os.WriteFile(cfg, []byte(reloadConfig(addr, dir, 8080, "c", "key", extra)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return addr, cfg, write
 }

@@ -283,12 +283,7 @@ func TestStopByTheHostIsNotAnError(t *testing.T) {
 			}
 			t.Cleanup(h.Close)
 			pool := h.Pools()[0]
-			var pid int
-			pool.mu.Lock()
-			for pr := range pool.procs {
-				pid = pr.cmd.Process.Pid
-			}
-			pool.mu.Unlock()
+			pid := onlyPid(pool)
 			tc.stop(t, h, pid)
 			// Close has waited for every process's end to be logged.
 			var ends []exitRecord

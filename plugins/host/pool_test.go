@@ -276,12 +276,7 @@ func TestKilledFromOutside(t *testing.T) {
 	spec.Pool = 1
 	h := startHost(t, spec)
 	pool := h.Pools()[0]
-	var pid int
-	pool.mu.Lock()
-	for pr := range pool.procs {
-		pid = pr.cmd.Process.Pid
-	}
-	pool.mu.Unlock()
+	pid := onlyPid(pool)
 	done := make(chan error, 1)
 	start := time.Now()
 	go func() {
@@ -317,12 +312,7 @@ func TestKilledIdleProcessIsNoticed(t *testing.T) {
 	}
 	t.Cleanup(h.Close)
 	pool := h.Pools()[0]
-	var pid int
-	pool.mu.Lock()
-	for pr := range pool.procs {
-		pid = pr.cmd.Process.Pid
-	}
-	pool.mu.Unlock()
+	pid := onlyPid(pool)
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -349,4 +339,15 @@ func TestCheckOptionsNamesTheExtractor(t *testing.T) {
 	if !errors.As(err, &de) || de.Class != sdk.ClassBadOption || !strings.HasPrefix(de.Message, `extractor "faulty": "nope" is not an option`) {
 		t.Fatalf("err = %v, want a bad_option naming the extractor and the option", err)
 	}
+}
+
+// onlyPid returns the process id of the pool's one process.
+func onlyPid(pool *Pool) int {
+	pool.mu.Lock()
+	defer pool.mu.Unlock()
+	var pid int
+	for pr := range pool.procs {
+		pid = pr.cmd.Process.Pid
+	}
+	return pid
 }

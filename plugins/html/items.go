@@ -23,9 +23,8 @@ const (
 type itemGroup struct {
 	items []*html.Node
 	words int
-	// most is the item that holds the most words, mostWords.
-	most      *html.Node
-	mostWords int
+	// most is the item that holds the most words.
+	most *html.Node
 }
 
 // maxItemShare of a run's words is the most one item may hold and the run
@@ -43,7 +42,7 @@ const maxColumns = 5
 // openingWords, as word trigrams: go-trafilatura moves bylines and dates)
 // lies in that item. Widening to the run would add the other columns.
 func (g *itemGroup) columnsAround(picked *html.Node) bool {
-	if picked == nil || len(g.items) > maxColumns || attr(g.items[0], "class") != "" || float64(g.mostWords) <= maxItemShare*float64(g.words) {
+	if picked == nil || len(g.items) > maxColumns || attr(g.items[0], "class") != "" || float64(words(g.most)) <= maxItemShare*float64(g.words) {
 		return false
 	}
 	opening := trigrams(plainWords(picked, openingWords))
@@ -141,7 +140,7 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 		}
 		w, lw, linked := 0, 0, 0
 		var most *html.Node
-		mostWords := 0
+		mostWords := 0 // most's
 		for _, it := range items {
 			all, inLinks := countWords(it, false)
 			w, lw = w+all, lw+inLinks
@@ -157,7 +156,7 @@ func bestGroup(n *html.Node, comments bool) *itemGroup {
 			continue
 		}
 		if best == nil || w > best.words {
-			best = &itemGroup{items: items, words: w, most: most, mostWords: mostWords}
+			best = &itemGroup{items: items, words: w, most: most}
 		}
 	}
 	return best
