@@ -74,6 +74,7 @@ func (*Extractor) Schema(context.Context) (sdk.Schema, error) {
 		{Name: OptionIncludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: only the elements they match are read"},
 		{Name: OptionExcludeTags, Type: sdk.TypeString, Description: "CSS selectors, one a line: the elements they match are removed before extraction"},
 		{Name: OptionImages, Type: sdk.TypeBool, Description: "true renders the content's images as ![alt](URL), URLs absolute, lazy-loaded sources resolved, tracking pixels and icons left out"},
+		{Name: OptionBase64Images, Type: sdk.TypeBool, Description: "true keeps, with images, the images the page inlines as data: URIs (each up to 64 KiB; a larger one is its alt text, with a warning); false or unset, each is its alt text"},
 		{Name: OptionComments, Type: sdk.TypeBool, Description: "true keeps readers' comment sections on every page; false leaves them out on discussions too; unset, they are kept on discussions (forums, Q&A) alone"},
 		{Name: sdk.OptionHTML, Type: sdk.TypeBool, Description: "true also returns the content as HTML (the part of the page the markdown is made from, links absolute), for Firecrawl's html format"},
 	}}, nil
@@ -103,6 +104,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
+	base64Images, err := boolOption(req.Options, OptionBase64Images)
+	if err != nil {
+		return nil, err
+	}
 	root, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
@@ -113,6 +118,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	schema := structuredData(root)
 	po.applyTags(root, out)
 	objs := newObjects(req.URL, images)
+	objs.base64Images = base64Images
+	// out is what either path returns: the warning is added once the
+	// page is read.
+	defer objs.warnInlineTooLarge(out)
 	if po.whole {
 		return e.wholePage(ctx, root, req, objs, schema, keepLinks, wantHTML, out)
 	}

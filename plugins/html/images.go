@@ -16,14 +16,31 @@ import (
 // URL absolute, and the figures within the content with their captions.
 const OptionImages = "images"
 
+// OptionBase64Images "true" keeps, with the images option, the images a
+// page inlines as data: URIs, each of at most maxInlineImage bytes, as
+// ![alt](data:…) (Firecrawl's removeBase64Images false); without it each
+// is its alt text.
+const OptionBase64Images = "base64_images"
+
+// maxInlineImage bounds one inlined image OptionBase64Images keeps: a
+// hostile page may inline megabytes, and a photograph of 64 KiB is
+// already some 22,000 tokens of base64. A larger one is its alt text,
+// with a warning.
+const maxInlineImage = 64 << 10
+
 func imagesOption(opts map[string]string) (bool, error) {
-	switch v := opts[OptionImages]; v {
+	return boolOption(opts, OptionImages)
+}
+
+// boolOption reads the option key: "true", "false" or unset (false).
+func boolOption(opts map[string]string, key string) (bool, error) {
+	switch v := opts[key]; v {
 	case "", "false":
 		return false, nil
 	case "true":
 		return true, nil
 	default:
-		return false, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf(`%s %q: want "true" or "false"`, OptionImages, v)}
+		return false, &sdk.DocError{Class: sdk.ClassBadOption, Message: fmt.Sprintf(`%s %q: want "true" or "false"`, key, v)}
 	}
 }
 
@@ -36,7 +53,7 @@ func imagesOption(opts map[string]string) (bool, error) {
 // the known beacons' addresses) and icons (both sides 32 pixels or less,
 // an icon's class or file) are left out, and so are images inlined as
 // data: URIs, which are bytes an agent cannot read (their alt text stays,
-// as tidy leaves it).
+// as tidy leaves it), unless OptionBase64Images keeps them.
 
 // lazySources are the attributes lazy-loading scripts copy into src.
 var lazySources = []string{"data-src", "nitro-lazy-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "data-hi-res-src", "data-full-src"}
@@ -102,7 +119,7 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	alt := strings.Join(strings.Fields(attr(img, "alt")), " ")
 	switch {
 	case strings.HasPrefix(strings.ToLower(src), "data:"):
-		replaceWithText(n, alt)
+		markInline(n, img, src, alt, objs)
 		return
 	case src == "" || isPixel(img, src) || isIcon(img, src):
 		n.Parent.RemoveChild(n)
@@ -116,6 +133,23 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	md := "![" + escapeBrackets(alt) + "](" + linkTargetEscapes.Replace(abs) + ")"
 	h := `<img src="` + html.EscapeString(abs) + `" alt="` + html.EscapeString(alt) + `">`
 	objs.mark(n, "", md, h)
+}
+
+// markInline replaces n, an image inlined as the data: URI src, by its
+// alt text, or with OptionBase64Images by its marked ![alt](data:…) when
+// it is no pixel or icon and within maxInlineImage (a larger one is
+// counted, for the warning).
+func markInline(n, img *html.Node, src, alt string, objs *objects) {
+	switch {
+	case !objs.base64Images || isPixel(img, src) || isIcon(img, src):
+		replaceWithText(n, alt)
+	case len(src) > maxInlineImage:
+		objs.inlineTooLarge++
+		replaceWithText(n, alt)
+	default:
+		md := "![" + escapeBrackets(alt) + "](" + linkTargetEscapes.Replace(src) + ")"
+		objs.mark(n, "", md, `<img src="`+html.EscapeString(src)+`" alt="`+html.EscapeString(alt)+`">`)
+	}
 }
 
 // imageSource is the URL a browser loads for img: its src, unless that is

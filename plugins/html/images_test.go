@@ -167,3 +167,48 @@ func TestQuoteFigureHeld(t *testing.T) {
 	}
 	checkText(t, res.Content, []string{"best company.\n\n— JLY and JF, 2023\n\n", "centred every week.\n\n— Sam, 2022"}, nil)
 }
+
+// TestBase64Images: with base64_images beside images, an image the page
+// inlines as a data: URI is kept, in the markdown and the HTML, up to
+// maxInlineImage; a larger one is its alt text, and a warning counts it.
+// Without images the option changes nothing.
+func TestBase64Images(t *testing.T) {
+	small := "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg=="
+	big := "data:image/png;base64," + strings.Repeat("A", maxInlineImage)
+	page := imagePage(`<p><img src="` + small + `" alt="A ladder" width="300" height="200"></p>` +
+		`<p><img src="` + big + `" alt="The orchard in bloom" width="800" height="600"></p>` +
+		`<p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="1" height="1" alt=""></p>`)
+	for _, tc := range []struct {
+		name        string
+		opts        map[string]string
+		want, gone  []string
+		wantWarning bool
+	}{
+		{"kept", map[string]string{OptionImages: "true", OptionBase64Images: "true", "html": "true"},
+			[]string{"![A ladder](" + small + ")", "The orchard in bloom"}, []string{"AAAAAAAA", "R0lGOD"}, true},
+		{"unset: alt text", map[string]string{OptionImages: "true"},
+			[]string{"A ladder", "The orchard in bloom"}, []string{"data:", "![A ladder"}, false},
+		{"false: alt text", map[string]string{OptionImages: "true", OptionBase64Images: "false"},
+			[]string{"A ladder", "The orchard in bloom"}, []string{"data:", "![A ladder"}, false},
+		{"without images", map[string]string{OptionBase64Images: "true"},
+			nil, []string{"data:", "!["}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := extractHTML(t, []byte(page), pageURL, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkText(t, res.Content, tc.want, tc.gone)
+			if tc.opts["html"] == "true" {
+				checkText(t, res.HTML, []string{`<img src="` + small + `" alt="A ladder">`}, []string{"AAAAAAAA"})
+			}
+			warned := strings.Contains(strings.Join(res.Warnings, "; "), "1 base64 images over 64 KiB each were left out (their alt text stays)")
+			if warned != tc.wantWarning {
+				t.Errorf("warnings %q: want the size warning %v", res.Warnings, tc.wantWarning)
+			}
+		})
+	}
+	if _, err := extractHTML(t, []byte(page), pageURL, map[string]string{OptionBase64Images: "yes"}); err == nil || !strings.Contains(err.Error(), `base64_images "yes": want "true" or "false"`) {
+		t.Errorf("base64_images yes: got %v", err)
+	}
+}

@@ -1,12 +1,15 @@
 package html
 
 import (
+	"fmt"
 	"net/url"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
+
+	"github.com/siftd/sift/plugins/sdk"
 )
 
 // Formulas and images are markup go-trafilatura does not keep: it removes
@@ -36,6 +39,11 @@ type objects struct {
 	// base.
 	images bool
 	base   *url.URL
+	// base64Images keeps the images inlined as data: URIs
+	// (OptionBase64Images); inlineTooLarge counts those left out for
+	// their size.
+	base64Images   bool
+	inlineTooLarge int
 }
 
 // newObjects holds the objects of the page at pageURL.
@@ -113,4 +121,11 @@ func stripObjectMarks(s string) string {
 
 func isObjectMark(r rune) bool {
 	return r == objectOpen || r == objectClose || r >= objectBase && r <= objectBase+maxObjects
+}
+
+// warnInlineTooLarge tells of the inlined images left out for their size.
+func (o *objects) warnInlineTooLarge(out *sdk.ExtractResult) {
+	if o.inlineTooLarge > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d base64 images over %d KiB each were left out (their alt text stays)", o.inlineTooLarge, maxInlineImage>>10))
+	}
 }
