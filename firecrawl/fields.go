@@ -41,7 +41,7 @@ var scrapeFields = map[string]fieldRule{
 	"formats": {}, "maxAge": {}, "minAge": {}, "lockdown": {}, "storeInCache": {}, "timeout": {}, "parsers": {}, "jsonOptions": {},
 	"siftOptions": {},                    // the extractor's own per-request options
 	"origin":      {}, "integration": {}, // the client's own label
-	"removeBase64Images": {refusal: "sift always drops base64 images, keeping their alt text", noop: "true"},
+	"removeBase64Images": {}, // false keeps them, within the html extractor's bound (scrapeOptions.RemoveBase64Images)
 	"onlyMainContent":    {}, "includeTags": {}, "excludeTags": {},
 	"blockAds":              {refusal: "sift runs no ads: it never runs a page's scripts", noop: "true"},
 	"actions":               {refusal: noBrowser},

@@ -49,6 +49,10 @@ type scrapeOptions struct {
 	OnlyMainContent *bool    `json:"onlyMainContent,omitempty"`
 	IncludeTags     []string `json:"includeTags,omitempty"`
 	ExcludeTags     []string `json:"excludeTags,omitempty"`
+	// RemoveBase64Images false keeps the images a page inlines as data:
+	// URIs in the markdown and html, each within the html extractor's
+	// bound; unset or true, each is its alt text, as Firecrawl's default.
+	RemoveBase64Images *bool `json:"removeBase64Images,omitempty"`
 	// JSONOptions are the json format's schema and prompt.
 	JSONOptions *jsonOptions `json:"jsonOptions,omitempty"`
 	// ChangeTrackingOptions are v1's changeTracking options, which a
@@ -123,7 +127,9 @@ func (o *scrapeOptions) question() string {
 }
 
 // fieldOptions are the extractor options that Firecrawl's own fields ask
-// for: a PDF parser's maxPages, and the part of an HTML page to read.
+// for: a PDF parser's maxPages, the part of an HTML page to read, its
+// images (Firecrawl's markdown has them, so they are on unless siftOptions
+// say images false) and whether its base64 images stay.
 func (o *scrapeOptions) fieldOptions() map[string]string {
 	opts := map[string]string{}
 	for _, p := range o.Parsers {
@@ -137,13 +143,30 @@ func (o *scrapeOptions) fieldOptions() map[string]string {
 		}
 	}
 	o.pageOptions(opts)
+	if _, own := o.SiftOptions[optImages]; !own {
+		opts[optImages] = "true"
+	}
+	if o.keepsBase64Images() {
+		opts[optBase64Images] = "true"
+	}
 	if slices.Contains(o.Formats, "html") {
 		opts[sdk.OptionHTML] = "true"
 	}
-	if len(opts) == 0 {
-		return nil
-	}
 	return opts
+}
+
+// siftOptionFalse reports whether siftOptions give name as false.
+func (o *scrapeOptions) siftOptionFalse(name string) bool {
+	var v any
+	if json.Unmarshal(o.SiftOptions[name], &v) != nil {
+		return false
+	}
+	return v == false || v == "false"
+}
+
+// keepsBase64Images reports whether removeBase64Images is false.
+func (o *scrapeOptions) keepsBase64Images() bool {
+	return o.RemoveBase64Images != nil && !*o.RemoveBase64Images
 }
 
 // check validates the options and adds the warnings they call for.
@@ -173,6 +196,9 @@ func (o *scrapeOptions) check() *service.Error {
 	}
 	if ae := o.checkSelectors(); ae != nil {
 		return ae
+	}
+	if o.keepsBase64Images() && o.siftOptionFalse(optImages) {
+		o.Warnings = append(o.Warnings, "not applied: removeBase64Images false (siftOptions images false leaves every image out)")
 	}
 	if _, _, ae := service.PluginOptions("siftOptions", o.SiftOptions, o.fieldOptions()); ae != nil {
 		return ae

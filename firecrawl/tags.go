@@ -15,6 +15,10 @@ const (
 	optMainContent = "only_main_content"
 	optIncludeTags = "include_tags"
 	optExcludeTags = "exclude_tags"
+	// optImages renders the content's images, optBase64Images keeps with
+	// them those the page inlines as data: URIs.
+	optImages       = "images"
+	optBase64Images = "base64_images"
 )
 
 // pageOptions adds Firecrawl's onlyMainContent, includeTags and
@@ -64,7 +68,7 @@ func selectorLines(sels []string) string {
 
 // firecrawlFieldNames name the Firecrawl fields that become extractor
 // options and that pageOptionsWarning does not already cover.
-var firecrawlFieldNames = map[string]string{"max_pages": "parsers maxPages"}
+var firecrawlFieldNames = map[string]string{"max_pages": "parsers maxPages", optBase64Images: "removeBase64Images"}
 
 // pageOptionsWarning names the page options a document that is no HTML
 // page did not use.

@@ -29,7 +29,8 @@ func TestCachePartitionsByCallerClass(t *testing.T) {
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	fetch := func(key, path string) map[string]any {
 		t.Helper()
-		_, body := post(t, srv.URL+"/v1/fetch", key, map[string]any{"url": origin.URL + path})
+		// images: true, as a scrape asks, so that both read one entry.
+		_, body := post(t, srv.URL+"/v1/fetch", key, map[string]any{"url": origin.URL + path, "images": true})
 		src, ok := body["source"].(map[string]any)
 		if !ok {
 			t.Fatalf("%s: %v", path, body)

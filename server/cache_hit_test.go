@@ -34,14 +34,15 @@ func TestCachedAnswerKeepsHash(t *testing.T) {
 
 // A hit reports the time its content was fetched, as the miss that fetched
 // it did: the miss's fetched_at is the hit's fetched_at and cached_at, on
-// /v1/fetch and on /v2/scrape (to the second there).
+// /v1/fetch and on /v2/scrape (to the second there), which reads the entry
+// of a fetch with images: true.
 func TestCachedAnswerKeepsFetchedAt(t *testing.T) {
 	t.Parallel()
 	origin := fixtureOrigin(t)
 	srv := newTestServer(t, origin, testOptions{}, `stage "cache" {}`)
 	var times []any
 	for range 2 {
-		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article"})
+		_, body := post(t, srv.URL+"/v1/fetch", testKey, map[string]any{"url": origin.URL + "/article", "images": true})
 		src := body["source"].(map[string]any)
 		times = append(times, src["fetched_at"])
 		if src["cached"] == true {

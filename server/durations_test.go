@@ -55,6 +55,12 @@ func TestClientDurationsAreClamped(t *testing.T) {
 	if job == "" {
 		t.Fatalf("batch submit: %v", sub)
 	}
+	// /v1/batch reads the page without images, an entry of its own (the
+	// scrape's has them): its job fetches, and a caller has one live job.
+	testwait.For(t, "the /v1 batch job to finish", func() bool {
+		_, status := do(t, http.MethodGet, srv.URL+"/v1/batch/"+job, testKey, nil)
+		return status["status"] != "queued" && status["status"] != "running"
+	})
 
 	// docOf is the one document of a Firecrawl answer: a scrape's data, a
 	// search's first web result, or a batch's first document once its job

@@ -135,7 +135,9 @@ func TestScrapeFieldWarnings(t *testing.T) {
 		{map[string]any{"onlyMainContent": false}, nil},
 		{map[string]any{"includeTags": []string{"article"}, "excludeTags": []string{"nav"}}, nil},
 		{map[string]any{"includeTags": []string{"main"}}, []string{"includeTags matched no element of the page"}},
-		{map[string]any{"removeBase64Images": false}, []string{"removeBase64Images (sift always drops base64 images, keeping their alt text)"}},
+		{map[string]any{"removeBase64Images": false}, nil}, // honoured: the page's data: images kept
+		{map[string]any{"removeBase64Images": false, "siftOptions": map[string]any{"images": false}},
+			[]string{"not applied: removeBase64Images false (siftOptions images false leaves every image out)"}},
 		{map[string]any{"parsers": []any{map[string]any{"type": "docx"}}}, []string{`parser "docx"`, "parsers without pdf"}},
 		{map[string]any{"frobnicate": 1, "zap": true}, []string{"unknown fields ignored: frobnicate, zap"}},
 		{map[string]any{"redactPII": true, "profile": map[string]any{"name": "p"}},

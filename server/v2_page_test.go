@@ -237,11 +237,11 @@ func TestScrapeNamesHeadCuts(t *testing.T) {
 	}
 }
 
-// TestScrapeImages: with siftOptions images true, /v2/scrape's markdown
+// TestScrapeImages: by default, as Firecrawl's, /v2/scrape's markdown
 // keeps the content's images, absolute, without base64 ones (their alt
-// text stays); by default it leaves them out, as /v1/fetch does, so that
-// both read one cache entry; the images format lists every image URL the
-// page names either way.
+// text stays); siftOptions images true asks for the same, images false
+// leaves them out; the images format lists every image URL the page names
+// either way.
 func TestScrapeImages(t *testing.T) {
 	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -255,8 +255,7 @@ func TestScrapeImages(t *testing.T) {
 	}))
 	defer origin.Close()
 	srv := newTestServer(t, origin, testOptions{})
-	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"},
-		"siftOptions": map[string]any{"images": true}})
+	_, out := post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"}})
 	data := out["data"].(map[string]any)
 	md := fmt.Sprint(data["markdown"])
 	for _, want := range []string{"![A cut above a bud](" + origin.URL + "/img/cut.jpg)", "![The crown](" + origin.URL + "/guide/img/crown.jpg)", "A ladder"} {
@@ -276,9 +275,15 @@ func TestScrapeImages(t *testing.T) {
 	if strings.Contains(images, "data:") {
 		t.Errorf("images lists a data: URI: %s", images)
 	}
-	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"}})
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown"},
+		"siftOptions": map[string]any{"images": true}})
+	if asked := fmt.Sprint(out["data"].(map[string]any)["markdown"]); asked != md {
+		t.Errorf("siftOptions images true: want the default's markdown\n%s\ngot\n%s", md, asked)
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/guide/page", "formats": []string{"markdown", "images"},
+		"siftOptions": map[string]any{"images": false}})
 	data = out["data"].(map[string]any)
 	if md := fmt.Sprint(data["markdown"]); strings.Contains(md, "![") || !strings.Contains(fmt.Sprint(data["images"]), origin.URL+"/img/cut.jpg") || !strings.Contains(md, "thin the crown") {
-		t.Errorf("by default: %v", data)
+		t.Errorf("siftOptions images false: %v", data)
 	}
 }
