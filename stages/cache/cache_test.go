@@ -311,3 +311,39 @@ func TestCachePutsInTheCallersClass(t *testing.T) {
 		}
 	}
 }
+
+// A cache after extract keys on the request's extractor options: a read
+// with images (a Firecrawl scrape's) and one without (/v1/fetch's
+// default) are entries of their own, each a hit for its like, and the
+// options' order is no part of the key.
+func TestCacheKeysOnExtractorOptions(t *testing.T) {
+	runs := map[string]int{}
+	c := buildChain(t, []string{"guard", "fetch", "extract", "cache"}, runs, http.Header{})
+	read := func(opts map[string]string) *stages.Doc {
+		t.Helper()
+		doc := &stages.Doc{Request: stages.Request{URL: "http://a.example/", Options: opts}}
+		if err := c.Run(context.Background(), doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	for i, step := range []struct {
+		opts   map[string]string
+		cached bool
+	}{
+		{nil, false},
+		{map[string]string{"images": "true"}, false},
+		{map[string]string{"images": "true", "html": "true"}, false},
+		{nil, true},
+		{map[string]string{"images": "true"}, true},
+		{map[string]string{"html": "true", "images": "true"}, true},
+		{map[string]string{"images": "false"}, false},
+	} {
+		if doc := read(step.opts); doc.Cached() != step.cached {
+			t.Errorf("read %d %v: cached %v, want %v", i+1, step.opts, doc.Cached(), step.cached)
+		}
+	}
+	if runs["fetch"] != 4 || runs["extract"] != 4 {
+		t.Errorf("runs %v: want one fetch and extraction per set of options", runs)
+	}
+}
