@@ -203,8 +203,12 @@ func benchRoots(b *testing.B) []*html.Node {
 // BenchmarkImagesTokens reports what the images option costs an agent:
 // the markdown's o200k tokens per page without it and with it, and the
 // images per page, over the scrapinghub and WCXB-dev pages at their own
-// URLs (an image's URL is absolute, so its host counts). Run it once:
-// -benchtime 1x reads every page once with each setting.
+// URLs (an image's URL is absolute, so its host counts); and what it costs
+// sift: each extraction's milliseconds per page and their ratio
+// (images/plain), the two run in turn on each page, the order swapped
+// from one page to the next, so that load from other processes falls on
+// both alike. Run it once: -benchtime 1x reads every page once with each
+// setting (make bench does).
 func BenchmarkImagesTokens(b *testing.B) {
 	dir := os.Getenv(benchDataEnv)
 	type page struct {
@@ -256,11 +260,19 @@ func BenchmarkImagesTokens(b *testing.B) {
 	ex := New()
 	ctx := context.Background()
 	var off, on, images, withImages, n int
+	var took [2]time.Duration
 	for b.Loop() {
-		for _, p := range pages {
+		for i, p := range pages {
 			var md [2]string
-			for k, opt := range []string{"false", "true"} {
+			order := []int{0, 1}
+			if i%2 == 1 {
+				order = []int{1, 0}
+			}
+			for _, k := range order {
+				opt := []string{"false", "true"}[k]
+				start := time.Now()
 				res, err := ex.Extract(ctx, &sdk.ExtractRequest{Body: p.body, ContentType: "text/html", URL: p.url, Options: map[string]string{OptionImages: opt}})
+				took[k] += time.Since(start)
 				if err == nil {
 					md[k] = res.Content
 				}
@@ -280,4 +292,7 @@ func BenchmarkImagesTokens(b *testing.B) {
 	b.ReportMetric(float64(on-off)/float64(n), "added/page")
 	b.ReportMetric(float64(images)/float64(n), "images/page")
 	b.ReportMetric(100*float64(withImages)/float64(n), "%pages-with-images")
+	b.ReportMetric(float64(took[0].Microseconds())/1000/float64(n), "plain-ms/page")
+	b.ReportMetric(float64(took[1].Microseconds())/1000/float64(n), "images-ms/page")
+	b.ReportMetric(float64(took[1])/float64(took[0]), "images/plain")
 }
