@@ -797,6 +797,16 @@ func TestFetchOptionNotForThisDocument(t *testing.T) {
 	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: parsers maxPages (the html extractor") {
 		t.Errorf("scrape with maxPages of a web page: warning %q", w)
 	}
+	// A scrape's images, on by default, are no field of the caller's: a
+	// JSON document does not warn of them; removeBase64Images false is.
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/data.json"})
+	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); strings.Contains(w, "not applied") {
+		t.Errorf("scrape of JSON: warning %q", w)
+	}
+	_, out = post(t, srv.URL+"/v2/scrape", testKey, map[string]any{"url": origin.URL + "/data.json", "removeBase64Images": false})
+	if w := fmt.Sprint(out["data"].(map[string]any)["warning"]); !strings.Contains(w, "not applied: removeBase64Images (the json extractor") {
+		t.Errorf("scrape of JSON with removeBase64Images false: warning %q", w)
+	}
 }
 
 // TestPDFModeIsForPDFsOnly: a pdf parser's mode is a PDF's ocr option
