@@ -195,7 +195,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // prepare readies the page for go-trafilatura: it marks formulas
 // (math.go), shows what readers see and removes what they cannot
 // (hidden.go) or must close to read
-// (overlays.go), reads what the page declares itself to be (pagetype.go),
+// (overlays.go, modals.go), reads what the page declares itself to be (pagetype.go),
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
 // page of its type holds beside its content (reviews, other articles), and
@@ -208,6 +208,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	markMath(root, objs)
 	removeHiddenWith(root, r)
 	r.apply("overlays", root, dropOverlays)
+	r.apply("modals", root, dropClosedModals)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
 	if objs.images {
@@ -272,7 +273,8 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 }
 
 // finish removes from the markdown what follows an article's text (tag
-// blocks, one-link paragraphs), and returns no content, with a warning in
+// blocks, one-link paragraphs) and the headings and "Read more:" lines
+// left with nothing after them, and returns no content, with a warning in
 // out, when what is left is only words of the page's title or of its
 // menus and footer (thin.go).
 func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r *rules) string {
@@ -284,6 +286,11 @@ func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r
 	if page.article && r.on("lonelinks") {
 		kept := dropLoneLinks(md)
 		r.note("lonelinks", kept != md)
+		md = kept
+	}
+	if r.on("dangling") {
+		kept := dropDanglingEnd(md)
+		r.note("dangling", kept != md)
 		md = kept
 	}
 	if r.on("titleonly") && len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {

@@ -117,3 +117,48 @@ func splitMarkdownBlocks(md string) []string {
 	}
 	return blocks
 }
+
+// danglingWords is the most words a closing line that introduces
+// something may have: "Read more:", "You may also like…", "More on this
+// topic:".
+const danglingWords = 8
+
+// maxDangling is the most blocks dropDanglingEnd removes: a label, or a
+// label over a heading ("You Might Also Like", "More Related Stories").
+const maxDangling = 2
+
+// dropDanglingEnd removes the blocks at the end of md that introduce what
+// no longer follows them: a heading, or a short line ending in a colon or
+// an ellipsis. The tail and lone-link rules (and go-trafilatura before
+// them) remove the links a "Read more:" or "You may also like…" stood
+// over and leave the line itself as the content's last words, which say
+// nothing to an agent. The first block stays, whatever it is, and so does
+// a run of more than maxDangling such blocks: that is a list of titles.
+func dropDanglingEnd(md string) string {
+	blocks := splitMarkdownBlocks(md)
+	end := len(blocks)
+	for end > 1 && isDangling(blocks[end-1]) {
+		end--
+	}
+	if end == len(blocks) || len(blocks)-end > maxDangling {
+		return md // a run of headings is a list of titles
+	}
+	return strings.Join(blocks[:end], "\n\n")
+}
+
+// danglingHeading matches a markdown heading of one line.
+var danglingHeading = regexp.MustCompile(`^#{1,6} [^\n]*$`)
+
+// isDangling reports whether block is a heading, or a line of
+// danglingWords words at most that ends in a colon or an ellipsis.
+func isDangling(block string) bool {
+	block = strings.TrimSpace(block)
+	if danglingHeading.MatchString(block) {
+		return true
+	}
+	if strings.Contains(block, "\n") || isFence(block) || len(strings.FieldsFunc(block, isWordSeparator)) > danglingWords {
+		return false
+	}
+	line := strings.TrimRight(block, "*_ ")
+	return strings.HasSuffix(line, ":") || strings.HasSuffix(line, "…") || strings.HasSuffix(line, "...")
+}
