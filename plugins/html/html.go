@@ -326,7 +326,7 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 // when the pick is too thin (thin.go), a wider region (widen.go).
 func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
 	if page.discussion && r.on("thread") {
-		if thread := threadOf(root); thread != nil {
+		if thread := threadOf(root, r); thread != nil {
 			r.note("thread", true)
 			return thread
 		}

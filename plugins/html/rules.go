@@ -16,7 +16,7 @@ func ruleNames() []string {
 	return []string{
 		"streamed", "noscript", "cloaks", "panels", "tabcode", "menus", "overlays", "modals", "cells", "pre",
 		"emphasis", "spaces", "hatom", "landmarks", "links", "reviews", "articles",
-		"comments", "recall", "thread", "echo", "codeblocks", "separate", "rejoin", "thin",
+		"comments", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "heading-levels", "section-headings",
 		"title-heading", "tidy", "tail", "lonelinks", "dangling", "titleonly", "chromeonly",
 	}

@@ -28,11 +28,17 @@ var (
 )
 
 // threadOf returns the page's posts as one element to render, or nil
-// when it marks fewer than minReplies replies.
-func threadOf(root *html.Node) *html.Node {
+// when it marks fewer than minReplies replies. r switches the opening
+// post's rule (openingPosts) off for the ablation benchmark.
+func threadOf(root *html.Node, r *rules) *html.Node {
 	posts := postsOf(root)
 	if posts == nil {
 		return nil
+	}
+	if r.on("opening") {
+		withOpening := openingPosts(posts)
+		r.note("opening", len(withOpening) > len(posts))
+		posts = withOpening
 	}
 	thread := element(atom.Div)
 	for _, p := range posts {
@@ -93,6 +99,27 @@ func postsOf(root *html.Node) []*html.Node {
 		return nil
 	}
 	return posts
+}
+
+// openingPosts returns posts with the unmarked posts that open the
+// thread ahead of them: the siblings before the first post that are of its
+// kind (its tag and classes, items.go) and are no post and hold none.
+// XenForo marks every reply a Comment and the opening post nothing (the
+// thread is described in JSON-LD instead), in the same <article
+// class="message message--post"> as the replies: the thread came out
+// without its question.
+func openingPosts(posts []*html.Node) []*html.Node {
+	first := posts[0]
+	var opening []*html.Node
+	for s := first.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type == html.ElementNode && kind(s) == kind(first) && !isPost(s) && !holdsPost(s) {
+			opening = append([]*html.Node{s}, opening...)
+		}
+	}
+	if len(opening) == 0 {
+		return posts
+	}
+	return append(opening, posts...)
 }
 
 // postParts are what a reader reads of a post: who wrote it, when, and
