@@ -273,8 +273,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 }
 
 // finish removes from the markdown what follows an article's text (tag
-// blocks, one-link paragraphs) and the headings and "Read more:" lines
-// left with nothing after them, and returns no content, with a warning in
+// blocks, one-link paragraphs), and returns no content, with a warning in
 // out, when what is left is only words of the page's title or of its
 // menus and footer (thin.go).
 func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r *rules) string {
@@ -286,11 +285,6 @@ func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r
 	if page.article && r.on("lonelinks") {
 		kept := dropLoneLinks(md)
 		r.note("lonelinks", kept != md)
-		md = kept
-	}
-	if r.on("dangling") {
-		kept := dropDanglingEnd(md)
-		r.note("dangling", kept != md)
 		md = kept
 	}
 	if r.on("titleonly") && len(md) <= maxTitleBytes && titleOnly(md, out.Title+" "+pageTitle(root)) {

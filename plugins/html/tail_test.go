@@ -31,26 +31,3 @@ func TestDropLinkTail(t *testing.T) {
 		})
 	}
 }
-
-func TestDropDanglingEnd(t *testing.T) {
-	text := "The last major attack on a civilian target was in 2002.\n\nHeba Habib contributed to this report."
-	tests := []struct{ name, in, want string }{
-		{"a label ending in a colon", text + "\n\n**Read more:**", text},
-		{"a line ending in an ellipsis", text + "\n\nYou may also like...", text},
-		{"a heading over nothing", text + "\n\n### You may also like:", text},
-		{"two headings over nothing", text + "\n\n### You Might Also Like\n\n### More Related Stories", text},
-		{"a run of three headings is a list of titles", text + "\n\n### One\n\n### Two\n\n### Three", text + "\n\n### One\n\n### Two\n\n### Three"},
-		{"a heading over text stays", text + "\n\n## Kenya trip\n\nMr Obama spoke before departing.", text + "\n\n## Kenya trip\n\nMr Obama spoke before departing."},
-		{"a long line ending in a colon is text", text + "\n\nThe ministry gave three reasons for the decision, which it set out as follows:", text + "\n\nThe ministry gave three reasons for the decision, which it set out as follows:"},
-		{"a sentence ends the text", text, text},
-		{"the first block stays", "### Read more:", "### Read more:"},
-		{"fenced code stays", text + "\n\n```\nwait...\n```", text + "\n\n```\nwait...\n```"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := dropDanglingEnd(tc.in); got != tc.want {
-				t.Errorf("got  %q\nwant %q", got, tc.want)
-			}
-		})
-	}
-}
