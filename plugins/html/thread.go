@@ -45,9 +45,16 @@ func threadOf(root *html.Node, r *rules) *html.Node {
 		parts := partsOf(p)
 		if len(parts.texts) == 0 {
 			// A post without a marked text is read whole, unless it holds
-			// other posts, which are read on their own.
-			if !holdsPost(p) {
+			// other posts, which are read on their own; then what it holds
+			// beside them is its own post (openingPart).
+			switch {
+			case !holdsPost(p):
 				thread.AppendChild(chromeless(p))
+			case r.on("opening"):
+				if own := openingPart(p); own != nil {
+					r.note("opening", true)
+					thread.AppendChild(own)
+				}
 			}
 			continue
 		}
@@ -120,6 +127,20 @@ func openingPosts(posts []*html.Node) []*html.Node {
 		return posts
 	}
 	return append(opening, posts...)
+}
+
+// openingPart returns what a post that holds the other posts holds beside
+// them, without chrome, or nil when that is no text. XenForo's themes mark
+// the thread a DiscussionForumPosting around every post, its text in a
+// hidden copy (which removeHidden took out), and the opening post on
+// screen without a mark: the thread came out without its question.
+func openingPart(post *html.Node) *html.Node {
+	own := chromeless(post)
+	prune(own, isPost)
+	if strings.TrimFunc(textOf(own), isBlank) == "" {
+		return nil
+	}
+	return own
 }
 
 // postParts are what a reader reads of a post: who wrote it, when, and

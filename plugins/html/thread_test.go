@@ -112,3 +112,43 @@ func TestOpeningPostKept(t *testing.T) {
 		})
 	}
 }
+
+// TestOpeningPartKept: a thread marked a DiscussionForumPosting around
+// every post, its own text marked only in a hidden copy, keeps the opening
+// post it shows, ahead of the replies, and not the hidden copy.
+func TestOpeningPartKept(t *testing.T) {
+	reply := func(text string) string {
+		return `<div class="MessageCard" itemprop="comment" itemscope itemtype="https://schema.org/Comment"><span itemprop="author">ola</span><article itemprop="text">` + text + `</article></div>`
+	}
+	replies := `<div class="block block--messages">` + reply("REPLY-ONE They look like the third generation's.") + reply("REPLY-TWO Probably, to save money.") + `</div>`
+	tests := []struct {
+		name, inside string
+		order        []string
+		gone         []string
+	}{
+		{"the opening post shown beside the replies", `<div class="hidden"><article itemprop="text">COPY I guess I'm the first.</article></div>` +
+			`<div class="MessageCard js-post"><article class="message-body" itemprop="">OPENING I guess I'm the first, with the liftgate lights.</article></div>` + replies,
+			[]string{"OPENING", "REPLY-ONE", "REPLY-TWO"}, []string{"COPY"}},
+		{"nothing beside the replies", replies, []string{"REPLY-ONE", "REPLY-TWO"}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><body><div class="thread" itemscope itemtype="https://schema.org/DiscussionForumPosting">`+tc.inside+`</div></body></html>`)
+			removeHidden(root)
+			thread := threadOf(root, nil)
+			if thread == nil {
+				t.Fatal("no thread")
+			}
+			text := textOfNode(thread)
+			at := -1
+			for _, want := range tc.order {
+				i := strings.Index(text, want)
+				if i < 0 || i < at {
+					t.Errorf("%q missing or out of order:\n%s", want, text)
+				}
+				at = i
+			}
+			checkText(t, text, nil, tc.gone)
+		})
+	}
+}
