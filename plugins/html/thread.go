@@ -110,17 +110,27 @@ func postsOf(root *html.Node) []*html.Node {
 
 // openingPosts returns posts with the unmarked posts that open the
 // thread ahead of them: the siblings before the first post that are of its
-// kind (its tag and classes, items.go) and are no post and hold none.
-// XenForo marks every reply a Comment and the opening post nothing (the
-// thread is described in JSON-LD instead), in the same <article
-// class="message message--post"> as the replies: the thread came out
-// without its question.
+// kind (its tag and classes, items.go) and are no post and hold none, each
+// read as the element in it of the kind that holds the first post's text
+// (a sibling without one is left out). XenForo marks every reply a Comment
+// and the opening post nothing (the thread is described in JSON-LD
+// instead), in the same <article class="message message--post"> as the
+// replies: the thread came out without its question. Read whole, the
+// opening post brought its author's card (joined, posts, likes) along.
 func openingPosts(posts []*html.Node) []*html.Node {
 	first := posts[0]
+	texts := partsOf(first).texts
+	if len(texts) == 0 || texts[0].Parent == nil || texts[0].Parent == first {
+		return posts
+	}
+	textKind := kind(texts[0].Parent)
 	var opening []*html.Node
 	for s := first.PrevSibling; s != nil; s = s.PrevSibling {
-		if s.Type == html.ElementNode && kind(s) == kind(first) && !isPost(s) && !holdsPost(s) {
-			opening = append([]*html.Node{s}, opening...)
+		if s.Type != html.ElementNode || kind(s) != kind(first) || isPost(s) || holdsPost(s) {
+			continue
+		}
+		if text := matching(s, func(n *html.Node) bool { return kind(n) == textKind }); len(text) == 1 {
+			opening = append([]*html.Node{text[0]}, opening...)
 		}
 	}
 	if len(opening) == 0 {

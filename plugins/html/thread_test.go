@@ -69,8 +69,8 @@ func TestDropSignatures(t *testing.T) {
 }
 
 // TestOpeningPostKept: XenForo marks each reply a Comment and the opening
-// post nothing, in the same element as the replies; the thread keeps it,
-// first, and nothing else unmarked.
+// post nothing, in the same element as the replies; the thread keeps its
+// text (not its author's card), first, and nothing else unmarked.
 func TestOpeningPostKept(t *testing.T) {
 	post := func(attrs, author, text string) string {
 		return `<article class="message message--post js-post"` + attrs + `><section class="message-user"><h4>` + author + `</h4></section>` +
@@ -86,7 +86,7 @@ func TestOpeningPostKept(t *testing.T) {
 		gone        []string
 	}{
 		{"an unmarked opening post of the replies' kind", post("", "Bagabaga", "OPENING I just got a 50 gallon tank.") + replies,
-			[]string{"OPENING", "REPLY-ONE", "REPLY-TWO"}, nil},
+			[]string{"OPENING", "REPLY-ONE", "REPLY-TWO"}, []string{"Bagabaga"}},
 		{"an element of another kind before the replies", `<div class="block-notice">NOTICE Log in to reply.</div>` + replies,
 			[]string{"REPLY-ONE", "REPLY-TWO"}, []string{"NOTICE"}},
 		{"an unmarked post after the first reply is not the opening", reply("Reefing102", "REPLY-ONE A dwarf lion would likely be okay.") +
