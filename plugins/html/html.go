@@ -204,7 +204,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // prepare readies the page for go-trafilatura: it marks formulas
 // (math.go), shows what readers see and removes what they cannot
 // (hidden.go) or must close to read
-// (overlays.go), reads what the page declares itself to be (pagetype.go),
+// (overlays.go, modals.go), reads what the page declares itself to be (pagetype.go),
 // removes the banner, navigation and footer every page of the site
 // repeats (landmarks.go), marks its links (links.go) and removes what a
 // page of its type holds beside its content (reviews, other articles), and
@@ -217,6 +217,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	markMath(root, objs)
 	removeHiddenWith(root, r)
 	r.apply("overlays", root, dropOverlays)
+	r.apply("modals", root, dropClosedModals)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
 	if objs.images {
@@ -328,7 +329,7 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 // when the pick is too thin (thin.go), a wider region (widen.go).
 func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
 	if page.discussion && r.on("thread") {
-		if thread := threadOf(root); thread != nil {
+		if thread := threadOf(root, r); thread != nil {
 			r.note("thread", true)
 			return thread
 		}

@@ -28,20 +28,33 @@ var (
 )
 
 // threadOf returns the page's posts as one element to render, or nil
-// when it marks fewer than minReplies replies.
-func threadOf(root *html.Node) *html.Node {
+// when it marks fewer than minReplies replies. r switches the opening
+// post's rule (openingPosts) off for the ablation benchmark.
+func threadOf(root *html.Node, r *rules) *html.Node {
 	posts := postsOf(root)
 	if posts == nil {
 		return nil
+	}
+	if r.on("opening") {
+		withOpening := openingPosts(posts)
+		r.note("opening", len(withOpening) > len(posts))
+		posts = withOpening
 	}
 	thread := element(atom.Div)
 	for _, p := range posts {
 		parts := partsOf(p)
 		if len(parts.texts) == 0 {
 			// A post without a marked text is read whole, unless it holds
-			// other posts, which are read on their own.
-			if !holdsPost(p) {
+			// other posts, which are read on their own; then what it holds
+			// beside them is its own post (openingPart).
+			switch {
+			case !holdsPost(p):
 				thread.AppendChild(chromeless(p))
+			case r.on("opening"):
+				if own := openingPart(p); own != nil {
+					r.note("opening", true)
+					thread.AppendChild(own)
+				}
 			}
 			continue
 		}
@@ -93,6 +106,51 @@ func postsOf(root *html.Node) []*html.Node {
 		return nil
 	}
 	return posts
+}
+
+// openingPosts returns posts with the unmarked posts that open the
+// thread ahead of them: the siblings before the first post that are of its
+// kind (its tag and classes, items.go) and are no post and hold none, each
+// read as the element in it of the kind that holds the first post's text
+// (a sibling without one is left out). XenForo marks every reply a Comment
+// and the opening post nothing (the thread is described in JSON-LD
+// instead), in the same <article class="message message--post"> as the
+// replies: the thread came out without its question. Read whole, the
+// opening post brought its author's card (joined, posts, likes) along.
+func openingPosts(posts []*html.Node) []*html.Node {
+	first := posts[0]
+	texts := partsOf(first).texts
+	if len(texts) == 0 || texts[0].Parent == nil || texts[0].Parent == first {
+		return posts
+	}
+	textKind := kind(texts[0].Parent)
+	var opening []*html.Node
+	for s := first.PrevSibling; s != nil; s = s.PrevSibling {
+		if s.Type != html.ElementNode || kind(s) != kind(first) || isPost(s) || holdsPost(s) {
+			continue
+		}
+		if text := matching(s, func(n *html.Node) bool { return kind(n) == textKind }); len(text) == 1 {
+			opening = append([]*html.Node{text[0]}, opening...)
+		}
+	}
+	if len(opening) == 0 {
+		return posts
+	}
+	return append(opening, posts...)
+}
+
+// openingPart returns what a post that holds the other posts holds beside
+// them, without chrome, or nil when that is no text. XenForo's themes mark
+// the thread a DiscussionForumPosting around every post, its text in a
+// hidden copy (which removeHidden took out), and the opening post on
+// screen without a mark: the thread came out without its question.
+func openingPart(post *html.Node) *html.Node {
+	own := chromeless(post)
+	prune(own, isPost)
+	if strings.TrimFunc(textOf(own), isBlank) == "" {
+		return nil
+	}
+	return own
 }
 
 // postParts are what a reader reads of a post: who wrote it, when, and
