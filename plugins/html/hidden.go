@@ -46,6 +46,10 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 func removeHiddenWith(root *html.Node, r *rules) {
 	h := hiding{pageWords: words(root), panels: panels(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
+	if r.on("tablabels") {
+		h.tabs.labels, h.tabs.paired = labelTabCode(root, h.hides)
+		r.note("tablabels", len(h.tabs.labels) > 0)
+	}
 	h.drop(root)
 }
 
@@ -88,6 +92,12 @@ func (h hiding) hidden(c *html.Node) bool {
 		return false
 	}
 	return true
+}
+
+// hides reports whether e is hidden, by itself, a class the page hides
+// or CSS that makes it invisible, whether a rule opens it or not.
+func (h hiding) hides(e *html.Node) bool {
+	return isHidden(e) || h.hasHiddenClass(e) || h.invisible[e]
 }
 
 // hasHiddenClass reports whether c has a class the page hides.
@@ -156,7 +166,7 @@ func (h hiding) keepTabCode(n, c *html.Node) {
 	if c.Type != html.ElementNode || !h.rules.on("tabcode") {
 		return
 	}
-	blocks := h.tabs.tabCode(c, func(e *html.Node) bool { return isHidden(e) || h.hasHiddenClass(e) || h.invisible[e] })
+	blocks := h.tabs.tabCode(c, h.hides)
 	h.rules.note("tabcode", len(blocks) > 0)
 	for _, pre := range blocks {
 		pre.Parent.RemoveChild(pre)
