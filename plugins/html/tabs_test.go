@@ -78,11 +78,12 @@ const (
 	jsCode = `<pre><code>const twilio = require("twilio");` + "\n" + `const client = twilio(accountSid, authToken);</code></pre>`
 )
 
-// TestTabLabels: each panel of a tab set that holds code has its tab's
-// label on a line before its code, shown or hidden, in the markups of
-// ARIA's tabs and of the frameworks; a label that is long, already the
-// line before the code, or on a hidden tab is not written, and nothing
-// hidden comes with one.
+// TestTabLabels: each panel of a tab set whose code reaches the content
+// in two panels has its tab's label on a line before its code, shown or
+// hidden, in the markups of ARIA's tabs and of the frameworks; a label
+// that is long, already the line before the code, or on a hidden tab is
+// not written, nor one in a set where one panel's code alone is kept,
+// and nothing hidden comes with one.
 func TestTabLabels(t *testing.T) {
 	py, js := "**Python**\n\n```python\nfrom twilio", "**Node.js**\n\n```\nconst twilio"
 	for _, tc := range []struct {
@@ -108,9 +109,12 @@ func TestTabLabels(t *testing.T) {
 		{"sphinx-design", `<div class="sd-tab-set docutils"><input checked="checked" id="sd-tab-item-0" name="sd-tab-set-0" type="radio"><label class="sd-tab-label" for="sd-tab-item-0">Python</label><div class="sd-tab-content docutils">` + pyCode + `</div>` +
 			`<input id="sd-tab-item-1" name="sd-tab-set-0" type="radio"><label class="sd-tab-label" for="sd-tab-item-1">Node.js</label><div class="sd-tab-content docutils">` + jsCode + `</div></div>`,
 			[]string{py, js}, nil},
-		{"Docusaurus, tabs in the panels' order", `<div class="tabs-container"><ul role="tablist" aria-orientation="horizontal" class="tabs"><li role="tab" tabindex="0" aria-selected="true" class="tabs__item tabs__item--active">Python</li><li role="tab" tabindex="-1" aria-selected="false" class="tabs__item">Node.js</li></ul>` +
-			`<div class="margin-top--md"><div role="tabpanel" class="tabItem">` + pyCode + `</div><div role="tabpanel" class="tabItem" hidden><p>A secret sentence.</p>` + jsCode + `</div></div></div>`,
-			[]string{py, js}, []string{"secret sentence"}},
+		{"tabs in the panels' order (Netlify's)", `<n-tabs><div role="tablist"><button role="tab" aria-selected="true">Python</button><button role="tab">Node.js</button></div>` +
+			`<div class="n-tabpanel-group"><div role="tabpanel">` + pyCode + `</div><div role="tabpanel">` + jsCode + `</div></div></n-tabs>`,
+			[]string{py, js}, nil},
+		{"hidden panel paired by order only (Docusaurus)", `<div class="tabs-container"><ul role="tablist" class="tabs"><li role="tab" aria-selected="true" class="tabs__item">Python</li><li role="tab" class="tabs__item">Node.js</li></ul>` +
+			`<div class="margin-top--md"><div role="tabpanel">` + pyCode + `</div><div role="tabpanel" hidden><p>A secret sentence.</p>` + jsCode + `</div></div></div>`,
+			[]string{"```python\nfrom twilio"}, []string{"**Python**", "require", "secret sentence"}},
 		{"label already before the code", `<div role="tablist"><span role="tab" id="t1">Python</span><span role="tab" id="t2">Node.js</span></div>` +
 			`<div role="tabpanel" aria-labelledby="t1"><p>Python:</p>` + pyCode + `</div><div role="tabpanel" aria-labelledby="t2" hidden>` + jsCode + `</div>`,
 			[]string{"Python:\n\n```python\nfrom twilio", js}, []string{"**Python**"}},
@@ -125,10 +129,10 @@ func TestTabLabels(t *testing.T) {
 			[]string{"```python\nfrom twilio"}, []string{"**Python**", "Node.js", "require"}},
 		{"hidden code block", `<div role="tablist"><span role="tab" id="t1">Python</span><span role="tab" id="t2">Node.js</span></div>` +
 			`<div role="tabpanel" aria-labelledby="t1">` + pyCode + `</div><div role="tabpanel" aria-labelledby="t2" hidden>` + strings.Replace(jsCode, "<pre>", `<pre style="display:none">`, 1) + `</div>`,
-			[]string{py}, []string{"**Node.js**", "require"}},
+			[]string{"```python\nfrom twilio"}, []string{"**Python**", "**Node.js**", "require"}},
 		{"panel without code", `<div role="tablist"><span role="tab" id="t1">Python</span><span role="tab" id="t2">Pricing</span></div>` +
 			`<div role="tabpanel" aria-labelledby="t1">` + pyCode + `</div><div role="tabpanel" aria-labelledby="t2"><p>Each message costs a cent, whatever its language.</p></div>`,
-			[]string{py, "Each message costs"}, []string{"**Pricing**"}},
+			[]string{"```python\nfrom twilio", "Each message costs"}, []string{"**Python**", "**Pricing**"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := extractHTML(t, []byte(codePage(tc.set)), pageURL, nil)
