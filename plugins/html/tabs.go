@@ -206,7 +206,7 @@ func labelTabCode(root *html.Node, hidden, shows func(*html.Node) bool) map[*htm
 			continue
 		}
 		at := codeWrapper(pre, panel)
-		if strings.EqualFold(strings.TrimRight(lineBefore(panel, at, hidden), ": "), label) {
+		if panel.DataAtom != 0 && !blockParent[panel.DataAtom] || strings.EqualFold(strings.TrimRight(lineBefore(panel, at, hidden), ": "), label) {
 			continue
 		}
 		p, strong := element(atom.P), element(atom.Strong)
@@ -216,6 +216,14 @@ func labelTabCode(root *html.Node, hidden, shows func(*html.Node) bool) map[*htm
 		labels[p] = true
 	}
 	return labels
+}
+
+// blockParent are the elements a paragraph can stand in (and custom
+// elements): a panel that is a list or a table's part gets no label.
+var blockParent = map[atom.Atom]bool{
+	atom.Div: true, atom.Section: true, atom.Article: true, atom.Li: true, atom.Dd: true,
+	atom.Td: true, atom.Th: true, atom.Figure: true, atom.Main: true, atom.Aside: true,
+	atom.Details: true, atom.Blockquote: true, atom.Body: true, atom.Form: true, atom.Fieldset: true,
 }
 
 // tabbedSets are the classes of the tab sets made of <input>s and
@@ -397,30 +405,16 @@ func firstCodeBlock(panel *html.Node, panels map[*html.Node]string, hidden func(
 	return walk(panel)
 }
 
-// codeWrapper is the outermost element around pre inside panel that
-// holds no other code block: a label goes before it, ahead of a
-// highlighter's frame and file name.
+// codeWrapper is the child of panel that holds pre: a label goes
+// before it, ahead of a highlighter's frame and file name, and of the
+// list whose step shows the code (a paragraph in a list, beside its
+// items, was written after them).
 func codeWrapper(pre, panel *html.Node) *html.Node {
 	at := pre
-	for at.Parent != nil && at.Parent != panel && countPre(at.Parent) == 1 {
+	for at.Parent != nil && at.Parent != panel {
 		at = at.Parent
 	}
 	return at
-}
-
-func countPre(n *html.Node) int {
-	count := 0
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
-		if c.DataAtom == atom.Pre {
-			count++
-		} else {
-			count += countPre(c)
-		}
-	}
-	return count
 }
 
 // lineBefore is the last line of visible text in panel before at: the

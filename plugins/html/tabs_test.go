@@ -115,6 +115,10 @@ func TestTabLabels(t *testing.T) {
 		{"hidden panel paired by order only (Docusaurus)", `<div class="tabs-container"><ul role="tablist" class="tabs"><li role="tab" aria-selected="true" class="tabs__item">Python</li><li role="tab" class="tabs__item">Node.js</li></ul>` +
 			`<div class="margin-top--md"><div role="tabpanel">` + pyCode + `</div><div role="tabpanel" hidden><p>A secret sentence.</p>` + jsCode + `</div></div></div>`,
 			[]string{"```python\nfrom twilio"}, []string{"**Python**", "require", "secret sentence"}},
+		{"code in a list's step (Microsoft Learn)", `<div class="tabGroup"><ul role="tablist"><li role="presentation"><a href="#p-mac" role="tab" aria-controls="p-mac" aria-selected="true">macOS</a></li><li role="presentation"><a href="#p-linux" role="tab" aria-controls="p-linux">Linux</a></li></ul>` +
+			`<section id="p-mac" role="tabpanel"><p>The following steps use Homebrew to install the tools on macOS.</p><ol><li><p>Install the package:</p><pre><code class="lang-bash">brew install tools</code></pre></li></ol></section>` +
+			`<section id="p-linux" role="tabpanel" hidden><p>The following steps use APT to install the tools on Linux.</p><ol><li><p>Add the key:</p><pre><code class="lang-bash">curl https://example.com/key.asc</code></pre></li><li><p>Install the package:</p><pre><code class="lang-bash">sudo apt-get install tools</code></pre></li></ol></section></div>`,
+			[]string{"on macOS.\n\n**macOS**\n\n1. Install the package:", "on Linux.\n\n**Linux**\n\n1. Add the key:"}, nil},
 		{"label already before the code", `<div role="tablist"><span role="tab" id="t1">Python</span><span role="tab" id="t2">Node.js</span></div>` +
 			`<div role="tabpanel" aria-labelledby="t1"><p>Python:</p>` + pyCode + `</div><div role="tabpanel" aria-labelledby="t2" hidden>` + jsCode + `</div>`,
 			[]string{"Python:\n\n```python\nfrom twilio", js}, []string{"**Python**"}},
