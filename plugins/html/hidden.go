@@ -46,6 +46,10 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 func removeHiddenWith(root *html.Node, r *rules) {
 	h := hiding{pageWords: words(root), panels: panels(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
+	if r.on("tablabels") {
+		h.tabs.labels = labelTabCode(root, h.hides, h.keepsCode)
+		r.note("tablabels", len(h.tabs.labels) > 0)
+	}
 	h.drop(root)
 }
 
@@ -86,6 +90,28 @@ func (h hiding) hidden(c *html.Node) bool {
 		h.rules.note("panels", true)
 		openPanel(c)
 		return false
+	}
+	return true
+}
+
+// hides reports whether e is hidden, by itself, a class the page hides
+// or CSS that makes it invisible, whether a rule opens it or not.
+func (h hiding) hides(e *html.Node) bool {
+	return isHidden(e) || h.hasHiddenClass(e) || h.invisible[e]
+}
+
+// keepsCode reports whether the code blocks of p, a tab panel, reach
+// the content: p and the elements around it are shown, opened as
+// panels, or p is a hidden panel of a visible tab, which keeps its code.
+func (h hiding) keepsCode(p *html.Node) bool {
+	for n := p; n != nil && n.Type == html.ElementNode; n = n.Parent {
+		switch {
+		case !h.hides(n):
+		case h.rules.on("panels") && (h.isPanel(n) || h.wrapsPanel(n)) && !isOverlay(n):
+		case n == p && h.rules.on("tabcode") && h.tabs.ofVisibleTab(n):
+		default:
+			return false
+		}
 	}
 	return true
 }
@@ -156,7 +182,7 @@ func (h hiding) keepTabCode(n, c *html.Node) {
 	if c.Type != html.ElementNode || !h.rules.on("tabcode") {
 		return
 	}
-	blocks := h.tabs.tabCode(c, func(e *html.Node) bool { return isHidden(e) || h.hasHiddenClass(e) || h.invisible[e] })
+	blocks := h.tabs.tabCode(c, h.hides)
 	h.rules.note("tabcode", len(blocks) > 0)
 	for _, pre := range blocks {
 		pre.Parent.RemoveChild(pre)

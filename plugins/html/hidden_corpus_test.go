@@ -158,6 +158,14 @@ var hidingTechniques = []technique{
 		`<div role="tabpanel" aria-labelledby="tab-b" hidden><pre>INSTRUCTION` + "\n" + `INSTRUCTION</pre></div>`},
 	{name: "tab-panel-code-hidden-inside", markup: `<div role="tablist"><span role="tab" id="tab-a" aria-selected="true">Python</span><span role="tab" id="tab-b">Go</span></div>` +
 		`<div role="tabpanel" aria-labelledby="tab-b" hidden><div style="display:none"><pre>INSTRUCTION` + "\n" + `INSTRUCTION</pre></div></div>`},
+	// tab labels (tabs.go): only a visible tab's visible text labels a
+	// code block
+	{name: "tab-label-hidden-text", markup: `<div role="tablist"><span role="tab" id="tab-a" aria-selected="true">Python</span><span role="tab" id="tab-b">Go<span style="display:none">INSTRUCTION</span></span></div>` +
+		`<div role="tabpanel" aria-labelledby="tab-a"><pre>print(1)` + "\n" + `print(2)</pre></div><div role="tabpanel" aria-labelledby="tab-b" hidden><pre>fmt.Println(1)` + "\n" + `fmt.Println(2)</pre></div>`},
+	{name: "tab-label-hidden-tab", markup: `<ul role="tablist"><li role="tab">Python</li><li role="tab" hidden>INSTRUCTION</li></ul>` +
+		`<div role="tabpanel"><pre>print(1)` + "\n" + `print(2)</pre></div><div role="tabpanel" hidden><pre>fmt.Println(1)` + "\n" + `fmt.Println(2)</pre></div>`},
+	{name: "tab-label-tabbed-set-hidden-label", markup: `<div class="tabbed-set"><div class="tabbed-labels"><label for="a">Python</label><label for="b" style="display:none">INSTRUCTION</label></div>` +
+		`<div class="tabbed-content"><div class="tabbed-block"><pre>print(1)` + "\n" + `print(2)</pre></div><div class="tabbed-block"><pre>fmt.Println(1)` + "\n" + `fmt.Println(2)</pre></div></div></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
 

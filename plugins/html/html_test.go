@@ -79,7 +79,7 @@ func TestGolden(t *testing.T) {
 	// code blocks naming their language, figures with images asked for.
 	options := map[string]map[string]string{"figures": {OptionImages: "true"}}
 	for _, name := range []string{"article", "latin1", "short", "blogpost", "reference", "glossary", "dropdown",
-		"math-wikipedia", "math-mathjax", "code-languages", "code-tabs", "code-definitions", "code-listings", "figures"} {
+		"math-wikipedia", "math-mathjax", "code-languages", "code-tabs", "code-tabs-material", "code-tabs-learn", "code-definitions", "code-listings", "figures"} {
 		t.Run(name, func(t *testing.T) {
 			body, err := os.ReadFile(filepath.Join("testdata", name, "input.html"))
 			if err != nil {
