@@ -231,15 +231,13 @@ func (g *itemGroup) render() *html.Node {
 }
 
 // countWords counts the words of n's text, and those inside links, without
-// the link marks (links.go) and the space marks (spaces.go), which stand
-// between words as words of their own: a page's menus of links side by
-// side held a mark for every space between them, and counted as many
-// words more.
+// the link marks (links.go), which stand between words as words of their
+// own.
 func countWords(n *html.Node, inLink bool) (all, inLinks int) {
 	switch {
 	case n.Type == html.TextNode:
 		for field := range strings.FieldsSeq(n.Data) {
-			if strings.ContainsFunc(field, isPageRune) {
+			if strings.ContainsFunc(field, isNotLinkMark) {
 				all++
 			}
 		}
@@ -257,7 +255,3 @@ func countWords(n *html.Node, inLink bool) (all, inLinks int) {
 	}
 	return all, inLinks
 }
-
-// isPageRune reports whether r is text rather than a mark sift put in the
-// page (a link's or a space's).
-func isPageRune(r rune) bool { return r != spaceMark && isNotLinkMark(r) }

@@ -81,11 +81,10 @@ func TestWordCount(t *testing.T) {
 	}
 }
 
-// TestSpaceMarksAreNoWords: the marks markSpaces leaves between inline
-// elements are not counted as words, so the rules that weigh a region's
-// words (landmarks, items, wider regions) weigh the same page with the
-// marks as without them. A shop's page whose words all sat in its
-// landmarks lost them all: the marks between the spans outside the
+// TestSpaceMarksAreNoWords: readWords does not count the marks markSpaces
+// leaves between inline elements, so the landmarks' guard weighs the same
+// page with the marks as without them. A shop's page whose words all sat
+// in its landmarks lost them all: the marks between the spans outside the
 // landmarks outnumbered the marks inside them, and the guard that keeps a
 // page whose every word is in its landmarks no longer held.
 func TestSpaceMarksAreNoWords(t *testing.T) {
@@ -103,8 +102,8 @@ func TestSpaceMarksAreNoWords(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parsePage(t, `<html><head><title>Shop</title></head><body>`+tc.body+`</body></html>`)
 			markSpaces(root)
-			if got := words(bodyOf(root)); got != tc.words {
-				t.Errorf("words = %d, want %d", got, tc.words)
+			if got := readWords(bodyOf(root)); got != tc.words {
+				t.Errorf("readWords = %d, want %d", got, tc.words)
 			}
 			dropLandmarks(root)
 			checkText(t, textOfNode(root), tc.kept, nil)
