@@ -25,7 +25,12 @@ func dropLandmarks(root *html.Node) {
 		return
 	}
 	// The body's words, not the page's: the <title> is never in a landmark.
-	if totalWords(marks) >= words(bodyOf(root)) {
+	// Words as a reader sees them, without the space marks (spaces.go).
+	inMarks := 0
+	for _, n := range marks {
+		inMarks += readWords(n)
+	}
+	if inMarks >= readWords(bodyOf(root)) {
 		return
 	}
 	for _, n := range marks {

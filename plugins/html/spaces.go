@@ -131,3 +131,34 @@ func restoreLine(b *strings.Builder, line string) {
 }
 
 const markAndBlanks = string(spaceMark) + " \t"
+
+// readWords counts the words of the text under n as a reader sees them:
+// not the space marks, nor the link marks (links.go), which stand between
+// words as words of their own. words counts the marks, and the rules that
+// weigh regions by it (items, wider regions) were measured so; the
+// landmarks' guard compares the words of the landmarks with the body's,
+// and there the marks between a page's empty inline elements outside its
+// landmarks outweighed those inside them (a shop's page lost every word).
+func readWords(n *html.Node) int {
+	switch {
+	case n.Type == html.TextNode:
+		count := 0
+		for field := range strings.FieldsSeq(n.Data) {
+			if strings.ContainsFunc(field, isReadRune) {
+				count++
+			}
+		}
+		return count
+	case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
+		return 0
+	}
+	count := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		count += readWords(c)
+	}
+	return count
+}
+
+// isReadRune reports whether r is text rather than a mark sift put in the
+// page (a space's or a link's).
+func isReadRune(r rune) bool { return r != spaceMark && isNotLinkMark(r) }

@@ -80,3 +80,33 @@ func TestWordCount(t *testing.T) {
 		t.Error("a Japanese paragraph of 90 characters was taken for a thin extraction")
 	}
 }
+
+// TestSpaceMarksAreNoWords: readWords does not count the marks markSpaces
+// leaves between inline elements, so the landmarks' guard weighs the same
+// page with the marks as without them. A shop's page whose words all sat
+// in its landmarks lost them all: the marks between the spans outside the
+// landmarks outnumbered the marks inside them, and the guard that keeps a
+// page whose every word is in its landmarks no longer held.
+func TestSpaceMarksAreNoWords(t *testing.T) {
+	menu := `<nav><a href="/a">Shop</a> <a href="/b">Cart</a></nav>`
+	tests := []struct {
+		name, body string
+		words      int
+		kept       []string
+	}{
+		{"words beside inline elements", `<p>Buy <a href="/a">Akko</a> switches</p>`, 3, []string{"Akko"}},
+		{"spaces alone between inline elements", `<p><b>one</b> <i>two</i> <span></span> <span></span></p>`, 2, []string{"one", "two"}},
+		{"a page whose every word is in its landmarks keeps them", menu + `<b></b> <i></i> <span></span> <span></span>`, 2, []string{"Shop", "Cart"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head><title>Shop</title></head><body>`+tc.body+`</body></html>`)
+			markSpaces(root)
+			if got := readWords(bodyOf(root)); got != tc.words {
+				t.Errorf("readWords = %d, want %d", got, tc.words)
+			}
+			dropLandmarks(root)
+			checkText(t, textOfNode(root), tc.kept, nil)
+		})
+	}
+}
