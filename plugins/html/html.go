@@ -414,17 +414,20 @@ func parse(body []byte, contentType string) (*html.Node, error) {
 // Content-Type header is trusted. Otherwise a body that is valid UTF-8 is
 // UTF-8 (a <meta> charset is often stale, and the HTML5 fallback to
 // windows-1252 garbles every modern page that declares nothing); anything
-// else is decoded from its <meta> charset or sniffed.
+// else is decoded from its <meta> charset or sniffed. The byte-order mark
+// itself goes, as a browser's decoder drops it: left in, it is text before
+// <html>, the parser opens the body on it, and the <head>'s <title> became
+// the first words of the page's body.
 func decode(body []byte, contentType string) (string, error) {
 	enc, name, certain := charset.DetermineEncoding(body, contentType)
 	if !certain && utf8.Valid(body) || name == "utf-8" {
-		return strings.ToValidUTF8(string(body), "\uFFFD"), nil
+		return strings.TrimPrefix(strings.ToValidUTF8(string(body), "\uFFFD"), "\uFEFF"), nil
 	}
 	out, err := enc.NewDecoder().Bytes(body)
 	if err != nil {
 		return "", fmt.Errorf("decode %s: %w", name, err)
 	}
-	return string(out), nil
+	return strings.TrimPrefix(string(out), "\uFEFF"), nil
 }
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -170,6 +171,46 @@ func TestCharset(t *testing.T) {
 	}
 	if !strings.Contains(res.Title, "café crème") {
 		t.Errorf("title %q not decoded", res.Title)
+	}
+}
+
+// A byte-order mark is no text: left in, the parser opened the body on it
+// and the <head>'s <title> came out as the page's first words (a short
+// page read whole by thin.go began "\uFEFF Remove aria-hidden elements
+// test").
+func TestByteOrderMarkIsNoText(t *testing.T) {
+	const page = `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Quarterly tide tables</title></head>` +
+		`<body><article><h1>Tides</h1><p>High water at the harbour comes twice a day, about fifty minutes later each day.</p></article></body></html>`
+	utf16le := func(s string) []byte {
+		b := []byte{0xFF, 0xFE}
+		for _, u := range utf16.Encode([]rune(s)) {
+			b = append(b, byte(u), byte(u>>8))
+		}
+		return b
+	}
+	tests := []struct {
+		name        string
+		body        []byte
+		contentType string
+	}{
+		{"utf-8 mark", append([]byte("\xEF\xBB\xBF"), page...), "text/html"},
+		{"utf-8 mark and header", append([]byte("\xEF\xBB\xBF"), page...), "text/html; charset=utf-8"},
+		{"utf-16le mark", utf16le(strings.Replace(page, "utf-8", "utf-16", 1)), "text/html"},
+		{"no mark", []byte(page), "text/html"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: tt.body, ContentType: tt.contentType})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(res.Content, "\uFEFF") || strings.Contains(res.Content, "Quarterly") {
+				t.Errorf("content holds the mark or the title:\n%q", res.Content)
+			}
+			if !strings.Contains(res.Content, "High water at the harbour") {
+				t.Errorf("content lacks the paragraph:\n%q", res.Content)
+			}
+		})
 	}
 }
 

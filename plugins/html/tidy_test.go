@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -108,5 +110,44 @@ func TestSummaryHeadingStaysAHeading(t *testing.T) {
 		if !strings.Contains(res.Content, want) {
 			t.Errorf("%q missing from:\n%s", want, res.Content)
 		}
+	}
+}
+
+// A card links its product by its picture and by its name: the picture's
+// data: placeholder, written as its alt text, repeated every name of a
+// shop's grid. The picture's link goes when a link with text leads to the
+// same place; elsewhere the alt text stays.
+func TestEchoingImageLinksDropped(t *testing.T) {
+	const placeholder = `data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw==`
+	tests := []struct {
+		name, body, want string
+		images           int
+	}{
+		{"card", `<a href="/p/1"><img src="` + placeholder + `" alt="Roc Loc 5 LED Light"></a><a href="/p/1">Roc Loc 5 LED Light</a> $34.95`,
+			"Roc Loc 5 LED Light $34.95", 0},
+		{"second picture named by its SKU", `<a href="/p/2"><img src="` + placeholder + `" alt="Scamp II"><img src="` + placeholder + `" alt="GR SCAMP II BLK OS"></a><a href="/p/2">Scamp II</a>`,
+			"Scamp II", 0},
+		{"picture alone", `<a href="/p/3"><img src="` + placeholder + `" alt="Caden Helmet Vent Light"></a> $21.95`,
+			"Caden Helmet Vent Light $21.95", 0},
+		{"named link elsewhere", `<a href="/p/4"><img src="` + placeholder + `" alt="Sport Light"></a> <a href="/p/5">Other light</a>`,
+			"Sport Light Other light", 0},
+		{"picture that is no placeholder", `<a href="/p/6"><img src="/sport.png" alt="Sport Light"></a><a href="/p/6">Sport Light</a>`,
+			"Sport Light", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader("<html><body><div>" + tt.body + "</div></body></html>"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body := bodyOf(root)
+			tidy(body)
+			if got := strings.Join(strings.Fields(textOf(body)), " "); got != tt.want {
+				t.Errorf("text %q, want %q", got, tt.want)
+			}
+			if got := len(matching(body, func(n *html.Node) bool { return n.Data == "img" })); got != tt.images {
+				t.Errorf("%d images left, want %d", got, tt.images)
+			}
+		})
 	}
 }
