@@ -403,7 +403,7 @@ func pageTitle(root *html.Node) string {
 // parse decodes the page to UTF-8 (plugins/internal/charset, as the
 // text extractor does, with the page's <meta> as one more label) and
 // parses it. warnings say how the page was read when an agent should
-// know: a charset guessed or not fitting the bytes, bytes replaced.
+// know: a charset guessed or not fitting the bytes, bytes replaced, nesting flattened.
 // Binary data is refused: it is no page, and decoded it is mojibake. The
 // byte-order mark goes, as a browser's decoder drops it: left in, it is
 // text before <html>, the parser opens the body on it, and the <head>'s
@@ -413,11 +413,30 @@ func parse(body []byte, contentType string) (root *html.Node, warnings []string,
 		return nil, nil, err
 	}
 	decoded := charset.DecodeHTML(body, contentType)
-	root, err = html.Parse(strings.NewReader(string(decoded.Text)))
+	root, warning, err := parseNested(string(decoded.Text))
 	if err != nil {
 		return nil, nil, err
 	}
+	if warning != "" {
+		decoded.Warnings = append(decoded.Warnings, warning)
+	}
 	return root, decoded.Warnings, nil
+}
+
+// parseNested parses text, flattening it (flatten.go) when x/net/html
+// refuses it, which it does only for nesting past its limit: a page too
+// deep for the parser still has text to read.
+func parseNested(text string) (*html.Node, string, error) {
+	root, err := html.Parse(strings.NewReader(text))
+	if err == nil {
+		return root, "", nil
+	}
+	for _, depth := range flattenDepths {
+		if root, ferr := html.Parse(strings.NewReader(flatten(text, depth))); ferr == nil {
+			return root, fmt.Sprintf("the page nests elements deeper than the HTML parser allows (%v): the elements past depth %d were flattened, their text kept", err, depth), nil
+		}
+	}
+	return nil, "", err
 }
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)
