@@ -191,7 +191,7 @@ func benchRoots(b *testing.B) []*html.Node {
 	pages := benchPages(b)
 	roots := make([]*html.Node, len(pages))
 	for i, page := range pages {
-		root, err := parse(page, "text/html")
+		root, _, err := parse(page, "text/html")
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/plugin/base"
@@ -19,8 +18,8 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/charset"
 
+	"github.com/siftd/sift/plugins/internal/charset"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -108,11 +107,11 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	root, err := parse(req.Body, req.ContentType)
+	root, warnings, err := parse(req.Body, req.ContentType)
 	if err != nil {
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
-	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown}
+	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Warnings: warnings}
 	// The JSON-LD is read before the tags are applied: it says what the
 	// page is, whatever part of it is asked for.
 	schema := structuredData(root)
@@ -401,33 +400,43 @@ func pageTitle(root *html.Node) string {
 	return ""
 }
 
-// parse decodes the page to UTF-8 and parses it.
-func parse(body []byte, contentType string) (*html.Node, error) {
-	text, err := decode(body, contentType)
-	if err != nil {
-		return nil, err
+// parse decodes the page to UTF-8 (plugins/internal/charset, as the
+// text extractor does, with the page's <meta> as one more label) and
+// parses it. warnings say how the page was read when an agent should
+// know: a charset guessed or not fitting the bytes, bytes replaced, nesting flattened.
+// Binary data is refused: it is no page, and decoded it is mojibake. The
+// byte-order mark goes, as a browser's decoder drops it: left in, it is
+// text before <html>, the parser opens the body on it, and the <head>'s
+// <title> became the first words of the page's body.
+func parse(body []byte, contentType string) (root *html.Node, warnings []string, err error) {
+	if err := charset.Binary(body); err != nil {
+		return nil, nil, err
 	}
-	return html.Parse(strings.NewReader(text))
+	decoded := charset.DecodeHTML(body, contentType)
+	root, warning, err := parseNested(string(decoded.Text))
+	if err != nil {
+		return nil, nil, err
+	}
+	if warning != "" {
+		decoded.Warnings = append(decoded.Warnings, warning)
+	}
+	return root, decoded.Warnings, nil
 }
 
-// decode converts body to UTF-8. A byte-order mark or a charset in the
-// Content-Type header is trusted. Otherwise a body that is valid UTF-8 is
-// UTF-8 (a <meta> charset is often stale, and the HTML5 fallback to
-// windows-1252 garbles every modern page that declares nothing); anything
-// else is decoded from its <meta> charset or sniffed. The byte-order mark
-// itself goes, as a browser's decoder drops it: left in, it is text before
-// <html>, the parser opens the body on it, and the <head>'s <title> became
-// the first words of the page's body.
-func decode(body []byte, contentType string) (string, error) {
-	enc, name, certain := charset.DetermineEncoding(body, contentType)
-	if !certain && utf8.Valid(body) || name == "utf-8" {
-		return strings.TrimPrefix(strings.ToValidUTF8(string(body), "\uFFFD"), "\uFEFF"), nil
+// parseNested parses text, flattening it (flatten.go) when x/net/html
+// refuses it, which it does only for nesting past its limit: a page too
+// deep for the parser still has text to read.
+func parseNested(text string) (*html.Node, string, error) {
+	root, err := html.Parse(strings.NewReader(text))
+	if err == nil {
+		return root, "", nil
 	}
-	out, err := enc.NewDecoder().Bytes(body)
-	if err != nil {
-		return "", fmt.Errorf("decode %s: %w", name, err)
+	for _, depth := range flattenDepths {
+		if root, ferr := html.Parse(strings.NewReader(flatten(text, depth))); ferr == nil {
+			return root, fmt.Sprintf("the page nests elements deeper than the HTML parser allows (%v): the elements past depth %d were flattened, their text kept", err, depth), nil
+		}
 	}
-	return strings.TrimPrefix(string(out), "\uFEFF"), nil
+	return nil, "", err
 }
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)

@@ -45,7 +45,7 @@ func extractHTML(t *testing.T, page []byte, url string, options map[string]strin
 
 func parsePage(t *testing.T, page string) *html.Node {
 	t.Helper()
-	root, err := parse([]byte(page), "text/html")
+	root, _, err := parse([]byte(page), "text/html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestDiscussion(t *testing.T) {
 		`<meta name="generator" content="WordPress 6.5">`:                                                     false,
 		`<script type="application/ld+json">{"@type":"FAQPage","mainEntity":[{"@type":"Question"}]}</script>`: false,
 	} {
-		root, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
+		root, _, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,7 +451,7 @@ func TestItems(t *testing.T) {
 		`<meta property="og:type" content="article"><div itemscope itemtype="https://schema.org/ItemList"></div>`:                        false,
 		`<meta property="og:type" content="article"><script type="application/ld+json">{"@type":["Article","CollectionPage"]}</script>`:  false,
 	} {
-		root, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
+		root, _, err := parse([]byte("<html><head>"+src+"</head><body><p>x</p></body></html>"), "text/html")
 		if err != nil {
 			t.Fatal(err)
 		}

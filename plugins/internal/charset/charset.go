@@ -1,6 +1,7 @@
-// Package charset decodes the text documents sift's extractors read (plain
-// text, CSV, feeds) to UTF-8, and says how: by a byte-order mark, by the
-// charset the Content-Type names, by an XML declaration, or by detection.
+// Package charset decodes the text documents sift's extractors read (web
+// pages, plain text, CSV, feeds) to UTF-8, and says how: by a byte-order
+// mark, by the charset the Content-Type names, by an XML declaration or a
+// page's <meta>, or by detection.
 // A charset it cannot decode, and bytes it had to replace, are named in
 // the result's warnings: text is never replaced in silence.
 //
@@ -47,6 +48,11 @@ type Result struct {
 	// Warnings name what an agent should know: a charset that could not
 	// be decoded, a guess, bytes replaced with U+FFFD.
 	Warnings []string
+	// replaced counts the sequences replaced with U+FFFD: how badly the
+	// bytes fit the charset, which DecodeHTML weighs against detection.
+	replaced int
+	// unfit: DecodeHTML set the declared charset aside.
+	unfit bool
 }
 
 // Decode reads body, served with contentType, as text: its BOM, else the
@@ -64,7 +70,7 @@ func Decode(body []byte, contentType string) Result {
 		}
 		warnings = append(warnings, r.Warnings...)
 	}
-	r := undeclared(body)
+	r := undeclaredWith(body, Detect)
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
 }
@@ -88,12 +94,16 @@ func byLabel(body []byte, label string, from Source) (Result, bool) {
 	return decodeWith(body, enc, name, from), true
 }
 
-// undeclared reads a body no label describes.
-func undeclared(body []byte) Result {
+// noCharsetNote begins the warning on a guess.
+const noCharsetNote = "no charset declared and the text is not UTF-8: "
+
+// undeclaredWith reads a body no label describes, guessing its charset
+// with detect when it is not UTF-8.
+func undeclaredWith(body []byte, detect func([]byte) (encoding.Encoding, string, bool)) Result {
 	if utf8.Valid(body) && bytes.IndexByte(body, 0x1b) < 0 || mostlyUTF8(body) {
 		return decodeWith(body, encoding.Nop, "utf-8", FromDefault)
 	}
-	enc, name, ok := Detect(body)
+	enc, name, ok := detect(body)
 	if !ok || utf8.Valid(body) && !strings.HasPrefix(name, "iso-2022-") {
 		// Valid UTF-8 with an escape byte that is no ISO-2022 text (a
 		// terminal's colour codes).
@@ -101,7 +111,7 @@ func undeclared(body []byte) Result {
 	}
 	r := decodeWith(body, enc, name, FromDetection)
 	if name != "utf-8" {
-		r.Warnings = append([]string{fmt.Sprintf("no charset declared and the text is not UTF-8: read as %s, detected", name)}, r.Warnings...)
+		r.Warnings = append([]string{fmt.Sprintf(noCharsetNote+"read as %s, detected", name)}, r.Warnings...)
 	}
 	return r
 }
@@ -112,6 +122,8 @@ func describe(from Source) string {
 		return "from the Content-Type"
 	case FromDeclaration:
 		return "from the XML declaration"
+	case FromMeta:
+		return "from the page's <meta>"
 	}
 	return string(from)
 }
@@ -137,6 +149,7 @@ func decodeWith(body []byte, enc encoding.Encoding, name string, from Source) Re
 		}
 	}
 	r.Text = bytes.TrimPrefix(r.Text, []byte("\uFEFF"))
+	r.replaced = replaced
 	if replaced > 0 {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%d sequences not valid in %s were replaced with U+FFFD", replaced, r.Charset))
 	}

@@ -13,7 +13,17 @@ const detectBytes = 64 << 10
 // most confident answer that sift can decode. ok is false when it has
 // none.
 func Detect(body []byte) (enc encoding.Encoding, name string, ok bool) {
-	results, err := chardet.NewTextDetector().DetectAll(body[:min(len(body), detectBytes)])
+	return detectWith(chardet.NewTextDetector(), body)
+}
+
+// DetectHTML is Detect for a page: the detector skips its markup, whose
+// ASCII would dilute the statistics of its text.
+func DetectHTML(body []byte) (enc encoding.Encoding, name string, ok bool) {
+	return detectWith(chardet.NewHtmlDetector(), body)
+}
+
+func detectWith(d *chardet.Detector, body []byte) (enc encoding.Encoding, name string, ok bool) {
+	results, err := d.DetectAll(body[:min(len(body), detectBytes)])
 	if err != nil {
 		return nil, "", false
 	}

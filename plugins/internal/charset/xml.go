@@ -66,7 +66,7 @@ func decodeXML(body []byte, contentType string) Result {
 	case bytes.HasPrefix(body, []byte{0, '<', 0, '?'}):
 		r = decodeWith(body, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), "utf-16be", FromDetection)
 	default:
-		r = undeclared(body)
+		r = undeclaredWith(body, Detect)
 	}
 	r.Warnings = append(warnings, r.Warnings...)
 	return r
