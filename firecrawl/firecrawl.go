@@ -101,7 +101,7 @@ func (a *API) Mount(r *mux.Router, authed, batch Wrap) {
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", job(a.handleBatchErrors)).Methods(http.MethodGet)
 	r.HandleFunc("/v1/scrape", req(a.handleScrapeV1)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/map", req(a.handleMapV1)).Methods(http.MethodPost)
-	routeUnsupported(r)
+	routeUnsupported(r, req)
 }
 
 // ScrapeStored answers a stored batch target's scrape request (the Scrape
