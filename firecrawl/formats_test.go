@@ -3,6 +3,7 @@ package firecrawl
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRepeatedFormatsWarn: a second format of a kind a scrape answers once
@@ -57,6 +58,32 @@ func TestRepeatedFormatsWarn(t *testing.T) {
 		}
 		if tc.warn == "" && strings.Contains(warnings, "not applied") || !strings.Contains(warnings, tc.warn) {
 			t.Errorf("%s: warnings %q, want %q", tc.name, warnings, tc.warn)
+		}
+	}
+}
+
+// TestTimeoutWarning: a timeout longer than the fetch stage's deadline, or
+// than sift waits for any request, names the cap it meets.
+func TestTimeoutWarning(t *testing.T) {
+	t.Parallel()
+	ms := func(n int64) *int64 { return &n }
+	tests := []struct {
+		timeout *int64
+		fetch   time.Duration
+		want    string // "" for none
+	}{
+		{nil, 20 * time.Second, ""},
+		{ms(15000), 20 * time.Second, ""},
+		{ms(20000), 20 * time.Second, ""},
+		{ms(60000), 20 * time.Second, "timeout 60000 ms capped at 20s for the page's download: the fetch stage's timeout"},
+		{ms(60000), 0, ""},
+		{ms(600000), 20 * time.Second, "timeout 600000 ms capped at 5m0s, the longest sift waits for a request, and at 20s for the page's download"},
+		{ms(600000), 0, "timeout 600000 ms capped at 5m0s, the longest sift waits for a request"},
+	}
+	for _, tc := range tests {
+		got := timeoutWarning(tc.timeout, tc.fetch)
+		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("timeout %v, fetch %s: %q, want %q", tc.timeout, tc.fetch, got, tc.want)
 		}
 	}
 }
