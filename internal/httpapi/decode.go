@@ -48,6 +48,12 @@ func DecodeBody(raw []byte, v any, strict bool) *BodyError {
 	if _, err := dec.Token(); err != io.EOF {
 		return &BodyError{Why: fmt.Sprintf("unexpected data after the JSON object, at byte %d: send one object", dec.InputOffset()), Syntax: true}
 	}
+	// encoding/json reads null into a struct as nothing at all: without
+	// this, a body of null is taken for an empty object, and refused for
+	// the first field it lacks (url is required).
+	if bytes.HasPrefix(bytes.TrimLeft(raw, " \t\r\n"), []byte("null")) {
+		return &BodyError{Why: "the body must be a JSON object, not null"}
+	}
 	return nil
 }
 
