@@ -211,6 +211,10 @@ func (s *Server) authedWithin(maxBody int64, h httpapi.Handler, writeErr func(ht
 			return
 		}
 		httpapi.LogOf(r.Context()).SetCaller(c)
+		if ae := httpapi.CheckEncoding(r.Header.Values("Content-Encoding")); ae != nil {
+			writeErr(w, ae)
+			return
+		}
 		if r.ContentLength > maxBody {
 			// Answered before the body is read: a client that sent
 			// Expect: 100-continue then sends none of it.
