@@ -46,7 +46,7 @@ func TestErrorStatusNotCachedOverHTTP(t *testing.T) {
 				got = append(got, fmt.Sprint(meta["statusCode"], " ", meta["cacheState"]))
 			}
 			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("got %v, want %v (body of the last: %d origin calls)", got, tc.want, calls.Load())
+				t.Errorf("got %v, want %v, after %d calls to the origin", got, tc.want, calls.Load())
 			}
 		})
 	}
