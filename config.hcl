@@ -1,8 +1,8 @@
 # sift's default configuration: runs as it is on one machine, with SQLite
 # under ./data and no LLM, Honcho or search backend. `sift validate` checks
-# a configuration; README.md's Configuration section describes the blocks.
-# `make run` serves this file from disk; config/default.hcl, a copy kept
-# identical by a test, is embedded as the default when no file is found.
+# a configuration; docs/config.md describes every block and attribute.
+# `make run` serves this file from disk; the binary embeds it (defaults.go)
+# as the default when no --config is given and ./config.hcl does not exist.
 
 listen   = "127.0.0.1:8890"
 data_dir = "./data"
@@ -14,9 +14,9 @@ store {
   driver = "sqlite"
 }
 
-# The development key is "sift-dev-key" (see README). While a caller holds
-# it, sift refuses to listen on anything but loopback. `sift key new NAME`
-# prints a fresh key and its block.
+# The development key is "sift-dev-key" (README.md, "A first fetch"). While
+# a caller holds it, sift refuses to listen on anything but loopback.
+# `sift key new NAME` prints a fresh key and its block.
 caller "local" {
   key_sha256 = "4525af7e8f344cc741a6e9608adc2f8a4c5d1303103ca9ac907b698232109aea"
   workspace  = "default"

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -36,6 +37,9 @@ type Service interface {
 	Focus(ctx context.Context, content, question string, maxTokens int) focus.Result
 	// SearchWeb runs the search backends.
 	SearchWeb(ctx context.Context, query string, limit int) (*search.Outcome, error)
+	// FetchTimeout is the fetch stage's own deadline for one fetch (0
+	// without one): a request's longer timeout does not lengthen it.
+	FetchTimeout() time.Duration
 }
 
 // Options configure an API.
@@ -101,7 +105,7 @@ func (a *API) Mount(r *mux.Router, authed, batch Wrap) {
 	r.HandleFunc("/v2/batch/scrape/{id}/errors", job(a.handleBatchErrors)).Methods(http.MethodGet)
 	r.HandleFunc("/v1/scrape", req(a.handleScrapeV1)).Methods(http.MethodPost)
 	r.HandleFunc("/v1/map", req(a.handleMapV1)).Methods(http.MethodPost)
-	routeUnsupported(r)
+	routeUnsupported(r, req)
 }
 
 // ScrapeStored answers a stored batch target's scrape request (the Scrape

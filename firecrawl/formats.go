@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -90,8 +91,12 @@ const (
 // attributes and changeTracking formats out of formats, the formats list
 // as sent, and checks them: a format that needs an option and lacks it,
 // or has it malformed, is a 400 that names it, as Firecrawl's own
-// validation answers.
+// validation answers. A second format of a kind a scrape answers once
+// (two questions, two highlights) is, as on Firecrawl, passed over for
+// the first, and named in a warning; the attributes formats' selectors
+// are all served.
 func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Error {
+	first := formatSlots{}
 	// Only what the formats ask: a request's own siftFormatOptions is
 	// an unknown field, named and ignored.
 	o.FormatOptions = nil
@@ -122,7 +127,9 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 			if ae != nil {
 				return ae
 			}
-			fo.Question = q
+			if o.takeSlot(first, "question", i, "question", q) {
+				fo.Question = q
+			}
 		case "query":
 			// Firecrawl's older form of question, the one firecrawl-mcp's
 			// scrape tool offers (queryOptions: prompt, mode).
@@ -132,11 +139,13 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 			}
 			switch obj.Mode {
 			case "", "freeform":
-				if fo.Question == "" {
+				if o.takeSlot(first, "question", i, "query", q) {
 					fo.Question = q
 				}
 			case "directQuote":
-				fo.Quote = q
+				if o.takeSlot(first, "directQuote query", i, "query", q) {
+					fo.Quote = q
+				}
 			default:
 				return badField(field("mode"), fmt.Sprintf("mode %q: want freeform or directQuote", obj.Mode))
 			}
@@ -145,7 +154,9 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 			if ae != nil {
 				return ae
 			}
-			fo.Highlights = q
+			if o.takeSlot(first, "highlights", i, "highlights", q) {
+				fo.Highlights = q
+			}
 		case "attributes":
 			if ae := checkSelectors(field("selectors"), obj.Selectors); ae != nil {
 				return ae
@@ -154,6 +165,9 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 		case "changeTracking":
 			if !slices.Contains(o.Formats, "markdown") {
 				return badRequest("the changeTracking format requires the markdown format to be specified as well")
+			}
+			if !o.takeSlot(first, "changeTracking", i, "changeTracking", "") {
+				continue
 			}
 			ct := fo.ChangeTracking
 			if ct == nil || isObject {
@@ -181,6 +195,36 @@ func (o *scrapeOptions) readFormatObjects(formats []json.RawMessage) *service.Er
 		o.FormatOptions = fo
 	}
 	return nil
+}
+
+// formatSlots are the kinds of format a scrape answers once, each with the
+// index of the format that answers it.
+type formatSlots map[string]int
+
+// takeSlot reports whether formats[i] (of type typ, asking text) is the
+// first of its kind, and records it if so; a later one is named in a
+// warning, with what it asked, and passed over.
+func (o *scrapeOptions) takeSlot(slots formatSlots, kind string, i int, typ, text string) bool {
+	at, taken := slots[kind]
+	if !taken {
+		slots[kind] = i
+		return true
+	}
+	what := typ
+	if text != "" {
+		what += " " + strconv.Quote(shorten(text, 80))
+	}
+	o.Warnings = append(o.Warnings, fmt.Sprintf("not applied: formats[%d] (%s): a scrape answers one %s format, the first (formats[%d])",
+		i, what, kind, at))
+	return false
+}
+
+// shorten is s cut to at most n runes, with an ellipsis when cut.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // requiredText is a format's text option, which must be given, not

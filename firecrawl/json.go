@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/siftd/sift/internal/httpapi"
@@ -31,16 +32,7 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *service.Error {
 	if ae := o.readFormatObjects(body.Formats); ae != nil {
 		return ae
 	}
-	field := "jsonOptions.schema"
-	for i, f := range body.Formats {
-		var obj struct {
-			Type string `json:"type"`
-			jsonOptions
-		}
-		if json.Unmarshal(f, &obj) == nil && obj.Type == "json" {
-			o.JSONOptions, field = &obj.jsonOptions, fmt.Sprintf("formats[%d].schema", i)
-		}
-	}
+	field := o.readJSONObjects(body.Formats)
 	jo := o.JSONOptions
 	if jo == nil {
 		return nil
@@ -55,6 +47,37 @@ func (o *scrapeOptions) readJSONFormat(raw []byte) *service.Error {
 		return badField(field, err.Error())
 	}
 	return nil
+}
+
+// readJSONObjects takes the json format's schema and prompt from its
+// format object, the first if there are several (as on Firecrawl; the
+// others are named in a warning), else from jsonOptions (v1's form), and
+// returns the field the schema came from. jsonOptions beside a json format
+// object, or without the json format at all, is named in a warning too.
+func (o *scrapeOptions) readJSONObjects(formats []json.RawMessage) string {
+	field, first := "jsonOptions.schema", -1
+	for i, f := range formats {
+		var obj struct {
+			Type string `json:"type"`
+			jsonOptions
+		}
+		if json.Unmarshal(f, &obj) != nil || obj.Type != "json" {
+			continue
+		}
+		if first >= 0 {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("not applied: formats[%d] (json): a scrape answers one json format, the first (formats[%d])", i, first))
+			continue
+		}
+		if o.JSONOptions != nil {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("not applied: jsonOptions (formats[%d], the json format object, gives the schema and prompt)", i))
+		}
+		first, o.JSONOptions, field = i, &obj.jsonOptions, fmt.Sprintf("formats[%d].schema", i)
+	}
+	if o.JSONOptions != nil && !slices.Contains(o.Formats, "json") {
+		o.Warnings = append(o.Warnings, `not applied: jsonOptions (no json format asks for it: add "json" to formats)`)
+		o.JSONOptions = nil
+	}
+	return field
 }
 
 // addJSON fills data's json from the page's clean content, or warns why

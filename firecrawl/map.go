@@ -2,6 +2,7 @@ package firecrawl
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -15,7 +16,7 @@ import (
 type firecrawlMapRequest struct {
 	URL               string `json:"url"`
 	Search            string `json:"search"`
-	Limit             int    `json:"limit"`
+	Limit             *int   `json:"limit"`
 	IncludeSubdomains *bool  `json:"includeSubdomains"`
 	Timeout           *int64 `json:"timeout"`
 }
@@ -63,14 +64,17 @@ func (a *API) mapPage(ctx context.Context, c *service.Caller, raw []byte, rules 
 	if msg := service.NoScheme(req.URL); ae == nil && msg != "" {
 		ae = badRequest(msg)
 	}
-	if ae == nil && req.Limit < 0 {
-		ae = badField("limit", "want a positive integer")
+	// 0 and more than the largest are refused, as Firecrawl's schema
+	// refuses them: 0 is not read as the default, nor is too many cut.
+	if ae == nil && req.Limit != nil && (*req.Limit < 1 || *req.Limit > mapLimitMax) {
+		ae = badField("limit", fmt.Sprintf("want a positive integer, at most %d", mapLimitMax))
 	}
 	if ae != nil {
 		return nil, nil, ae
 	}
-	if req.Limit == 0 {
-		req.Limit = mapLimitDefault
+	limit := mapLimitDefault
+	if req.Limit != nil {
+		limit = *req.Limit
 	}
 	scrape := &scrapeRequest{URL: req.URL, scrapeOptions: scrapeOptions{Formats: []scrapeFormat{"links"}, Timeout: req.Timeout}}
 	if ae := scrape.check(); ae != nil {
@@ -81,7 +85,7 @@ func (a *API) mapPage(ctx context.Context, c *service.Caller, raw []byte, rules 
 		return nil, nil, ae
 	}
 	subdomains := req.IncludeSubdomains == nil || *req.IncludeSubdomains
-	links := mapLinks(*doc.Links, doc.Metadata.URL, req.Search, subdomains, min(req.Limit, mapLimitMax))
+	links := mapLinks(*doc.Links, doc.Metadata.URL, req.Search, subdomains, limit)
 	if doc.Warning != "" {
 		warnings = append(warnings, doc.Warning)
 	}

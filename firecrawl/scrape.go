@@ -438,6 +438,9 @@ func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRe
 		return nil, cacheMissCode(req, ae)
 	}
 	data := scrapeAnswer(req, res)
+	if w := timeoutWarning(req.Timeout, a.svc.FetchTimeout()); w != "" {
+		data.Warning = joinWarnings(data.Warning, w)
+	}
 	if req.question() != "" && slices.Contains(req.Formats, "summary") {
 		a.addSummary(ctx, c, req, &data)
 	}
@@ -447,6 +450,27 @@ func (a *API) scrapeTarget(ctx context.Context, c *service.Caller, req *scrapeRe
 	a.addFormats(ctx, c, req, res.Doc, &data)
 	a.metrics.Tokens(c.Name, data.Metadata.Sift.Tokens["raw"], data.Metadata.Sift.Tokens["returned"])
 	return &data, nil
+}
+
+// timeoutWarning names the cap a request's timeout (ms) is longer than:
+// sift's own bound on a request, or the fetch stage's deadline, which a
+// longer timeout does not lengthen; "" when it is within both.
+func timeoutWarning(ms *int64, fetchTimeout time.Duration) string {
+	if ms == nil {
+		return ""
+	}
+	d, over := httpapi.ClientDuration(*ms, time.Millisecond, httpapi.MaxRequestTimeout)
+	switch {
+	case over && fetchTimeout > 0:
+		return fmt.Sprintf("timeout %d ms capped at %s, the longest sift waits for a request, and at %s for the page's download: the fetch stage's timeout",
+			*ms, httpapi.MaxRequestTimeout, fetchTimeout)
+	case over:
+		return fmt.Sprintf("timeout %d ms capped at %s, the longest sift waits for a request", *ms, httpapi.MaxRequestTimeout)
+	case fetchTimeout > 0 && d > fetchTimeout:
+		return fmt.Sprintf("timeout %d ms capped at %s for the page's download: the fetch stage's timeout, which a request's does not lengthen",
+			*ms, fetchTimeout)
+	}
+	return ""
 }
 
 // addSummary is the summary of a scrape whose digest answered the question

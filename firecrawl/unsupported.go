@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 	"github.com/siftd/sift/internal/httpapi"
+	"github.com/siftd/sift/internal/service"
 )
 
 // firecrawlUnsupported are the Firecrawl endpoints sift does not serve,
@@ -41,32 +42,34 @@ func perURLWith(what string) string {
 const served = "sift serves POST /v2/scrape, /v2/search, /v2/map and /v2/batch/scrape (with its status, errors and cancel)"
 
 // routeUnsupported answers the Firecrawl endpoints sift does not
-// serve (firecrawlUnsupported and any other /v2 path, through
-// NotServed), saying what to use instead.
-func routeUnsupported(r *mux.Router) {
+// serve (firecrawlUnsupported), saying what to use instead, behind the
+// caller's key as every other route: what sift serves, and that it runs
+// at all, is told only to a caller it knows.
+func routeUnsupported(r *mux.Router, req func(httpapi.Handler) http.HandlerFunc) {
 	for _, u := range firecrawlUnsupported {
-		handler := unsupportedAnswer(u.prefix + " is not served by sift: " + u.instead)
+		handler := req(unsupportedAnswer(u.prefix + " is not served by sift: " + u.instead))
 		r.Handle(u.prefix, handler)
 		r.PathPrefix(u.prefix + "/").Handler(handler)
 	}
 	// Endpoints under a path sift serves, for the paths of its own
 	// routes to stay exact.
-	r.Handle("/v2/scrape/{id}/interact", unsupportedAnswer("/v2/scrape/{id}/interact is not served by sift: "+
-		"sift renders no page and runs no browser; scrape (POST /v2/scrape; firecrawl_scrape) answers the page as fetched"))
-	r.PathPrefix("/v2/search/research").Handler(unsupportedAnswer("/v2/search/research is not served by sift: " +
-		"search (POST /v2/search; firecrawl_search), then " + perURL))
+	r.Handle("/v2/scrape/{id}/interact", req(unsupportedAnswer("/v2/scrape/{id}/interact is not served by sift: "+
+		"sift renders no page and runs no browser; scrape (POST /v2/scrape; firecrawl_scrape) answers the page as fetched")))
+	r.PathPrefix("/v2/search/research").Handler(req(unsupportedAnswer("/v2/search/research is not served by sift: " +
+		"search (POST /v2/search; firecrawl_search), then " + perURL)))
 }
 
 // NotServed answers a /v2 path that is no endpoint sift knows of,
 // Firecrawl's or its own, as unsupported rather than not found: a newer
-// Firecrawl client calls endpoints this list does not name yet.
-func NotServed(w http.ResponseWriter, r *http.Request) {
+// Firecrawl client calls endpoints this list does not name yet. The
+// caller is one the server has already authenticated.
+func NotServed(w http.ResponseWriter, r *http.Request, _ *service.Caller) {
 	writeUnsupported(w, r.URL.Path+" is not a Firecrawl endpoint sift serves: "+served)
 }
 
 // unsupportedAnswer answers every request with writeUnsupported's msg.
-func unsupportedAnswer(msg string) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { writeUnsupported(w, msg) })
+func unsupportedAnswer(msg string) httpapi.Handler {
+	return func(w http.ResponseWriter, _ *http.Request, _ *service.Caller) { writeUnsupported(w, msg) }
 }
 
 // writeUnsupported writes Firecrawl's error envelope with the message

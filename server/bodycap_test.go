@@ -1,7 +1,10 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -71,6 +74,45 @@ func TestRequestBodyOverTheCap(t *testing.T) {
 					t.Errorf("the client sent %d bytes of a body sift refused before reading", body.n.Load())
 				}
 			})
+		}
+	}
+}
+
+// TestCompressedBodyRefused: a body sent with a Content-Encoding is 415
+// naming it, on both APIs, never read as JSON; identity is no coding.
+func TestCompressedBodyRefused(t *testing.T) {
+	t.Parallel()
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, testOptions{})
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	fmt.Fprintf(zw, `{"url":%q}`, origin.URL+"/article")
+	zw.Close()
+	tests := []struct {
+		path, encoding string
+		body           []byte
+		status         int
+		want           string
+	}{
+		{"/v1/fetch", "gzip", gz.Bytes(), 415, `unsupported: request body in Content-Encoding "gzip": send the JSON uncompressed`},
+		{"/v2/scrape", "gzip", gz.Bytes(), 415, `unsupported: request body in Content-Encoding "gzip"`},
+		{"/v2/scrape", "identity, br", gz.Bytes(), 415, `Content-Encoding "br"`},
+		{"/v1/fetch", "identity", []byte(fmt.Sprintf(`{"url":%q}`, origin.URL+"/article")), 200, ""},
+	}
+	for _, tc := range tests {
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+tc.path, bytes.NewReader(tc.body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Encoding", tc.encoding)
+		req.Header.Set("Authorization", "Bearer "+testKey)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if msg, _ := out["error"].(string); resp.StatusCode != tc.status || !strings.HasPrefix(msg, tc.want) && !strings.Contains(msg, tc.want) {
+			t.Errorf("%s, %s: %d %v", tc.path, tc.encoding, resp.StatusCode, out)
 		}
 	}
 }

@@ -144,20 +144,42 @@ func (s *Server) Handler() http.Handler {
 	mcpHTTP := mcptool.NewHTTP("", httpapi.LogRequests(s.log, r), mcptool.HTTPOptions{PublicURL: s.publicURL})
 	r.Handle("/mcp", s.mcpRoute(mcpHTTP)).Methods(http.MethodGet, http.MethodPost, http.MethodDelete)
 	s.firecrawl.Mount(r, s.authedWithin, s.batchWithin)
+	// No path answers without a key but /healthz and /metrics: an
+	// unknown one is refused as a wrong method is, once the key is known,
+	// so that nothing of what sift serves is told to a stranger.
+	notServed := s.authedWithin(httpapi.MaxRequestBody, firecrawl.NotServed, firecrawl.WriteError)
+	notFound := s.authed(func(w http.ResponseWriter, _ *http.Request, _ *caller) {
+		writeError(w, classError(errclass.NotFound, "no such endpoint"))
+	})
 	r.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if strings.HasPrefix(req.URL.Path, "/v2/") {
-			firecrawl.NotServed(w, req)
+		if isFirecrawlPath(req.URL.Path) {
+			notServed(w, req)
 			return
 		}
-		writeError(w, classError(errclass.NotFound, "no such endpoint"))
+		notFound(w, req)
 	})
 	r.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		allow := allowedMethods(r, req)
-		w.Header().Set("Allow", strings.Join(allow, ", "))
-		writeError(w, badRequest("method not allowed: "+req.URL.Path+" takes "+strings.Join(allow, " or ")).WithStatus(http.StatusMethodNotAllowed))
+		answer := func(w http.ResponseWriter, req *http.Request, _ *caller) {
+			w.Header().Set("Allow", strings.Join(allow, ", "))
+			writeError(w, badRequest("method not allowed: "+req.URL.Path+" takes "+strings.Join(allow, " or ")).WithStatus(http.StatusMethodNotAllowed))
+		}
+		if openPaths[req.URL.Path] {
+			answer(w, req, nil)
+			return
+		}
+		s.authed(answer)(w, req)
 	})
 	return httpapi.LogRequests(s.log, s.recoverPanics(r))
 }
+
+// openPaths are the paths that answer without a key (/metrics unless its
+// block requires one, which its own route checks).
+var openPaths = map[string]bool{"/healthz": true, "/metrics": true}
+
+// isFirecrawlPath reports whether path is under Firecrawl's v2 API, whose
+// unknown endpoints are answered as unsupported in its envelope.
+func isFirecrawlPath(path string) bool { return strings.HasPrefix(path, "/v2/") }
 
 // mcpRoute puts the MCP tools behind the API's keys: a missing or wrong
 // key is the same 401 as on /v1/fetch. The tools call the routes in
@@ -176,8 +198,8 @@ func (s *Server) authed(h httpapi.Handler) http.HandlerFunc {
 
 // authedWithin is authed with a body cap of its own, for the routes
 // (batch submission, MCP) whose bodies are larger; a body over it is
-// refused with writeErr, in the envelope of the route's API. A missing or
-// wrong key is sift's 401 on every route.
+// refused with writeErr, in the envelope of the route's API, as is a
+// missing or wrong key (401).
 func (s *Server) authedWithin(maxBody int64, h httpapi.Handler, writeErr func(http.ResponseWriter, *apiError)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		c, err := s.authenticate(r)
@@ -185,10 +207,14 @@ func (s *Server) authedWithin(maxBody int64, h httpapi.Handler, writeErr func(ht
 			// RFC 6750: a 401 names the scheme it wants; MCP clients
 			// otherwise take it for an OAuth server's.
 			w.Header().Set("WWW-Authenticate", `Bearer realm="sift"`)
-			writeError(w, err)
+			writeErr(w, err)
 			return
 		}
 		httpapi.LogOf(r.Context()).SetCaller(c)
+		if ae := httpapi.CheckEncoding(r.Header.Values("Content-Encoding")); ae != nil {
+			writeErr(w, ae)
+			return
+		}
 		if r.ContentLength > maxBody {
 			// Answered before the body is read: a client that sent
 			// Expect: 100-continue then sends none of it.

@@ -204,3 +204,40 @@ func TestFirecrawlUnsupported(t *testing.T) {
 		t.Errorf("unknown path: %d %v", resp.StatusCode, body)
 	}
 }
+
+// TestEveryRouteNeedsAKey: no path answers without a valid key but
+// /healthz and an open /metrics, not the Firecrawl endpoints sift does not
+// serve, nor an unknown path, nor a wrong method: each is 401 with the
+// bearer challenge, in Firecrawl's envelope under /v2 and sift's elsewhere.
+func TestEveryRouteNeedsAKey(t *testing.T) {
+	t.Parallel()
+	srv := newTestServer(t, fixtureOrigin(t), testOptions{})
+	for _, key := range []string{"", "wrong"} {
+		for _, tc := range []struct{ method, path string }{
+			{"POST", "/v2/crawl"}, {"GET", "/v2/crawl/x"}, {"POST", "/v1/crawl"}, {"POST", "/v1/extract"},
+			{"GET", "/v2/team/credit-usage"}, {"POST", "/v2/scrape/abc/interact"}, {"POST", "/v2/search/research"},
+			{"GET", "/v2/nothing"}, {"GET", "/v1/nothing"}, {"GET", "/nothing"},
+			{"GET", "/v2/scrape"}, {"GET", "/v1/fetch"}, {"POST", "/v2/scrape"}, {"POST", "/v1/scrape"}, {"POST", "/v2/map"},
+		} {
+			resp, body := do(t, tc.method, srv.URL+tc.path, key, map[string]any{"url": "https://example.org/"})
+			msg, _ := body["error"].(string)
+			if resp.StatusCode != http.StatusUnauthorized || body["success"] != false || !strings.HasPrefix(msg, "unauthorized: ") ||
+				body["code"] != nil || resp.Header.Get("WWW-Authenticate") != `Bearer realm="sift"` {
+				t.Errorf("%s %s, key %q: %d %v; want 401", tc.method, tc.path, key, resp.StatusCode, body)
+			}
+		}
+	}
+	for _, path := range []string{"/healthz", "/metrics"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusUnauthorized {
+			t.Errorf("GET %s without a key: 401, want it open", path)
+		}
+	}
+	if resp, _ := do(t, "POST", srv.URL+"/healthz", "", map[string]any{}); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /healthz without a key: %d, want 405", resp.StatusCode)
+	}
+}

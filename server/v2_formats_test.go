@@ -199,3 +199,18 @@ func TestScrapeChangeTracking(t *testing.T) {
 		t.Errorf("the page gone: %v", gone)
 	}
 }
+
+// TestScrapeRepeatedFormats: two highlights formats answer the first's
+// query, and the answer's warning names the second with its query.
+func TestScrapeRepeatedFormats(t *testing.T) {
+	t.Parallel()
+	origin := fixtureOrigin(t)
+	srv := newTestServer(t, origin, testOptions{})
+	data := scrapeData(t, srv.URL, map[string]any{"url": origin.URL + "/article", "formats": []any{
+		map[string]any{"type": "highlights", "query": "trowel soil"}, map[string]any{"type": "highlights", "query": "drip guide"}}})
+	hl, _ := data["highlights"].(string)
+	warning, _ := data["warning"].(string)
+	if !strings.Contains(hl, "trowel") || !strings.Contains(warning, `not applied: formats[1] (highlights "drip guide")`) {
+		t.Errorf("highlights %q, warning %q", hl, warning)
+	}
+}

@@ -127,7 +127,9 @@ func TestScrapeFieldWarnings(t *testing.T) {
 	}{
 		{map[string]any{"onlyMainContent": true, "mobile": false, "waitFor": 0, "actions": []any{}, "proxy": "basic",
 			"headers": map[string]any{}, "removeBase64Images": true, "origin": "js-sdk@4.42.0", "maxAge": 0, "storeInCache": true,
-			"timeout": 30000, "parsers": []any{"pdf"}, "blockAds": true}, nil},
+			"timeout": 3000, "parsers": []any{"pdf"}, "blockAds": true}, nil},
+		// The test server's fetch timeout is 5 s: a longer one is capped.
+		{map[string]any{"timeout": 30000}, []string{"timeout 30000 ms capped at 5s for the page's download: the fetch stage's timeout"}},
 		{map[string]any{"waitFor": 2000, "actions": []any{map[string]any{"type": "click"}}, "mobile": true},
 			[]string{"not applied: actions, mobile, waitFor (sift runs no browser and no JavaScript)"}},
 		{map[string]any{"headers": map[string]any{"Cookie": "a=b"}}, []string{"headers (sift never forwards a caller's headers"}},

@@ -130,6 +130,17 @@ func TestFirecrawlMap(t *testing.T) {
 	if resp, out := post(t, srv.URL+"/v2/map", testKey, map[string]any{"search": "x"}); resp.StatusCode != 400 {
 		t.Errorf("no url: %d %v", resp.StatusCode, out)
 	}
+	// A limit Firecrawl's schema refuses is refused (a 400 on v2; v1
+	// answers its errors under 200, as 1.x SDKs read them).
+	for path, status := range map[string]int{"/v2/map": 400, "/v1/map": 200} {
+		for _, limit := range []any{0, -1, 100001} {
+			resp, out := post(t, srv.URL+path, testKey, map[string]any{"url": origin.URL + "/", "limit": limit})
+			if msg, _ := out["error"].(string); resp.StatusCode != status || out["success"] != false ||
+				!strings.Contains(msg, `"limit": want a positive integer, at most 100000`) {
+				t.Errorf("%s limit %v: %d %v", path, limit, resp.StatusCode, out)
+			}
+		}
+	}
 }
 
 // TestScrapeHTMLFormat: the html format is the clean content as HTML (the

@@ -163,15 +163,41 @@ func (s *Service) Focus(ctx context.Context, content, question string, maxTokens
 }
 
 // NoScheme says what is wrong with a URL an agent sent without a scheme
-// ("example.com/page"), "" for any other: that is input to correct, not
+// sift reads written as one ("example.com/page", "javascript:alert(1)",
+// "https:example.com"), "" for any other: that is input to correct, not
 // a refusal of the guard's, so it is answered as invalid, saying what to
-// send.
+// send. A URL with "://" is the guard's to judge, whatever its scheme.
 func NoScheme(rawURL string) string {
 	if strings.Contains(rawURL, "://") {
 		return ""
 	}
-	return fmt.Sprintf("url %q has no scheme: send an absolute URL, such as https://%s", rawURL, strings.TrimLeft(rawURL, "/"))
+	scheme, rest, ok := strings.Cut(rawURL, ":")
+	switch {
+	case !ok || !isScheme(scheme) || startsWithDigit(rest):
+		// No scheme, or a host and its port ("localhost:8080/x").
+		return fmt.Sprintf("url %q has no scheme: send an absolute URL, such as https://%s", rawURL, strings.TrimLeft(rawURL, "/"))
+	case strings.EqualFold(scheme, "http") || strings.EqualFold(scheme, "https"):
+		return fmt.Sprintf("url %q has no host after its scheme: send an absolute URL, such as %s://%s",
+			rawURL, strings.ToLower(scheme), strings.TrimLeft(rest, "/"))
+	}
+	return fmt.Sprintf("url %q: scheme %q is not supported: send an http or https URL", rawURL, strings.ToLower(scheme))
 }
+
+// isScheme reports whether s has the form of a URL scheme (RFC 3986,
+// 3.1): a letter, then letters, digits, "+", "-" and ".".
+func isScheme(s string) bool {
+	for i, c := range s {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+		if !letter && (i == 0 || !(c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// startsWithDigit reports whether s begins with an ASCII digit: what
+// follows the colon of a host and port.
+func startsWithDigit(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
 
 // fetchOptions are the per-request knobs of f the extractors read.
 func fetchOptions(f *FetchRequest) map[string]string {

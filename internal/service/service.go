@@ -19,6 +19,7 @@ import (
 	"github.com/siftd/sift/metrics"
 	"github.com/siftd/sift/search"
 	"github.com/siftd/sift/stages"
+	"github.com/siftd/sift/stages/fetch"
 )
 
 // Caller is an authenticated agent or team.
@@ -119,6 +120,15 @@ func (s *Service) Callers() []Caller { return s.callers }
 
 // Stages are the chain's stage kinds, in order.
 func (s *Service) Stages() []string { return s.chain.Names() }
+
+// FetchTimeout is the fetch stage's deadline for one fetch, past which no
+// request's own timeout lets a download run; 0 without a fetch stage.
+func (s *Service) FetchTimeout() time.Duration {
+	if st, ok := s.chain.Stage("fetch").(*fetch.Stage); ok {
+		return st.Config().Timeout
+	}
+	return 0
+}
 
 // Gates are the gates the service's runs take.
 func (s *Service) Gates() *Gates { return s.gates }

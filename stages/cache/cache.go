@@ -241,6 +241,9 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 		return false, nil
 	}
 	age := s.now().Sub(restored.origin)
+	if !s.servable(restored.doc.Response, age) {
+		return false, nil
+	}
 	if max := doc.Request.MaxAge; max != nil && age >= *max {
 		return false, nil
 	}
@@ -260,6 +263,17 @@ func (s *Stage) Resume(ctx context.Context, doc *stages.Doc) (bool, error) {
 	doc.CachedAt = restored.origin
 	doc.Memo = memo
 	return true, nil
+}
+
+// servable reports whether a snapshot of resp this old is within what its
+// status may be kept for: a snapshot an earlier build stored for longer
+// (a 503 for the default ttl) is a miss, not an answer.
+func (s *Stage) servable(resp *stages.Response, age time.Duration) bool {
+	if resp == nil {
+		return true
+	}
+	limit, _ := keepRule(resp.Status, s.ttl, s.maxTTL)
+	return age < limit
 }
 
 // restoredSnapshot is a snapshot decoded, and when its content came from
@@ -346,7 +360,7 @@ func (s *Stage) Run(ctx context.Context, doc *stages.Doc) error {
 	case !at.IsZero() && !at.After(now):
 		origin = at // the snapshot is as old as the fetch, not the store
 	}
-	ttl := lifetime(doc.Response.Header, s.ttl, s.maxTTL, origin)
+	ttl := lifetime(doc.Response.Status, doc.Response.Header, s.ttl, s.maxTTL, origin)
 	expires := origin.Add(ttl)
 	if ttl <= 0 || !expires.After(now) {
 		return nil

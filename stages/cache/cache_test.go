@@ -63,11 +63,18 @@ func buildChainOn(t *testing.T, st *store.Store, kinds []string, runs map[string
 // buildOn builds the chain of counting stages over the cache views.
 func buildOn(t *testing.T, views stages.CacheViews, kinds []string, runs map[string]int, header http.Header, tune ...func(*Stage)) *stages.Chain {
 	t.Helper()
+	return buildWithFetch(t, views, kinds, runs, func(d *stages.Doc) {
+		d.Response = &stages.Response{FinalURL: d.Request.URL, Status: 200, Header: header, Body: []byte("<p>x</p>"), ContentType: "text/html"}
+	}, tune...)
+}
+
+// buildWithFetch builds the chain of counting stages over the cache views,
+// its fetch writing the response with fetch.
+func buildWithFetch(t *testing.T, views stages.CacheViews, kinds []string, runs map[string]int, fetch func(*stages.Doc), tune ...func(*Stage)) *stages.Chain {
+	t.Helper()
 	reg := stages.NewRegistry(
 		countingKind(runs, "guard", true, func(d *stages.Doc) { d.Target = &stages.Target{URL: d.Request.URL} }),
-		countingKind(runs, "fetch", false, func(d *stages.Doc) {
-			d.Response = &stages.Response{FinalURL: d.Request.URL, Status: 200, Header: header, Body: []byte("<p>x</p>"), ContentType: "text/html"}
-		}),
+		countingKind(runs, "fetch", false, fetch),
 		countingKind(runs, "extract", false, func(d *stages.Doc) { d.Extraction = &stages.Extraction{Content: "x"} }),
 		countingKind(runs, "digest", false, func(d *stages.Doc) { d.Digest = "about x: " + d.Request.Question }),
 		countingKind(runs, "context", false, func(d *stages.Doc) {
@@ -163,24 +170,40 @@ func TestNoStoreNeverCached(t *testing.T) {
 func TestLifetime(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	day, week := 24*time.Hour, 168*time.Hour
+	maxAge := http.Header{"Cache-Control": {"max-age=3600"}}
 	tests := []struct {
 		name   string
+		status int
 		header http.Header
 		want   time.Duration
 	}{
-		{"default", http.Header{}, day},
-		{"max-age", http.Header{"Cache-Control": {"public, max-age=600"}}, 10 * time.Minute},
-		{"s-maxage wins", http.Header{"Cache-Control": {"max-age=600, s-maxage=60"}}, time.Minute},
-		{"clamped to max_ttl", http.Header{"Cache-Control": {"max-age=99999999"}}, week},
-		{"no-store", http.Header{"Cache-Control": {"max-age=600", "no-store"}}, 0},
-		{"private", http.Header{"Cache-Control": {"private"}}, 0},
-		{"malformed max-age is stale", http.Header{"Cache-Control": {"max-age=soon"}}, 0},
-		{"expires against date", http.Header{"Date": {"Thu, 01 Jan 2026 11:00:00 GMT"}, "Expires": {"Thu, 01 Jan 2026 13:00:00 GMT"}}, 2 * time.Hour},
-		{"expires in the past", http.Header{"Expires": {"Thu, 01 Jan 2026 11:00:00 GMT"}}, 0},
-		{"invalid expires", http.Header{"Expires": {"0"}}, 0},
+		{"default", 200, http.Header{}, day},
+		{"max-age", 200, http.Header{"Cache-Control": {"public, max-age=600"}}, 10 * time.Minute},
+		{"s-maxage wins", 200, http.Header{"Cache-Control": {"max-age=600, s-maxage=60"}}, time.Minute},
+		{"clamped to max_ttl", 200, http.Header{"Cache-Control": {"max-age=99999999"}}, week},
+		{"no-store", 200, http.Header{"Cache-Control": {"max-age=600", "no-store"}}, 0},
+		{"private", 200, http.Header{"Cache-Control": {"private"}}, 0},
+		{"malformed max-age is stale", 200, http.Header{"Cache-Control": {"max-age=soon"}}, 0},
+		{"expires against date", 200, http.Header{"Date": {"Thu, 01 Jan 2026 11:00:00 GMT"}, "Expires": {"Thu, 01 Jan 2026 13:00:00 GMT"}}, 2 * time.Hour},
+		{"expires in the past", 200, http.Header{"Expires": {"Thu, 01 Jan 2026 11:00:00 GMT"}}, 0},
+		{"invalid expires", 200, http.Header{"Expires": {"0"}}, 0},
+		{"203 is a success", 203, http.Header{}, day},
+		{"503 never", 503, http.Header{"Retry-After": {"5"}}, 0},
+		{"503 never, even with max-age", 503, maxAge, 0},
+		{"500 never", 500, http.Header{}, 0},
+		{"429 never", 429, http.Header{"Retry-After": {"5"}}, 0},
+		{"429 never, even with max-age", 429, maxAge, 0},
+		{"404 negative ttl", 404, http.Header{}, NegativeTTL},
+		{"410 negative ttl", 410, http.Header{}, NegativeTTL},
+		{"404 max-age capped", 404, maxAge, NegativeTTL},
+		{"404 shorter max-age", 404, http.Header{"Cache-Control": {"max-age=60"}}, time.Minute},
+		{"404 no-store", 404, http.Header{"Cache-Control": {"no-store"}}, 0},
+		{"403 only with max-age", 403, http.Header{}, 0},
+		{"403 with max-age", 403, maxAge, time.Hour},
+		{"301 only with max-age", 301, http.Header{}, 0},
 	}
 	for _, tc := range tests {
-		if got := lifetime(tc.header, day, week, now); got != tc.want {
+		if got := lifetime(tc.status, tc.header, day, week, now); got != tc.want {
 			t.Errorf("%s: lifetime %s, want %s", tc.name, got, tc.want)
 		}
 	}
@@ -345,5 +368,63 @@ func TestCacheKeysOnExtractorOptions(t *testing.T) {
 	}
 	if runs["fetch"] != 4 || runs["extract"] != 4 {
 		t.Errorf("runs %v: want one fetch and extraction per set of options", runs)
+	}
+}
+
+// A snapshot stored for longer than its status may be kept (a 503 an
+// earlier build kept for the default ttl, a 404 past NegativeTTL) is a
+// miss, not an answer.
+func TestResumeRefusesWhatItsStatusMayNotKeep(t *testing.T) {
+	now := time.Now() // the store checks expiry against the clock
+	tests := []struct {
+		status int
+		age    time.Duration
+		hit    bool
+	}{
+		{200, time.Hour, true},
+		{503, time.Second, false},
+		{429, time.Second, false},
+		{404, time.Minute, true},
+		{404, NegativeTTL, false},
+	}
+	for _, tc := range tests {
+		st := openStore(t)
+		var stage *Stage
+		runs := map[string]int{}
+		c := buildChainOn(t, st, []string{"guard", "fetch", "extract", "cache"}, runs, http.Header{},
+			func(s *Stage) { stage = s; s.now = func() time.Time { return now } })
+		doc := &stages.Doc{Request: stages.Request{URL: "http://a.example/"}, Target: &stages.Target{URL: "http://a.example/"},
+			Response: &stages.Response{Status: tc.status, Header: http.Header{}, Body: []byte("x"), ContentType: "text/html"}}
+		snap, err := snapshot(doc, now.Add(-tc.age))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := stage.store.Put(context.Background(), stage.key(doc), snap, now.Add(time.Hour), false); err != nil {
+			t.Fatal(err)
+		}
+		if got := run(t, c, "http://a.example/", ""); got.Cached() != tc.hit {
+			t.Errorf("%d aged %s: cached %v, want %v", tc.status, tc.age, got.Cached(), tc.hit)
+		}
+	}
+}
+
+// The fetch of a status only errors have is not stored: the next request
+// goes to the origin again, whose success is then kept.
+func TestErrorStatusNotCached(t *testing.T) {
+	for _, status := range []int{503, 429, 500} {
+		runs := map[string]int{}
+		statuses := []int{status, 200, 200}
+		reg := func(d *stages.Doc) {
+			d.Response = &stages.Response{FinalURL: d.Request.URL, Status: statuses[runs["fetch"]-1],
+				Header: http.Header{"Retry-After": {"5"}}, Body: []byte("<p>x</p>"), ContentType: "text/html"}
+		}
+		c := buildWithFetch(t, tableStore{openStore(t).CacheTable(1 << 20)}, []string{"guard", "fetch", "extract", "cache"}, runs, reg)
+		var got []bool
+		for range statuses {
+			got = append(got, run(t, c, "http://a.example/", "").Cached())
+		}
+		if want := []bool{false, false, true}; !reflect.DeepEqual(got, want) || runs["fetch"] != 2 {
+			t.Errorf("%d then 200, 200: cached %v after %d fetches, want %v after 2", status, got, runs["fetch"], want)
+		}
 	}
 }
