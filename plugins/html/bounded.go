@@ -14,15 +14,15 @@ import (
 // bytes of text about p·t/2 bytes, quadratic in the page. 100,000
 // one-word paragraphs (400 KB) copy 20 GB and run the plugin out of
 // memory; a 3.7 MB article of 10,000 paragraphs, 17 GB. 256 MiB is a
-// tenth of a second of copying, and sixteen times what the largest of the
-// extraction benchmark's 1,802 pages copies (16 MB, WCXB-dev), so no page
-// read there comes near it. It is reached from about 11,600 paragraphs of
+// tenth of a second of copying, and fifteen times what the largest of the
+// extraction benchmark's 1,802 pages copies once prepared (17 MB,
+// WCXB-dev), so no page read there comes near it. It is reached from about 11,600 paragraphs of
 // a word, or 1,300 of 300 bytes: a book, whose body without its chrome
 // is what a reader wants anyway.
 //
-// The bound is not among the ablation's rules (ruleNames): it changes no
-// page of the benchmark. BenchmarkLargePage switches it off, as the rule
-// "bound", to measure what it saves.
+// The bounds are not among the ablation's rules (ruleNames): they change
+// no page of the benchmark. BenchmarkLargePage switches them off, as the
+// rule "bound", to measure what they save.
 const maxParagraphCopy = 256 << 20
 
 // paragraphCost is what go-trafilatura's paragraph check copies on the
@@ -57,12 +57,57 @@ func paragraphCost(root *html.Node) (cost uint64, n, text int) {
 	return cost, n, text
 }
 
-// tooManyParagraphs says why root is beyond what go-trafilatura reads in
-// bounded time, or "" when it is not.
-func tooManyParagraphs(root *html.Node) string {
-	cost, n, text := paragraphCost(root)
-	if cost <= maxParagraphCopy {
-		return ""
+// maxNestedText bounds the text go-trafilatura and go-readability read
+// again for every block that holds it. Their link-density test and
+// conditional cleaning take the whole text of each <div>, list or table
+// (and split it into words): text under d such blocks is read d times,
+// and the parser lets a page nest 512 deep. 2,000 paragraphs of a link and
+// a few words (150 KB) under 400 nested <div>s are 60 MB read so, about
+// 2 s of CPU; a 5 MiB page so nested would be minutes. 32 MiB is fifteen
+// times what the largest of the benchmark's pages reads so once prepared
+// (2.2 MB, WCXB-dev), and about a second of CPU.
+const maxNestedText = 32 << 20
+
+// nestingBlocks are the elements whose whole text those passes read.
+var nestingBlocks = map[atom.Atom]bool{
+	atom.Div: true, atom.Section: true, atom.Article: true, atom.Main: true, atom.Ul: true,
+	atom.Ol: true, atom.Dl: true, atom.Table: true, atom.Blockquote: true,
+}
+
+// nestedText is the sum, over the text under root, of its bytes times the
+// nesting blocks around it; text is the bytes of text and depth the most
+// blocks around any of it, for the warning. The text of scripts and styles,
+// which go-trafilatura drops first, counts for nothing.
+func nestedText(root *html.Node) (cost uint64, text, depth int) {
+	var walk func(*html.Node, int)
+	walk = func(node *html.Node, d int) {
+		switch {
+		case node.Type == html.TextNode:
+			text += len(node.Data)
+			cost += uint64(len(node.Data)) * uint64(d)
+			depth = max(depth, d)
+			return
+		case node.Type == html.ElementNode && (node.DataAtom == atom.Script || node.DataAtom == atom.Style):
+			return
+		case node.Type == html.ElementNode && nestingBlocks[node.DataAtom]:
+			d++
+		}
+		for c := node.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, d)
+		}
 	}
-	return fmt.Sprintf("the page has %d paragraphs holding %d KB of text, too many to seek its main content in bounded time", n, text/1000)
+	walk(root, 0)
+	return cost, text, depth
+}
+
+// tooCostly says why root is beyond what go-trafilatura reads in bounded
+// time, or "" when it is not.
+func tooCostly(root *html.Node) string {
+	if cost, n, text := paragraphCost(root); cost > maxParagraphCopy {
+		return fmt.Sprintf("the page has %d paragraphs holding %d KB of text, too many to seek its main content in bounded time", n, text/1000)
+	}
+	if cost, text, depth := nestedText(root); cost > maxNestedText {
+		return fmt.Sprintf("the page nests %d KB of text up to %d blocks deep, too deep to seek its main content in bounded time", text/1000, depth)
+	}
+	return ""
 }

@@ -175,7 +175,7 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 // still read as for the main content, the text is the body's.
 func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root, objs)
-	if why := tooManyParagraphs(root); why != "" {
+	if why := tooCostly(root); why != "" {
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "metadata not read: "+why)
 	} else {
@@ -263,9 +263,9 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 		opts.Focus = trafilatura.FavorRecall
 		r.note("recall", true)
 	}
-	if why := tooManyParagraphs(root); why != "" && r.on("bound") {
+	if why := tooCostly(root); why != "" && r.on("bound") {
 		// The page is read as when go-trafilatura finds nothing, but
-		// at once, not after it has copied gigabytes (bounded.go).
+		// at once, not after seconds to minutes of its work (bounded.go).
 		out.Title = pageTitle(root)
 		out.Warnings = append(out.Warnings, "main content not sought: "+why+"; returning the whole page without its menus, header and footer")
 		return withoutChrome(root)
