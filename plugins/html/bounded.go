@@ -61,12 +61,13 @@ func paragraphCost(root *html.Node) (cost uint64, n, text int) {
 // again for every block that holds it. Their link-density test and
 // conditional cleaning take the whole text of each <div>, list or table
 // (and split it into words): text under d such blocks is read d times,
-// and the parser lets a page nest 512 deep. 2,000 paragraphs of a link and
-// a few words (150 KB) under 400 nested <div>s are 60 MB read so, about
-// 2 s of CPU; a 5 MiB page so nested would be minutes. 32 MiB is fifteen
-// times what the largest of the benchmark's pages reads so once prepared
-// (2.2 MB, WCXB-dev), and about a second of CPU.
-const maxNestedText = 32 << 20
+// and the parser lets a page nest 512 deep. 1,000 paragraphs of a link and
+// a few words under 400 nested <div>s are 30 MB read so, and cost them 3 GB
+// of allocations and seconds; a 5 MiB page so nested would be minutes.
+// 8 MiB is nearly four times what the largest of the benchmark's pages reads so
+// once prepared (2.2 MB, WCXB-dev). Only pages of about a megabyte of text
+// under eight blocks or more reach it, and they would cost seconds too.
+const maxNestedText = 8 << 20
 
 // nestingBlocks are the elements whose whole text those passes read.
 var nestingBlocks = map[atom.Atom]bool{
