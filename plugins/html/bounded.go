@@ -12,13 +12,13 @@ import (
 // <p> of the page, one string at a time, so that check copies the text
 // read so far once per paragraph: on a page of p paragraphs holding t
 // bytes of text about p·t/2 bytes, quadratic in the page. 100,000
-// one-word paragraphs (400 KB) copy 20 GB and run the plugin out of
+// one-word paragraphs (400 KB of text) copy 20 GB and run the plugin out of
 // memory; a 3.7 MB article of 10,000 paragraphs, 17 GB. 256 MiB is a
 // tenth of a second of copying, and fifteen times what the largest of the
 // extraction benchmark's 1,802 pages copies once prepared (17 MB,
-// WCXB-dev), so no page read there comes near it. It is reached from about 11,600 paragraphs of
-// a word, or 1,300 of 300 bytes: a book, whose body without its chrome
-// is what a reader wants anyway.
+// WCXB-dev), so no page read there comes near it. It is reached from
+// about 11,600 paragraphs of a word, or 1,300 of 300 bytes: a book, whose
+// body without its chrome is what a reader wants anyway.
 //
 // The bounds are not among the ablation's rules (ruleNames): they change
 // no page of the benchmark. BenchmarkLargePage switches them off, as the
@@ -64,9 +64,10 @@ func paragraphCost(root *html.Node) (cost uint64, n, text int) {
 // and the parser lets a page nest 512 deep. 1,000 paragraphs of a link and
 // a few words under 400 nested <div>s are 30 MB read so, and cost them 3 GB
 // of allocations and seconds; a 5 MiB page so nested would be minutes.
-// 8 MiB is nearly four times what the largest of the benchmark's pages reads so
-// once prepared (2.2 MB, WCXB-dev). Only pages of about a megabyte of text
-// under eight blocks or more reach it, and they would cost seconds too.
+// 8 MiB is nearly four times what the largest of the benchmark's pages
+// reads so once prepared (2.2 MB, WCXB-dev). Only pages of about a
+// megabyte of text under eight blocks or more reach it, and they would
+// cost seconds too.
 const maxNestedText = 8 << 20
 
 // nestingBlocks are the elements whose whole text those passes read.
