@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -100,7 +102,7 @@ func TestParagraphCost(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, err := parse([]byte(tt.page), "text/html")
+			root, err := html.Parse(strings.NewReader(tt.page))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +131,7 @@ func TestNestedText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			root, err := parse([]byte(tt.page), "text/html")
+			root, err := html.Parse(strings.NewReader(tt.page))
 			if err != nil {
 				t.Fatal(err)
 			}
