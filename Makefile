@@ -88,7 +88,8 @@ bench: build
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench CorpusPages -benchtime 1x ./plugins/pdf/
 	PDF_BENCH=$(PDF_ABS) $(GO) test -run '^$$' -bench OCR -benchtime 1x -timeout 60m ./plugins/pdf/
 	$(GO) test -run '^$$' -bench 'Restore|SnapshotPages' -benchtime 50x ./stages/cache/
-	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -skip 'PageRatio|ImagesTokens' -benchtime 181x ./plugins/html/
+	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench . -skip 'PageRatio|ImagesTokens|LargePage' -benchtime 181x ./plugins/html/
+	$(GO) test -run '^$$' -bench LargePage -benchtime 1x -benchmem -timeout 30m ./plugins/html/
 	SIFT_BENCH_DATA=$(BENCH_ABS) $(GO) test -run '^$$' -bench 'PageRatio|ImagesTokens' -benchtime 1x -timeout 30m ./plugins/html/
 	$(GO) test -run '^$$' -bench CacheMiss -benchtime 300x ./store/
 	$(GO) test -run '^$$' -bench 'CacheHit|CleanFetchOverhead|BatchOverhead' -benchtime 2s ./server/

@@ -36,7 +36,19 @@ func TestDeepNestingIsFlattened(t *testing.T) {
 			if strings.Contains(res.Content, "LOW") {
 				t.Errorf("a script reached the content:\n%.300s", res.Content)
 			}
-			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "were flattened") {
+			// A page still nested hundreds deep once flattened may also
+			// pass the nesting bound (bounded.go), with a warning of its
+			// own.
+			flattened := 0
+			for _, w := range res.Warnings {
+				switch {
+				case strings.Contains(w, "were flattened"):
+					flattened++
+				case !strings.Contains(w, "too deep to seek its main content"):
+					t.Errorf("unexpected warning %q", w)
+				}
+			}
+			if flattened != 1 {
 				t.Errorf("warnings %q, want one saying the nesting was flattened", res.Warnings)
 			}
 		})

@@ -175,7 +175,12 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 // still read as for the main content, the text is the body's.
 func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root, objs)
-	_ = mainContent(root, page, req.URL, out, nil)
+	if why := tooCostly(root); why != "" {
+		out.Title = pageTitle(root)
+		out.Warnings = append(out.Warnings, "metadata not read: "+why)
+	} else {
+		_ = mainContent(root, page, req.URL, out, nil)
+	}
 	out.Metadata = withSchema(out.Metadata, schema)
 	content := visibleBody(root)
 	restoreCodeLanguages(content)
@@ -257,6 +262,13 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	if page.items && r.on("recall") {
 		opts.Focus = trafilatura.FavorRecall
 		r.note("recall", true)
+	}
+	if why := tooCostly(root); why != "" && r.on("bound") {
+		// The page is read as when go-trafilatura finds nothing, but
+		// at once, not after seconds to minutes of its work (bounded.go).
+		out.Title = pageTitle(root)
+		out.Warnings = append(out.Warnings, "main content not sought: "+why+"; returning the whole page without its menus, header and footer")
+		return withoutChrome(root)
 	}
 	// go-trafilatura works on its own copy of the tree.
 	res, err := trafilatura.ExtractDocument(root, opts)

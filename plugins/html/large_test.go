@@ -1,0 +1,192 @@
+package html
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/siftd/sift/plugins/sdk"
+)
+
+// largePage returns a page of n paragraphs of one word each, and, with
+// links, an article of n paragraphs each with a sentence and a link: the
+// two shapes an outside tester found extraction slowing down on faster
+// than the page grew.
+func largePage(n int, links bool) []byte {
+	return nestedPage(n, links, 0)
+}
+
+// nestedPage is largePage with its paragraphs under depth nested <div>s.
+func nestedPage(n int, links bool, depth int) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Large page</title></head><body><article>")
+	b.WriteString(strings.Repeat("<div>", depth))
+	for i := range n {
+		if links {
+			fmt.Fprintf(&b, "<p>Paragraph %d says a few words about <a href=\"/p/%d\">topic %d</a> and goes on.</p>\n", i, i, i)
+		} else {
+			b.WriteString("<p>word")
+		}
+	}
+	b.WriteString("</article></body></html>")
+	return []byte(b.String())
+}
+
+// BenchmarkLargePage extracts generated pages of 10k to 100k paragraphs and
+// reports the time per element: flat figures across the sizes mean the
+// cost grows with the page, a figure that grows with it that it grows
+// faster. The nested pages hold 1k to 50k of the links' paragraphs under
+// 400 <div>s.
+// The unbounded runs switch the bounds off (bounded.go), to show in the
+// same run what they save; they stop where a page takes tens of seconds
+// (100k words run a plugin out of memory).
+func BenchmarkLargePage(b *testing.B) {
+	ctx := context.Background()
+	bounded := New().(*Extractor)
+	unbounded := &Extractor{md: bounded.md, rules: &rules{off: map[string]bool{"bound": true}}}
+	for _, shape := range []struct {
+		name  string
+		links bool
+		depth int
+		sizes []int
+		// unboundedUpTo is the largest page the unbounded runs read.
+		unboundedUpTo int
+	}{
+		{"words", false, 0, []int{10_000, 20_000, 50_000, 100_000}, 50_000},
+		{"links", true, 0, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
+		{"nested", true, 400, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
+	} {
+		for _, n := range shape.sizes {
+			page := nestedPage(n, shape.links, shape.depth)
+			for _, run := range []struct {
+				name string
+				ex   *Extractor
+			}{{"bounded", bounded}, {"unbounded", unbounded}} {
+				if run.ex == unbounded && n > shape.unboundedUpTo {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/%dk/%s", shape.name, n/1000, run.name), func(b *testing.B) {
+					b.SetBytes(int64(len(page)))
+					for b.Loop() {
+						_, err := run.ex.Extract(ctx, &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "https://example.com/"})
+						var de *sdk.DocError
+						if err != nil && !asDocError(err, &de) {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/element")
+				})
+			}
+		}
+	}
+}
+
+// TestParagraphCost: the cost is the sum of the running text length at
+// each paragraph, text outside paragraphs counts for nothing, and a
+// paragraph inside another is counted in its outer one.
+func TestParagraphCost(t *testing.T) {
+	tests := []struct {
+		name       string
+		page       string
+		cost       uint64
+		n, textLen int
+	}{
+		{"none", `<div>loose text</div>`, 0, 0, 0},
+		{"one", `<p>abcd</p>`, 4, 1, 4},
+		{"running sum", `<p>ab</p><div>not counted</div><p>cde</p><p>f</p>`, 2 + 5 + 6, 3, 6},
+		{"inline markup", `<p>a<b>bc</b><a href="/">d</a></p>`, 4, 1, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader(tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cost, n, text := paragraphCost(root)
+			if cost != tt.cost || n != tt.n || text != tt.textLen {
+				t.Errorf("paragraphCost = %d, %d paragraphs, %d bytes; want %d, %d, %d", cost, n, text, tt.cost, tt.n, tt.textLen)
+			}
+		})
+	}
+}
+
+// TestNestedText: text counts once for each block around it, scripts and
+// styles for nothing, and inline elements add no depth.
+func TestNestedText(t *testing.T) {
+	tests := []struct {
+		name           string
+		page           string
+		cost           uint64
+		textLen, depth int
+	}{
+		{"body text", `abc`, 0, 3, 0},
+		{"one block", `<div>abc</div>`, 3, 3, 1},
+		{"nested", `<div>ab<section><ul><li>cd</li></ul></section></div>`, 2 + 3*2, 4, 3},
+		{"inline", `<div><span><b>ab</b></span></div>`, 2, 2, 1},
+		{"script", `<div><script>var x = 1;</script><style>p{}</style>ab</div>`, 2, 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root, err := html.Parse(strings.NewReader(tt.page))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cost, text, depth := nestedText(root)
+			if cost != tt.cost || text != tt.textLen || depth != tt.depth {
+				t.Errorf("nestedText = %d, %d bytes, %d deep; want %d, %d, %d", cost, text, depth, tt.cost, tt.textLen, tt.depth)
+			}
+		})
+	}
+}
+
+// TestTooCostly: a page whose paragraphs go-trafilatura would copy
+// beyond maxParagraphCopy is read without it, at once, every word kept,
+// with a warning that says why; so is a page whose text go-trafilatura
+// would read again under hundreds of blocks; a smaller page is read as
+// before. Without the bounds the 30,000-paragraph page and the nested one
+// take seconds each (100,000 paragraphs run the plugin out of memory) and
+// carry no warning.
+func TestTooCostly(t *testing.T) {
+	big := largePage(30_000, false)
+	tests := []struct {
+		name    string
+		page    []byte
+		opts    map[string]string
+		warning string // "" for none about the bound
+	}{
+		{"main content", big, nil, "main content not sought: the page has 30000 paragraphs"},
+		{"whole page", big, map[string]string{OptionMainContent: "false"}, "metadata not read: the page has 30000 paragraphs"},
+		{"nested", nestedPage(2_000, true, 400), nil, "main content not sought: the page nests "},
+		{"within the bound", largePage(2_000, true), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: tt.page, ContentType: "text/html",
+				URL: "https://example.com/", Options: tt.opts})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "in bounded time") {
+					got = w
+				}
+			}
+			if !strings.HasPrefix(got, tt.warning) || (tt.warning == "") != (got == "") {
+				t.Errorf("warning %q, want one starting %q", got, tt.warning)
+			}
+			if res.Title != "Large page" {
+				t.Errorf("title %q", res.Title)
+			}
+			if bytes.Equal(tt.page, big) {
+				if words := strings.Count(res.Content, "word"); words != 30_000 {
+					t.Errorf("%d words kept, want 30000", words)
+				}
+			}
+		})
+	}
+}
