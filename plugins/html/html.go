@@ -40,8 +40,9 @@ type Extractor struct {
 func New() sdk.Extractor {
 	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(
 		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(commonmark.WithListEndComment(false)),
-		table.NewTablePlugin(table.WithSkipEmptyRows(true)),
+		table.NewTablePlugin(table.WithSkipEmptyRows(true), table.WithNewlineBehavior(table.NewlineBehaviorPreserve)),
 	))
+	conv.Register.Renderer(renderLooseTable, htmltomarkdown.PriorityEarly)
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
 	return &Extractor{md: conv}
 }
@@ -225,6 +226,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("modals", root, dropClosedModals)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
+	listCellItems(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
@@ -442,7 +444,7 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) 
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	md := strings.TrimSpace(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " "))
+	md := strings.TrimSpace(oneBreakPerLine(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " ")))
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 
