@@ -3,7 +3,7 @@ package html
 import (
 	"bytes"
 	"regexp"
-	"strconv"
+	"strings"
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html"
@@ -16,7 +16,8 @@ import (
 // now the table plugin writes such a cell's line breaks as <br />
 // (WithNewlineBehavior), and a list in it, which a markdown table cannot
 // hold and go-trafilatura drops from a cell, is its items on lines of
-// their own, each led by "• " (or its number). Only a grid of short cells
+// their own, each led by "• " (an ordered list's too: the converter
+// escapes a number's "1." at a line's start, and the order stays). Only a grid of short cells
 // (gridTable) is written so: a table that lays a page out holds whole
 // posts, articles and menus in its cells, which as rows of <br>s would
 // read worse than the loose text they were.
@@ -66,8 +67,8 @@ func gridCell(c *html.Node) bool {
 }
 
 // listCellItems writes each list in a cell of a grid under root as its
-// items, each led by "• " (or its number in an ordered list), with a line
-// break between them: a markdown table cell holds no list.
+// items, each led by "• ", with a line break between them: a markdown
+// table cell holds no list.
 func listCellItems(root *html.Node) {
 	for _, t := range tablesInnermostFirst(root) {
 		if t.Parent == nil || !gridTable(t) {
@@ -103,7 +104,7 @@ func listsInnermostFirst(n *html.Node) []*html.Node {
 }
 
 // listAsLines replaces list l by a <span> of its items, a <br> between
-// them, each led by "• " or its number.
+// them, each led by "• ".
 func listAsLines(l *html.Node) {
 	span := element(atom.Span)
 	n := 0
@@ -114,11 +115,7 @@ func listAsLines(l *html.Node) {
 		if n++; n > 1 {
 			span.AppendChild(element(atom.Br))
 		}
-		lead := "• "
-		if l.DataAtom == atom.Ol {
-			lead = strconv.Itoa(n) + ". "
-		}
-		span.AppendChild(&html.Node{Type: html.TextNode, Data: lead})
+		span.AppendChild(&html.Node{Type: html.TextNode, Data: "• "})
 		for k := li.FirstChild; k != nil; k = li.FirstChild {
 			li.RemoveChild(k)
 			span.AppendChild(k)
@@ -158,19 +155,21 @@ func hasMultiLineCell(ctx htmltomarkdown.Context, t *html.Node) bool {
 }
 
 // cellBreaks matches the line breaks the table plugin writes for a cell's
-// paragraph break: one line break says as much in a cell.
-var cellBreaks = regexp.MustCompile(`(?:<br />\s*){2,}`)
+// line: one <br /> says as much as a paragraph break there, and the blanks
+// of a hard line break ("  \n") before it are none of the text.
+var cellBreaks = regexp.MustCompile(`(?:[ \t]*<br />[ \t]*)+`)
 
-// oneBreakPerLine collapses each run of <br />s in md's table rows.
+// oneBreakPerLine writes each run of line breaks in md's table rows as one
+// <br />.
 func oneBreakPerLine(md string) string {
-	if !bytes.Contains([]byte(md), []byte("<br /><br />")) {
+	if !strings.Contains(md, "<br />") {
 		return md
 	}
-	lines := bytes.Split([]byte(md), []byte("\n"))
+	lines := strings.Split(md, "\n")
 	for i, l := range lines {
-		if bytes.HasPrefix(l, []byte("|")) {
-			lines[i] = cellBreaks.ReplaceAll(l, []byte("<br />"))
+		if strings.HasPrefix(l, "|") {
+			lines[i] = cellBreaks.ReplaceAllString(l, "<br />")
 		}
 	}
-	return string(bytes.Join(lines, []byte("\n")))
+	return strings.Join(lines, "\n")
 }
