@@ -15,12 +15,12 @@ import (
 // paragraphs, a list) came out as loose text, its rows and columns lost;
 // now the table plugin writes such a cell's line breaks as <br />
 // (WithNewlineBehavior), and a list in it, which a markdown table cannot
-// hold and go-trafilatura drops from a cell, is its items on lines of
-// their own, each led by "• " (an ordered list's too: the converter
-// escapes a number's "1." at a line's start, and the order stays). Only a grid of short cells
-// (gridTable) is written so: a table that lays a page out holds whole
-// posts, articles and menus in its cells, which as rows of <br>s would
-// read worse than the loose text they were.
+// hold and go-trafilatura drops from a cell, is its items on one line,
+// each led by "• " (an ordered list's too: the converter escapes a
+// number's "1." at a line's start, and the order stays). Only a grid of
+// short cells (gridTable) is written so: a table that lays a page out
+// holds whole posts, articles and menus in its cells, which as rows of
+// <br>s would read worse than the loose text they were.
 
 const (
 	// maxGridCellWords and maxGridCellLines bound a cell of a grid.
@@ -31,20 +31,25 @@ const (
 // gridTable reports whether table t is a grid of short cells, each of at
 // most maxGridCellWords words on at most maxGridCellLines lines, with no
 // block a markdown table cannot hold (a code block, heading, quote, rule
-// or table), and t lays nothing out (isLayoutTable).
+// or table), in two columns or more, and t lays nothing out
+// (isLayoutTable). A table of one column is a stack of blocks (a
+// sidebar's boxes), which loose text shows as well.
 func gridTable(t *html.Node) bool {
 	rows := rowsOf(t)
 	if len(rows) == 0 || isLayoutTable(t) {
 		return false
 	}
+	columns := 0
 	for _, r := range rows {
-		for _, c := range cellsOf(r) {
+		cells := cellsOf(r)
+		columns = max(columns, len(cells))
+		for _, c := range cells {
 			if !gridCell(c) {
 				return false
 			}
 		}
 	}
-	return true
+	return columns >= 2
 }
 
 // gridCell reports whether cell c is short enough for a grid (gridTable).
@@ -67,8 +72,8 @@ func gridCell(c *html.Node) bool {
 }
 
 // listCellItems writes each list in a cell of a grid under root as its
-// items, each led by "• ", with a line break between them: a markdown
-// table cell holds no list.
+// items on one line, each led by "• ": a markdown table cell holds no
+// list.
 func listCellItems(root *html.Node) {
 	for _, t := range tablesInnermostFirst(root) {
 		if t.Parent == nil || !gridTable(t) {
@@ -77,7 +82,7 @@ func listCellItems(root *html.Node) {
 		for _, r := range rowsOf(t) {
 			for _, c := range cellsOf(r) {
 				for _, l := range listsInnermostFirst(c) {
-					listAsLines(l)
+					listAsItems(l)
 				}
 			}
 		}
@@ -103,19 +108,19 @@ func listsInnermostFirst(n *html.Node) []*html.Node {
 	return out
 }
 
-// listAsLines replaces list l by a <span> of its items, a <br> between
-// them, each led by "• ".
-func listAsLines(l *html.Node) {
+// listAsItems replaces list l by a <span> of its items, each led by "• ".
+func listAsItems(l *html.Node) {
 	span := element(atom.Span)
 	n := 0
 	for li := l.FirstChild; li != nil; li = li.NextSibling {
 		if li.Type != html.ElementNode || li.DataAtom != atom.Li {
 			continue
 		}
+		lead := "• "
 		if n++; n > 1 {
-			span.AppendChild(element(atom.Br))
+			lead = " • "
 		}
-		span.AppendChild(&html.Node{Type: html.TextNode, Data: "• "})
+		span.AppendChild(&html.Node{Type: html.TextNode, Data: lead})
 		for k := li.FirstChild; k != nil; k = li.FirstChild {
 			li.RemoveChild(k)
 			span.AppendChild(k)
@@ -156,11 +161,15 @@ func hasMultiLineCell(ctx htmltomarkdown.Context, t *html.Node) bool {
 
 // cellBreaks matches the line breaks the table plugin writes for a cell's
 // line: one <br /> says as much as a paragraph break there, and the blanks
-// of a hard line break ("  \n") before it are none of the text.
-var cellBreaks = regexp.MustCompile(`(?:[ \t]*<br />[ \t]*)+`)
+// of a hard line break ("  \n") before it are none of the text. edgeBreaks
+// matches those at a cell's edge, which break nothing.
+var (
+	cellBreaks = regexp.MustCompile(`(?:[ \t]*<br />[ \t]*)+`)
+	edgeBreaks = regexp.MustCompile(`\|(?: *<br /> *)+|(?: *<br /> *)+\|`)
+)
 
 // oneBreakPerLine writes each run of line breaks in md's table rows as one
-// <br />.
+// <br />, and drops those at a cell's edge.
 func oneBreakPerLine(md string) string {
 	if !strings.Contains(md, "<br />") {
 		return md
@@ -168,7 +177,13 @@ func oneBreakPerLine(md string) string {
 	lines := strings.Split(md, "\n")
 	for i, l := range lines {
 		if strings.HasPrefix(l, "|") {
-			lines[i] = cellBreaks.ReplaceAllString(l, "<br />")
+			l = cellBreaks.ReplaceAllString(l, "<br />")
+			lines[i] = edgeBreaks.ReplaceAllStringFunc(l, func(m string) string {
+				if strings.HasPrefix(m, "|") {
+					return "| "
+				}
+				return " |"
+			})
 		}
 	}
 	return strings.Join(lines, "\n")
