@@ -39,11 +39,18 @@ func TestMultiLineCellsStayInTheirRow(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			page := `<html><head><title>Tools</title></head><body><article><h1>Pruning tools</h1>` + para + tc.table + para + para + `</article></body></html>`
-			res, err := extractHTML(t, []byte(page), pageURL, tc.opts)
+			opts := map[string]string{"html": "true"}
+			for k, v := range tc.opts {
+				opts[k] = v
+			}
+			res, err := extractHTML(t, []byte(page), pageURL, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkText(t, res.Content, tc.want, tc.gone)
+			if tc.opts[OptionMainContent] == "false" && !strings.Contains(res.HTML, "<li>limbs</li>") {
+				t.Errorf("the whole page's HTML lost its cell's list:\n%s", res.HTML)
+			}
 		})
 	}
 }

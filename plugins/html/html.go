@@ -192,6 +192,9 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	if wantHTML {
 		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, docBase))
 	}
+	// The HTML keeps the lists of a grid's cells; the markdown's table
+	// cannot (gridcells.go).
+	listCellItems(content)
 	markAngles(content)
 	md, err := e.markdown(ctx, content, docBase)
 	if err != nil {

@@ -111,7 +111,6 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	dropClosedModals(root)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
-	listCellItems(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
