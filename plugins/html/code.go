@@ -85,7 +85,8 @@ func flattenPreformattedIn(n *html.Node, inCell bool) {
 		// the space markers at the edges of separate nodes lost. The
 		// block's language goes ahead of it (codelang.go).
 		if inner.FirstChild != nil {
-			text := languageMark(codeLanguage(c)) + markLines(childrenText(inner))
+			raw := childrenText(inner)
+			text := blockMark(codeLanguage(c), !inCell && !strings.Contains(strings.TrimSpace(raw), "\n")) + markLines(raw)
 			inner.FirstChild, inner.LastChild = nil, nil
 			inner.AppendChild(&html.Node{Type: html.TextNode, Data: text})
 		}

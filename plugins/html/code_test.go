@@ -102,3 +102,30 @@ func TestCodeLinesWithoutBreaks(t *testing.T) {
 	}
 	checkText(t, res.Content, []string{"```tsx\nimport React from 'react'\nimport { View } from 'react-native'\nexport default View\n```"}, nil)
 }
+
+// TestOneLineCodeBlockFenced: a <pre> is a block, of one line too.
+// go-trafilatura writes <pre><code> as a <code>, and one without a
+// language and without a line break came out as an inline code span.
+func TestOneLineCodeBlockFenced(t *testing.T) {
+	para := `<p>Apple trees are pruned in late winter, while they are dormant, so that the cuts heal before the sap rises in spring.</p>`
+	for _, tc := range []struct{ name, block, want string }{
+		{"pre and code", `<pre><code>go build ./...</code></pre>`, "```\ngo build ./...\n```"},
+		{"pre alone", `<pre>go build ./...</pre>`, "```\ngo build ./...\n```"},
+		{"with a language", `<pre><code class="language-sh">go build ./...</code></pre>`, "```sh\ngo build ./...\n```"},
+		{"in a definition", `<dl><dt>build</dt><dd><p>Builds every package:</p><pre><code>go build ./...</code></pre></dd></dl>`, "```\ngo build ./...\n```"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><title>Build</title></head><body><article><h1>Building</h1>` + para + tc.block + para + para + `</article></body></html>`
+			res, err := extractHTML(t, []byte(page), pageURL, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tc.want) {
+				t.Errorf("no %q in:\n%s", tc.want, res.Content)
+			}
+			if strings.ContainsRune(res.Content, langOpen) || strings.ContainsRune(res.Content, langClose) {
+				t.Errorf("a mark is left in:\n%q", res.Content)
+			}
+		})
+	}
+}

@@ -157,6 +157,19 @@ func languageMark(lang string) string {
 	return string(langOpen) + lang + string(langClose)
 }
 
+// blockMark is the mark flattenPreformatted puts ahead of a block's text:
+// its language's, or for a block of one line without one an empty mark.
+// go-trafilatura writes <pre><code> as a <code>, which restoreCodeBlocks
+// makes a block again only when it holds a line break: a one-line block
+// came out as an inline code span, a command an agent copies from a fence
+// run into the paragraph. The mark says it was a block.
+func blockMark(lang string, oneLine bool) string {
+	if lang == "" && oneLine {
+		return string(langOpen) + string(langClose)
+	}
+	return languageMark(lang)
+}
+
 // restoreCodeLanguages takes the language marks out of the text under n
 // and names each in a language-* class of its block. The marked texts are
 // found first: lifting a block out of its paragraph moves it, and a walk
@@ -183,7 +196,8 @@ func restoreCodeLanguages(n *html.Node) {
 			if pre.Parent != nil && pre.Parent.Type == html.ElementNode && pre.Parent.Data == "p" {
 				liftCodeBlock(pre, lang)
 			}
-		case pre == nil && lang != "" && c.Parent != nil && c.Parent.Data == "code":
+		case pre == nil && c.Parent != nil && c.Parent.Data == "code":
+			// A block go-trafilatura wrote as a <code> (blockMark).
 			liftCodeBlock(c.Parent, lang)
 		}
 	}

@@ -39,8 +39,9 @@ type Extractor struct {
 func New() sdk.Extractor {
 	conv := htmltomarkdown.NewConverter(htmltomarkdown.WithPlugins(
 		base.NewBasePlugin(), commonmark.NewCommonmarkPlugin(commonmark.WithListEndComment(false)),
-		table.NewTablePlugin(table.WithSkipEmptyRows(true)),
+		table.NewTablePlugin(table.WithSkipEmptyRows(true), table.WithNewlineBehavior(table.NewlineBehaviorPreserve)),
 	))
+	conv.Register.Renderer(renderLooseTable, htmltomarkdown.PriorityEarly)
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
 	return &Extractor{md: conv}
 }
@@ -112,17 +113,21 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Warnings: warnings}
+	// Every URL of the output resolves against the page's <base>, read
+	// before the tags are applied, as a browser reads it whatever part of
+	// the page is shown.
+	docBase := documentBase(root, req.URL)
 	// The JSON-LD is read before the tags are applied: it says what the
 	// page is, whatever part of it is asked for.
 	schema := structuredData(root)
 	po.applyTags(root, out)
-	objs := newObjects(req.URL, images)
+	objs := newObjects(docBase, images)
 	objs.base64Images = base64Images
 	// out is what either path returns: the warning is added once the
 	// page is read.
 	defer objs.warnInlineTooLarge(out)
 	if po.whole {
-		return e.wholePage(ctx, root, req, objs, schema, keepLinks, wantHTML, out)
+		return e.wholePage(ctx, root, req, docBase, objs, schema, keepLinks, wantHTML, out)
 	}
 	page, hrefs := prepare(root, objs, e.rules)
 	page.comments = comments.keep(page.discussion)
@@ -134,14 +139,14 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	e.rules.apply("tidy", content, tidy)
 	var contentAsHTML string
 	if wantHTML {
-		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
+		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, docBase))
 	}
 	markAngles(content)
-	md, err := e.markdown(ctx, content, req.URL)
+	md, err := e.markdown(ctx, content, docBase)
 	if err != nil {
 		return nil, err
 	}
-	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL)), root, page, out, e.rules)
+	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, docBase)), root, page, out, e.rules)
 	md = withProductFacts(md, schema)
 	// Links and images go last, so that what the rules above read in
 	// them (tag blocks, promotions) goes whether or not they are asked
@@ -172,8 +177,9 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 }
 
 // wholePage renders the whole visible page: the title and metadata are
-// still read as for the main content, the text is the body's.
-func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
+// still read as for the main content, the text is the body's. Its URLs
+// resolve against docBase (documentBase).
+func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, docBase string, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
 	page, hrefs := prepareVisible(root, objs)
 	if why := tooCostly(root); why != "" {
 		out.Title = pageTitle(root)
@@ -188,14 +194,17 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	tidy(content)
 	var contentAsHTML string
 	if wantHTML {
-		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, req.URL))
+		contentAsHTML = objs.objectHTML(contentHTML(content, hrefs, docBase))
 	}
+	// The HTML keeps the lists of a grid's cells; the markdown's table
+	// cannot (gridcells.go).
+	listCellItems(content)
 	markAngles(content)
-	md, err := e.markdown(ctx, content, req.URL)
+	md, err := e.markdown(ctx, content, docBase)
 	if err != nil {
 		return nil, err
 	}
-	md = objs.objectMarkdown(linkMarkdown(md, hrefs, req.URL))
+	md = objs.objectMarkdown(linkMarkdown(md, hrefs, docBase))
 	if !keepLinks {
 		md = unlinkMarkdown(md)
 	}
@@ -224,6 +233,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("modals", root, dropClosedModals)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
+	listCellItems(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
@@ -453,12 +463,12 @@ func parseNested(text string) (*html.Node, string, error) {
 
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
-func (e *Extractor) markdown(ctx context.Context, n *html.Node, pageURL string) (string, error) {
-	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(pageURL))
+func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) (string, error) {
+	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(docBase))
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	md := strings.TrimSpace(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " "))
+	md := strings.TrimSpace(oneBreakPerLine(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " ")))
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 

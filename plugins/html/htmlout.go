@@ -38,11 +38,11 @@ var urlAttrs = map[string]bool{"href": true, "src": true, "poster": true, "actio
 
 // contentHTML renders n, the content tree the markdown is made from, as
 // HTML: a copy of it without scripts, styles, comments and event
-// handlers, every URL resolved against pageURL, and the links go-trafilatura
+// handlers, every URL resolved against docBase (documentBase), and the links go-trafilatura
 // saw as marked text (links.go) turned back into <a> elements. hrefs are
 // the marked links' targets by number.
-func contentHTML(n *html.Node, hrefs []string, pageURL string) string {
-	base, err := url.Parse(pageURL)
+func contentHTML(n *html.Node, hrefs []string, docBase string) string {
+	base, err := url.Parse(docBase)
 	if err != nil || !base.IsAbs() {
 		base = nil
 	}

@@ -154,34 +154,43 @@ func markInline(n, img *html.Node, src, alt string, objs *objects) {
 
 // imageSource is the URL a browser loads for img: its src, unless that is
 // missing or a lazy loader's placeholder, else its lazy attributes', else
-// its or its sources' largest srcset candidate.
+// its or its sources' largest srcset candidate. Only src and srcset hold
+// placeholders: a lazy loader's own attribute is the real image, whatever
+// its name says ("img/lazy.jpg"), so it is taken unless it is inlined data.
 func imageSource(img *html.Node, sources []*html.Node) string {
 	src := strings.TrimSpace(attr(img, "src"))
 	if src != "" && !isPlaceholder(src) {
 		return src
 	}
 	for _, key := range lazySources {
-		if v := strings.TrimSpace(attr(img, key)); v != "" && !isPlaceholder(v) {
+		if v := strings.TrimSpace(attr(img, key)); v != "" && !isData(v) {
 			return v
 		}
 	}
 	for _, n := range append([]*html.Node{img}, sources...) {
 		for _, key := range lazySrcsets {
-			if best := largestCandidate(attr(n, key)); best != "" && !isPlaceholder(best) {
-				return best
+			best := largestCandidate(attr(n, key))
+			if best == "" || isData(best) || key == "srcset" && isPlaceholder(best) {
+				continue
 			}
+			return best
 		}
 	}
 	return src // a data: URI or a placeholder
 }
 
-// isPlaceholder reports whether src is what lazy loaders put in src until
-// the image is in view.
+// isData reports whether ref is an inlined data: URI.
+func isData(ref string) bool {
+	return len(ref) >= 5 && strings.EqualFold(ref[:5], "data:")
+}
+
+// isPlaceholder reports whether src, an image's src or srcset, is what
+// lazy loaders put there until the image is in view.
 func isPlaceholder(src string) bool {
-	s := strings.ToLower(src)
-	if strings.HasPrefix(s, "data:") {
+	if isData(src) {
 		return true
 	}
+	s := strings.ToLower(src)
 	for _, p := range []string{"placeholder", "lazy", "spacer.gif", "blank.gif", "transparent.gif", "loading.gif", "grey.gif", "pixel.gif"} {
 		if strings.Contains(s, p) {
 			return true

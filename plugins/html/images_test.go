@@ -1,6 +1,7 @@
 package html
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,39 @@ func TestImages(t *testing.T) {
 			if strings.ContainsFunc(res.Content, isObjectMark) {
 				t.Errorf("an object mark is left in:\n%q", res.Content)
 			}
+		})
+	}
+}
+
+// TestLazyImageNamedLazy: a lazy loader's attribute is the real image
+// even when its URL says "lazy" or "placeholder"; only src is taken for a
+// placeholder (the words anywhere in the URL lost these images, or kept
+// the 1×1 placeholder instead).
+func TestLazyImageNamedLazy(t *testing.T) {
+	const pixel = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+	for _, tc := range []struct {
+		name, markup string
+		base64       bool
+		want, gone   []string
+	}{
+		{"data-src named lazy over a data: placeholder", `<p><img src="` + pixel + `" data-src="img/lazy.jpg" alt="The crown"></p>`, false,
+			[]string{"![The crown](https://garden.example/articles/img/lazy.jpg)"}, []string{"data:image"}},
+		{"the same with inlined images kept", `<p><img src="` + pixel + `" data-src="img/lazy.jpg" alt="The crown"></p>`, true,
+			[]string{"![The crown](https://garden.example/articles/img/lazy.jpg)"}, []string{"data:image"}},
+		{"data-src named lazy, no src", `<p><img data-src="img/lazy-nosrc.jpg" alt="The trunk"></p>`, false,
+			[]string{"![The trunk](https://garden.example/articles/img/lazy-nosrc.jpg)"}, nil},
+		{"data-src named lazy over a placeholder file", `<p><img src="img/placeholder.gif" data-src="img/lazy-ph.jpg" alt="The saw"></p>`, false,
+			[]string{"![The saw](https://garden.example/articles/img/lazy-ph.jpg)"}, []string{"placeholder.gif"}},
+		{"data-srcset named lazy", `<p><img src="img/placeholder.gif" data-srcset="img/lazy-s.jpg 480w, img/lazy-l.jpg 1200w" alt="Shears"></p>`, false,
+			[]string{"![Shears](https://garden.example/articles/img/lazy-l.jpg)"}, []string{"placeholder.gif"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := map[string]string{OptionImages: "true", OptionBase64Images: strconv.FormatBool(tc.base64)}
+			res, err := extractHTML(t, []byte(imagePage(tc.markup)), "https://garden.example/articles/pruning.html", opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkText(t, res.Content, tc.want, tc.gone)
 		})
 	}
 }

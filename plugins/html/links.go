@@ -127,13 +127,13 @@ func textAfter(n *html.Node, s string) {
 var markedLink = regexp.MustCompile("\uE001([\U000F0000-\U000FFFFD])([^\uE001\uE002\n]*)\uE002")
 
 // linkMarkdown turns marked link texts into markdown links, resolved
-// against pageURL, or into plain text when the link leads nowhere; markers
+// against docBase (documentBase), or into plain text when the link leads nowhere; markers
 // left over (a link cut by a line break) are dropped.
-func linkMarkdown(md string, hrefs []string, pageURL string) string {
+func linkMarkdown(md string, hrefs []string, docBase string) string {
 	if len(hrefs) == 0 {
 		return md
 	}
-	base, _ := url.Parse(pageURL)
+	base, _ := url.Parse(docBase)
 	var b strings.Builder
 	last := 0
 	for _, m := range markedLink.FindAllStringSubmatchIndex(md, -1) {

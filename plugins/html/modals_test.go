@@ -38,17 +38,19 @@ func TestDropClosedModals(t *testing.T) {
 }
 
 // Through the whole extractor: where the content is the page's body (a
-// short page, thin.go; a page widened to its body, widen.go), a closed
-// modal stays out of it.
+// short page, thin.go; a page widened to its body, widen.go; the whole
+// page, only_main_content false), a closed modal stays out of it.
 func TestClosedModalLeftOutOfTheBody(t *testing.T) {
 	page := `<html><head><title>A new board</title></head><body>` +
 		`<div class="content"><h1>A new board</h1><p>STORY The foundation released its third board at the same price as the first, with a faster processor, wireless networking and Bluetooth built in, and schools ordered it within days.</p></div>` +
 		`<div id="become-author" class="col-lg-12 modal fade"><div class="modal-dialog"><div class="modal-content">` +
 		`<h4 class="modal-title">Become an approved author!</h4><div class="modal-body">PROMPT Your account is not approved yet.</div>` +
 		`</div></div></div></body></html>`
-	res, err := extractHTML(t, []byte(page), pageURL, nil)
-	if err != nil {
-		t.Fatal(err)
+	for _, opts := range []map[string]string{nil, {OptionMainContent: "false"}} {
+		res, err := extractHTML(t, []byte(page), pageURL, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, res.Content, []string{"STORY"}, []string{"PROMPT", "approved author"})
 	}
-	checkText(t, res.Content, []string{"STORY"}, []string{"PROMPT", "approved author"})
 }

@@ -46,10 +46,11 @@ type objects struct {
 	inlineTooLarge int
 }
 
-// newObjects holds the objects of the page at pageURL.
-func newObjects(pageURL string, images bool) *objects {
+// newObjects holds the objects of a page whose URLs resolve against
+// docBase (documentBase).
+func newObjects(docBase string, images bool) *objects {
 	o := &objects{images: images}
-	if u, err := url.Parse(pageURL); err == nil && u.IsAbs() {
+	if u, err := url.Parse(docBase); err == nil && u.IsAbs() {
 		o.base = u
 	}
 	return o

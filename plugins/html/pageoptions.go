@@ -100,14 +100,15 @@ func (po pageOptions) applyTags(root *html.Node, out *sdk.ExtractResult) {
 }
 
 // prepareVisible readies the whole page for rendering: what readers
-// cannot see goes, as for the main content, but the banner, navigation and
-// footer stay.
+// cannot see goes (hidden elements, overlays, closed modals), as for the
+// main content, but the banner, navigation and footer stay.
 func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	revealStreamed(root)
 	openNoscript(root)
 	markMath(root, objs)
 	removeHidden(root)
 	dropOverlays(root)
+	dropClosedModals(root)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
 	if objs.images {

@@ -121,7 +121,10 @@ func TestFlattenPreformatted(t *testing.T) {
 	tests := []rewriteCase{
 		{"inline elements become their text",
 			`<pre><em><code>select</code></em> UNION <em><code>select</code></em></pre>`,
-			`<pre>select UNION select</pre>`},
+			"<pre>\uE007\uE008select UNION select</pre>"},
+		{"one line without a language is marked a block",
+			`<pre><code>go build ./...</code></pre>`,
+			"<pre><code>\uE007\uE008go build ./...</code></pre>"},
 		{"several lines go in a code",
 			"<pre><em>select</em>\nUNION</pre>",
 			"<pre><code>select\nUNION</code></pre>"},
