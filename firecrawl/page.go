@@ -50,14 +50,18 @@ func reported(name string) bool {
 }
 
 // readPage reads an HTML page's links and head. base is the URL the page
-// was fetched from; a <base href> replaces it.
+// was fetched from; the page's first <base href> replaces it, for every
+// URL of the page wherever it stands, as in a browser, so the URLs are
+// resolved once the whole page is read.
 func readPage(body []byte, base string) pageInfo {
 	info := pageInfo{Links: []string{}, Images: []string{}, Meta: map[string]string{}}
 	baseURL, err := url.Parse(base)
 	if err != nil {
 		return info
 	}
-	seen := map[string]bool{}
+	var hrefs []string // the links' href attributes, in the page's order
+	favicon := ""
+	baseSeen := false
 	images := imageList{seen: map[string]bool{}}
 	skipped := 0 // meta tags past maxMetaTags
 	z := html.NewTokenizer(bytes.NewReader(body))
@@ -68,6 +72,8 @@ func readPage(body []byte, base string) pageInfo {
 			if skipped > 0 {
 				info.Cuts = append(info.Cuts, fmt.Sprintf("read the first %d of the page's %d meta tags Firecrawl reports", maxMetaTags, maxMetaTags+skipped))
 			}
+			info.Links = resolveLinks(baseURL, hrefs)
+			info.Favicon = absolute(baseURL, favicon)
 			info.Images = images.resolve(baseURL)
 			return info
 		}
@@ -95,14 +101,14 @@ func readPage(body []byte, base string) pageInfo {
 				info.Title = info.bounded("the page's <title>", strings.Join(strings.Fields(string(z.Text())), " "), extract.MaxTitleBytes)
 			}
 		case atom.Base:
-			if u, err := baseURL.Parse(attr(tok, "href")); err == nil && attr(tok, "href") != "" {
-				baseURL = u
+			if href := attr(tok, "href"); href != "" && !baseSeen {
+				baseSeen = true
+				if u, err := baseURL.Parse(href); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+					baseURL = u
+				}
 			}
 		case atom.A, atom.Area:
-			if link := absolute(baseURL, attr(tok, "href")); link != "" && !seen[link] {
-				seen[link] = true
-				info.Links = append(info.Links, link)
-			}
+			hrefs = append(hrefs, attr(tok, "href"))
 		case atom.Meta:
 			name := attr(tok, "property")
 			if name == "" {
@@ -119,11 +125,25 @@ func readPage(body []byte, base string) pageInfo {
 			info.Meta[name] = info.bounded(fmt.Sprintf("meta tag %q", name), strings.TrimSpace(attr(tok, "content")), extract.MaxMetadataBytes)
 		case atom.Link:
 			rel := strings.Fields(strings.ToLower(attr(tok, "rel")))
-			if info.Favicon == "" && (slices.Contains(rel, "icon") || slices.Contains(rel, "apple-touch-icon")) {
-				info.Favicon = absolute(baseURL, attr(tok, "href"))
+			if favicon == "" && (slices.Contains(rel, "icon") || slices.Contains(rel, "apple-touch-icon")) {
+				favicon = attr(tok, "href")
 			}
 		}
 	}
+}
+
+// resolveLinks resolves hrefs against base: the http(s) links, each once,
+// in the page's order.
+func resolveLinks(base *url.URL, hrefs []string) []string {
+	links := []string{}
+	seen := map[string]bool{}
+	for _, href := range hrefs {
+		if link := absolute(base, href); link != "" && !seen[link] {
+			seen[link] = true
+			links = append(links, link)
+		}
+	}
+	return links
 }
 
 // bounded cuts v to max bytes, and names the cut of what in Cuts.

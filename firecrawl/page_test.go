@@ -27,6 +27,12 @@ func TestReadPage(t *testing.T) {
 			`<meta name="Keywords" content="a, b"><meta name="keywords" content="second"></head><a href="x">x</a>`,
 			"https://example.org/", []string{"https://cdn.example/root/x"}, "https://cdn.example/root/fav.ico",
 			map[string]string{"og:title": "OG", "twitter:card": "summary", "keywords": "a, b"}},
+		{"the first base, for the links before it too", `<a href="early">e</a><base href="https://cdn.example/one/">` +
+			`<base href="https://cdn.example/two/"><a href="late">l</a><link rel=icon href="fav.ico">`,
+			"https://example.org/", []string{"https://cdn.example/one/early", "https://cdn.example/one/late"},
+			"https://cdn.example/one/fav.ico", map[string]string{}},
+		{"a base that is no web address", `<base href="javascript:alert(1)"><a href="x">x</a>`,
+			"https://example.org/d/", []string{"https://example.org/d/x"}, "", map[string]string{}},
 		{"not html at all", "\x00\xff<<<a href=", "https://example.org/", []string{}, "", map[string]string{}},
 	}
 	titles := map[string]string{
