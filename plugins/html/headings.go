@@ -119,7 +119,8 @@ func headsContent(h *html.Node, text string) bool {
 // page goes back before the content block that follows it in the page;
 // of the headings above all the content only the nearest, and only when it
 // stands right above the content (headingAbove). The heading's own code
-// spans, which the gathering took for loose text, go.
+// spans, which the gathering took for loose text, go. A heading in the
+// page's chrome (inChrome) goes back nowhere.
 func restoreSectionHeadings(root, content *html.Node) {
 	if content == nil || hasHeading(content) {
 		return
@@ -154,7 +155,7 @@ func restoreSectionHeadings(root, content *html.Node) {
 				continue
 			}
 			if isHeading(c) {
-				if headingWords(textOf(c)) != "" {
+				if headingWords(textOf(c)) != "" && !inChrome(c) {
 					pending = append(pending, c)
 				}
 				continue
@@ -182,6 +183,19 @@ func restoreSectionHeadings(root, content *html.Node) {
 		}
 	}
 	walk(root)
+}
+
+// inChrome reports whether n sits in one of the page's chrome landmarks
+// (isChromeLandmark): dropLandmarks keeps them only on a page whose every
+// word sits in them, and their headings (a mega menu's promos) head no
+// section of the content.
+func inChrome(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && isChromeLandmark(p) {
+			return true
+		}
+	}
+	return false
 }
 
 // textSizes records the bytes of text under each of n's loose blocks

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-shiori/dom"
+	"golang.org/x/net/html"
 )
 
 // plainPageParagraphs are three paragraphs of a page without a <main> or
@@ -92,6 +93,41 @@ func TestSectionHeadingsKept(t *testing.T) {
 			}
 			if got := headingLines(res.Content); !slices.Equal(got, tc.headings) {
 				t.Errorf("headings %q, want %q in:\n%s", got, tc.headings, res.Content)
+			}
+		})
+	}
+}
+
+// TestRestoreSectionHeadingsOutsideChrome: a heading in the page's chrome
+// landmarks goes back nowhere. On a shop's shell whose every word sits in
+// its navigation, dropLandmarks keeps the landmarks and go-trafilatura
+// gathers a mega menu's taglines; their promo headings turned a page that
+// chromeOnly returns empty into a list of promos (WCXB 4829, whose truth
+// is empty).
+func TestRestoreSectionHeadingsOutsideChrome(t *testing.T) {
+	const tagline, prose = `<p>Find a gift for someone special this season.</p>`,
+		`<p>Our trackers measure your sleep, your heart rate and your steps all day long.</p>`
+	for _, tc := range []struct {
+		name, page string
+		want       []string // content's headings, in order
+	}{
+		{"heading in the body", `<h2>Trackers</h2>` + prose, []string{"Trackers"}},
+		{"heading in a nav", `<nav><h3>A gift from the heart</h3>` + tagline + `</nav>` + prose, nil},
+		{"heading in the page's footer", `<footer><h3>Gifts</h3>` + tagline + `</footer>` + prose, nil},
+		{"heading in an element with the navigation role", `<div role="navigation"><h3>Gifts</h3>` + tagline + `</div>` + prose, nil},
+		{"heading in an article's footer", `<article><footer><h3>Gifts</h3>` + tagline + `</footer>` + prose + `</article>`,
+			[]string{"Gifts"}},
+		{"body heading after a nav's", `<nav><h3>Gifts</h3>` + tagline + `</nav><h2>Trackers</h2>` + prose,
+			[]string{"Trackers"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+tc.page+"</body></html>")
+			content := dom.QuerySelector(parsePage(t, "<div>"+tagline+prose+"</div>"), "div")
+			restoreSectionHeadings(root, content)
+			var got []string
+			eachHeading(content, func(h *html.Node) bool { got = append(got, textOfNode(h)); return true })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("headings %q, want %q", got, tc.want)
 			}
 		})
 	}
