@@ -133,6 +133,39 @@ func TestRestoreSectionHeadingsOutsideChrome(t *testing.T) {
 	}
 }
 
+// TestRestoreSectionHeadingsSkipsTeaserTitles: a heading that is a link
+// to another page, boxed with more than itself, is a teaser's title: a
+// product grid's (WCXB 0644, 0645) and a "More from" list's (scrapinghub)
+// came back between the content's paragraphs.
+func TestRestoreSectionHeadingsSkipsTeaserTitles(t *testing.T) {
+	const intro, stock, prose = `<p>Our grills cook for a family of four or a street party of forty.</p>`,
+		`<p>In stock, ships tomorrow.</p>`,
+		`<p>A kettle grill cooks with the lid on, so the heat reaches the food from every side at once.</p>`
+	for _, tc := range []struct {
+		name, box string   // box stands between intro and stock
+		want      []string // content's headings, in order
+	}{
+		{"product card's title link", `<div><h2><a href="/p/kettle">Kettle grill 57 cm</a></h2><span>4.5 stars from 210 reviews</span></div>`, nil},
+		{"headline in a teaser link", `<div><h3>More from us</h3><ul><li><a href="/story/1"><img src="a.jpg"><h4>Ferry timetable changes</h4></a></li></ul></div>`,
+			[]string{"More from us"}},
+		{"section heading with a permalink", `<div><h2><a href="#grills">Grills</a></h2><span>Updated in May</span></div>`, []string{"Grills"}},
+		{"heading that links, alone in its box", `<h2><a href="/grills">Grills</a></h2>`, []string{"Grills"}},
+		{"card link holding its description", `<div><a href="/grills"><h3>Grills</h3><p>All of them, gas and charcoal.</p></a></div>`,
+			[]string{"Grills"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+intro+tc.box+stock+prose+"</body></html>")
+			content := dom.QuerySelector(parsePage(t, "<div>"+intro+stock+prose+"</div>"), "div")
+			restoreSectionHeadings(root, content)
+			var got []string
+			eachHeading(content, func(h *html.Node) bool { got = append(got, textOfNode(h)); return true })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("headings %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
 func TestDocBookReferenceKeepsItsSections(t *testing.T) {
 	md := extractFile(t, "docbook").Content
 	want := []string{"## CREATE TABLE", "## Synopsis", "## Description", "## Parameters", "### `INHERITS` and `LIKE`"}
