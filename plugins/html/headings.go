@@ -120,8 +120,8 @@ func headsContent(h *html.Node, text string) bool {
 // of the headings above all the content only the nearest, and only when it
 // stands right above the content (headingAbove). The heading's own code
 // spans, which the gathering took for loose text, go. A heading in the
-// page's chrome (inChrome) and a teaser's title (isTeaserTitle) go back
-// nowhere.
+// page's chrome (inChrome), a teaser's title (isTeaserTitle) and the
+// heading of a list of links (headsLinkList) go back nowhere.
 func restoreSectionHeadings(root, content *html.Node) {
 	if content == nil || hasHeading(content) {
 		return
@@ -178,7 +178,7 @@ func restoreSectionHeadings(root, content *html.Node) {
 				pending = headingAbove(pending, content)
 			}
 			for _, h := range pending {
-				if !isTeaserTitle(h, c) {
+				if !isTeaserTitle(h, c) && !headsLinkList(h, c) {
 					putHeadingBefore(headingCopy(h), anchor)
 				}
 			}
@@ -213,6 +213,58 @@ func isTeaserTitle(h, block *html.Node) bool {
 	}
 	own, _ := countWords(h, false)
 	return holdsMoreWords(boxOf(h, block), own)
+}
+
+// headsLinkList reports whether the heading h heads nothing but links to
+// other pages: its box, up to where the content resumes at block, holds
+// words besides h's, each in such a link (an icon's link is no word), and
+// no link holds a paragraph.
+// A "Related links" or "Most read" list's heading came back above the next
+// paragraph, its links gone; a card whose link holds its description is a
+// section of the page.
+func headsLinkList(h, block *html.Node) bool {
+	box := boxOf(h, block)
+	if box == h {
+		return false
+	}
+	own, _ := countWords(h, false)
+	linked := 0
+	var walk func(*html.Node) bool // false at a word outside the links
+	walk = func(n *html.Node) bool {
+		switch {
+		case n == h:
+			return true
+		case n.Type == html.TextNode:
+			a, _ := countWords(n, false)
+			return a == 0
+		case n.Type == html.ElementNode && n.Data == "a" && linksOut(n):
+			a, _ := countWords(n, false)
+			if isAncestor(n, h) {
+				a -= own
+			}
+			linked += a
+			return dom.QuerySelector(n, "p") == nil
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
+			return true
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(box) && linked > 0
+}
+
+// isAncestor reports whether a holds n.
+func isAncestor(a, n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
 }
 
 // holdsMoreWords reports whether n holds more than limit words, counted

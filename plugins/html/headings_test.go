@@ -134,9 +134,11 @@ func TestRestoreSectionHeadingsOutsideChrome(t *testing.T) {
 }
 
 // TestRestoreSectionHeadingsSkipsTeaserTitles: a heading that is a link
-// to another page, boxed with more than itself, is a teaser's title: a
-// product grid's (WCXB 0644, 0645) and a "More from" list's (scrapinghub)
-// came back between the content's paragraphs.
+// to another page, boxed with more than itself, is a teaser's title, and
+// a heading whose box holds only links to other pages heads a list of
+// links: a product grid's titles (WCXB 0644, 0645), a "More from" list's
+// headlines and "Related links" (scrapinghub) came back between the
+// content's paragraphs.
 func TestRestoreSectionHeadingsSkipsTeaserTitles(t *testing.T) {
 	const intro, stock, prose = `<p>Our grills cook for a family of four or a street party of forty.</p>`,
 		`<p>In stock, ships tomorrow.</p>`,
@@ -146,8 +148,13 @@ func TestRestoreSectionHeadingsSkipsTeaserTitles(t *testing.T) {
 		want      []string // content's headings, in order
 	}{
 		{"product card's title link", `<div><h2><a href="/p/kettle">Kettle grill 57 cm</a></h2><span>4.5 stars from 210 reviews</span></div>`, nil},
-		{"headline in a teaser link", `<div><h3>More from us</h3><ul><li><a href="/story/1"><img src="a.jpg"><h4>Ferry timetable changes</h4></a></li></ul></div>`,
-			[]string{"More from us"}},
+		{"headline in a teaser link, and the list's heading", `<div><h3>More from us</h3><ul><li><a href="/story/1"><img src="a.jpg"><h4>Ferry timetable changes</h4></a></li></ul></div>`,
+			nil},
+		{"heading of a list of links", `<div><h2>Related links</h2><ul><li><a href="/a">Gas grills</a></li><li><a href="/b">Smokers</a></li></ul></div>`, nil},
+		{"heading of links to cards that hold their descriptions", `<div><h2>Services</h2><a href="/a"><h3>Repairs</h3><p>We fix any grill.</p></a></div>`,
+			[]string{"Services", "Repairs"}},
+		{"heading beside an icon's link", `<div><h2>Grills</h2><a href="/edit"><img src="pen.svg"></a></div>`, []string{"Grills"}},
+		{"heading of links and prose", `<div><h2>Grills</h2><p>See <a href="/gas">gas grills</a>.</p></div>`, []string{"Grills"}},
 		{"section heading with a permalink", `<div><h2><a href="#grills">Grills</a></h2><span>Updated in May</span></div>`, []string{"Grills"}},
 		{"heading that links, alone in its box", `<h2><a href="/grills">Grills</a></h2>`, []string{"Grills"}},
 		{"card link holding its description", `<div><a href="/grills"><h3>Grills</h3><p>All of them, gas and charcoal.</p></a></div>`,
