@@ -119,7 +119,9 @@ func headsContent(h *html.Node, text string) bool {
 // page goes back before the content block that follows it in the page;
 // of the headings above all the content only the nearest, and only when it
 // stands right above the content (headingAbove). The heading's own code
-// spans, which the gathering took for loose text, go.
+// spans, which the gathering took for loose text, go. A heading in the
+// page's chrome (inChrome), a teaser's title (isTeaserTitle) and the
+// heading of a list of links (headsLinkList) go back nowhere.
 func restoreSectionHeadings(root, content *html.Node) {
 	if content == nil || hasHeading(content) {
 		return
@@ -154,7 +156,7 @@ func restoreSectionHeadings(root, content *html.Node) {
 				continue
 			}
 			if isHeading(c) {
-				if headingWords(textOf(c)) != "" {
+				if headingWords(textOf(c)) != "" && !inChrome(c) {
 					pending = append(pending, c)
 				}
 				continue
@@ -176,12 +178,176 @@ func restoreSectionHeadings(root, content *html.Node) {
 				pending = headingAbove(pending, content)
 			}
 			for _, h := range pending {
-				putHeadingBefore(headingCopy(h), anchor)
+				if !isTeaserTitle(h, c) && !headsLinkList(h, c) {
+					putHeadingBefore(headingCopy(h), anchor)
+				}
 			}
 			pending, inContent = pending[:0], true
 		}
 	}
 	walk(root)
+}
+
+// inChrome reports whether n sits in one of the page's chrome landmarks
+// (isChromeLandmark): dropLandmarks keeps them only on a page whose every
+// word sits in them, and their headings (a mega menu's promos) head no
+// section of the content.
+func inChrome(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && isChromeLandmark(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isTeaserTitle reports whether the heading h is the title of a teaser
+// card, not of a section of the page: every word of it links to another
+// page, and the box it sits in, up to where the content resumes at block,
+// holds more than the heading (a price, a date, a stock line). A product
+// grid's and a "More from" list's titles came back between the content's
+// paragraphs.
+func isTeaserTitle(h, block *html.Node) bool {
+	if !linksElsewhere(h) {
+		return false
+	}
+	own, _ := countWords(h, false)
+	return holdsMoreWords(boxOf(h, block), own)
+}
+
+// headsLinkList reports whether the heading h heads nothing but links to
+// other pages: its box, up to where the content resumes at block, holds
+// words besides h's, each in such a link (an icon's link is no word), and
+// no link holds a paragraph.
+// A "Related links" or "Most read" list's heading came back above the next
+// paragraph, its links gone; a card whose link holds its description is a
+// section of the page.
+func headsLinkList(h, block *html.Node) bool {
+	box := boxOf(h, block)
+	if box == h {
+		return false
+	}
+	own, _ := countWords(h, false)
+	linked := 0
+	var walk func(*html.Node) bool // false at a word outside the links
+	walk = func(n *html.Node) bool {
+		switch {
+		case n == h:
+			return true
+		case n.Type == html.TextNode:
+			a, _ := countWords(n, false)
+			return a == 0
+		case n.Type == html.ElementNode && n.Data == "a" && linksOut(n):
+			a, _ := countWords(n, false)
+			if isAncestor(n, h) {
+				a -= own
+			}
+			linked += a
+			return dom.QuerySelector(n, "p") == nil
+		case n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript"):
+			return true
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(box) && linked > 0
+}
+
+// isAncestor reports whether a holds n.
+func isAncestor(a, n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p == a {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsMoreWords reports whether n holds more than limit words, counted
+// as countWords does; it stops reading at the first word past limit, as
+// a teaser's box can be a whole page's grid.
+func holdsMoreWords(n *html.Node, limit int) bool {
+	seen := 0
+	var walk func(*html.Node) bool
+	walk = func(n *html.Node) bool {
+		if n.Type == html.TextNode {
+			a, _ := countWords(n, false)
+			seen += a
+			return seen > limit
+		}
+		if n.Type == html.ElementNode && (n.Data == "script" || n.Data == "style" || n.Data == "template" || n.Data == "noscript") {
+			return false
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(n)
+}
+
+// linksElsewhere reports whether n has words and every one of them is in a
+// link to another page: a link to a fragment is a heading's permalink.
+func linksElsewhere(n *html.Node) bool {
+	all, linked := 0, 0
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, in bool) {
+		if n.Type == html.ElementNode && n.Data == "a" {
+			in = linksOut(n)
+		}
+		if n.Type == html.TextNode {
+			a, _ := countWords(n, false)
+			all += a
+			if in {
+				linked += a
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, in)
+		}
+	}
+	walk(n, inLinkElsewhere(n))
+	return all > 0 && linked == all
+}
+
+// linksOut reports whether the link a leads to another page.
+func linksOut(a *html.Node) bool {
+	href := strings.TrimSpace(attr(a, "href"))
+	return href != "" && !strings.HasPrefix(href, "#")
+}
+
+// inLinkElsewhere reports whether n is the whole text of a link to
+// another page that holds it: a teaser's title, its picture beside it. A
+// link that also holds a card's description is a card, whose heading may
+// head that description.
+func inLinkElsewhere(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.Data == "a" {
+			own, _ := countWords(n, false)
+			all, _ := countWords(p, false)
+			return linksOut(p) && all == own
+		}
+	}
+	return false
+}
+
+// boxOf returns the outermost ancestor of n (or n) that does not hold
+// block: the box n sits in before the page's tree joins block's.
+func boxOf(n, block *html.Node) *html.Node {
+	holds := map[*html.Node]bool{}
+	for p := block; p != nil; p = p.Parent {
+		holds[p] = true
+	}
+	for n.Parent != nil && !holds[n.Parent] {
+		n = n.Parent
+	}
+	return n
 }
 
 // textSizes records the bytes of text under each of n's loose blocks

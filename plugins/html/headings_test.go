@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/go-shiori/dom"
+	"golang.org/x/net/html"
 )
 
 // plainPageParagraphs are three paragraphs of a page without a <main> or
@@ -92,6 +93,81 @@ func TestSectionHeadingsKept(t *testing.T) {
 			}
 			if got := headingLines(res.Content); !slices.Equal(got, tc.headings) {
 				t.Errorf("headings %q, want %q in:\n%s", got, tc.headings, res.Content)
+			}
+		})
+	}
+}
+
+// TestRestoreSectionHeadingsOutsideChrome: a heading in the page's chrome
+// landmarks goes back nowhere. On a shop's shell whose every word sits in
+// its navigation, dropLandmarks keeps the landmarks and go-trafilatura
+// gathers a mega menu's taglines; their promo headings turned a page that
+// chromeOnly returns empty into a list of promos (WCXB 4829, whose truth
+// is empty).
+func TestRestoreSectionHeadingsOutsideChrome(t *testing.T) {
+	const tagline, prose = `<p>Find a gift for someone special this season.</p>`,
+		`<p>Our trackers measure your sleep, your heart rate and your steps all day long.</p>`
+	for _, tc := range []struct {
+		name, page string
+		want       []string // content's headings, in order
+	}{
+		{"heading in the body", `<h2>Trackers</h2>` + prose, []string{"Trackers"}},
+		{"heading in a nav", `<nav><h3>A gift from the heart</h3>` + tagline + `</nav>` + prose, nil},
+		{"heading in the page's footer", `<footer><h3>Gifts</h3>` + tagline + `</footer>` + prose, nil},
+		{"heading in an element with the navigation role", `<div role="navigation"><h3>Gifts</h3>` + tagline + `</div>` + prose, nil},
+		{"heading in an article's footer", `<article><footer><h3>Gifts</h3>` + tagline + `</footer>` + prose + `</article>`,
+			[]string{"Gifts"}},
+		{"body heading after a nav's", `<nav><h3>Gifts</h3>` + tagline + `</nav><h2>Trackers</h2>` + prose,
+			[]string{"Trackers"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+tc.page+"</body></html>")
+			content := dom.QuerySelector(parsePage(t, "<div>"+tagline+prose+"</div>"), "div")
+			restoreSectionHeadings(root, content)
+			var got []string
+			eachHeading(content, func(h *html.Node) bool { got = append(got, textOfNode(h)); return true })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("headings %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestRestoreSectionHeadingsSkipsTeaserTitles: a heading that is a link
+// to another page, boxed with more than itself, is a teaser's title, and
+// a heading whose box holds only links to other pages heads a list of
+// links: a product grid's titles (WCXB 0644, 0645), a "More from" list's
+// headlines and "Related links" (scrapinghub) came back between the
+// content's paragraphs.
+func TestRestoreSectionHeadingsSkipsTeaserTitles(t *testing.T) {
+	const intro, stock, prose = `<p>Our grills cook for a family of four or a street party of forty.</p>`,
+		`<p>In stock, ships tomorrow.</p>`,
+		`<p>A kettle grill cooks with the lid on, so the heat reaches the food from every side at once.</p>`
+	for _, tc := range []struct {
+		name, box string   // box stands between intro and stock
+		want      []string // content's headings, in order
+	}{
+		{"product card's title link", `<div><h2><a href="/p/kettle">Kettle grill 57 cm</a></h2><span>4.5 stars from 210 reviews</span></div>`, nil},
+		{"headline in a teaser link, and the list's heading", `<div><h3>More from us</h3><ul><li><a href="/story/1"><img src="a.jpg"><h4>Ferry timetable changes</h4></a></li></ul></div>`,
+			nil},
+		{"heading of a list of links", `<div><h2>Related links</h2><ul><li><a href="/a">Gas grills</a></li><li><a href="/b">Smokers</a></li></ul></div>`, nil},
+		{"heading of links to cards that hold their descriptions", `<div><h2>Services</h2><a href="/a"><h3>Repairs</h3><p>We fix any grill.</p></a></div>`,
+			[]string{"Services", "Repairs"}},
+		{"heading beside an icon's link", `<div><h2>Grills</h2><a href="/edit"><img src="pen.svg"></a></div>`, []string{"Grills"}},
+		{"heading of links and prose", `<div><h2>Grills</h2><p>See <a href="/gas">gas grills</a>.</p></div>`, []string{"Grills"}},
+		{"section heading with a permalink", `<div><h2><a href="#grills">Grills</a></h2><span>Updated in May</span></div>`, []string{"Grills"}},
+		{"heading that links, alone in its box", `<h2><a href="/grills">Grills</a></h2>`, []string{"Grills"}},
+		{"card link holding its description", `<div><a href="/grills"><h3>Grills</h3><p>All of them, gas and charcoal.</p></a></div>`,
+			[]string{"Grills"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, "<html><body>"+intro+tc.box+stock+prose+"</body></html>")
+			content := dom.QuerySelector(parsePage(t, "<div>"+intro+stock+prose+"</div>"), "div")
+			restoreSectionHeadings(root, content)
+			var got []string
+			eachHeading(content, func(h *html.Node) bool { got = append(got, textOfNode(h)); return true })
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("headings %q, want %q", got, tc.want)
 			}
 		})
 	}
