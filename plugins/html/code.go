@@ -202,6 +202,10 @@ func literalText(n *html.Node) string {
 		// a component's styles, written beside its markup (Emotion's
 		// <style> before each line number of Twilio's examples)
 		return ""
+	case n.Data == "textarea":
+		// an editable example's input, laid over the highlighted lines
+		// it repeats: the block's code came out twice, run together
+		return ""
 	}
 	text := childrenText(n)
 	switch {
