@@ -277,7 +277,12 @@ func restoreCodeBlocks(n *html.Node) {
 		if c.Data == "pre" {
 			continue
 		}
-		if c.Data == "code" && strings.Contains(textOf(c), "\n") {
+		// Links inside a page's code are never marked (markLinks), so a
+		// <code> whose text holds a link's mark is prose go-trafilatura
+		// took for code (nginx's notes, a <blockquote> of a sentence with
+		// a code span and a link): as a block, its link's markdown came
+		// out as it is, the address as words.
+		if text := textOf(c); c.Data == "code" && strings.Contains(text, "\n") && !strings.ContainsRune(text, linkOpen) {
 			c.Data, c.DataAtom = "pre", atom.Pre
 			continue
 		}

@@ -208,3 +208,19 @@ func TestHighlighterTableKeepsItsCode(t *testing.T) {
 		t.Errorf("the highlighted code was lost:\n%s", res.Content)
 	}
 }
+
+func TestRestoreCodeBlocks(t *testing.T) {
+	link := string(linkOpen) + string(rune(linkBase)) + "valid_referers" + string(linkClose)
+	tests := []rewriteCase{
+		{"a code of several lines is a block again",
+			"<div><code>if ($slow) {\n    limit_rate 10k;\n}</code></div>",
+			"<div><pre>if ($slow) {\n    limit_rate 10k;\n}</pre></div>"},
+		{"a code of one line stays",
+			"<div><code>limit_rate 10k;</code></div>",
+			"<div><code>limit_rate 10k;</code></div>"},
+		{"prose with a marked link stays, though it runs over lines",
+			"<div><code>A value is set by the\n" + link + " directive.</code></div>",
+			"<div><code>A value is set by the\n" + link + " directive.</code></div>"},
+	}
+	checkRewrite(t, func(body *html.Node) { restoreCodeBlocks(body) }, tests)
+}
