@@ -203,6 +203,10 @@ func literalText(n *html.Node) string {
 		// a component's styles, written beside its markup (Emotion's
 		// <style> before each line number of Twilio's examples)
 		return ""
+	case n.Data == "textarea":
+		// an editable example's input, laid over the highlighted lines
+		// it repeats: the block's code came out twice, run together
+		return ""
 	}
 	text := childrenText(n)
 	switch {
@@ -274,7 +278,12 @@ func restoreCodeBlocks(n *html.Node) {
 		if c.Data == "pre" {
 			continue
 		}
-		if c.Data == "code" && strings.Contains(textOf(c), "\n") {
+		// Links inside a page's code are never marked (markLinks), so a
+		// <code> whose text holds a link's mark is prose go-trafilatura
+		// took for code (nginx's notes, a <blockquote> of a sentence with
+		// a code span and a link): as a block, its link's markdown came
+		// out as it is, the address as words.
+		if text := textOf(c); c.Data == "code" && strings.Contains(text, "\n") && !strings.ContainsRune(text, linkOpen) {
 			c.Data, c.DataAtom = "pre", atom.Pre
 			continue
 		}

@@ -140,6 +140,9 @@ func TestFlattenPreformatted(t *testing.T) {
 		{"a table's cells apart, its rows a line each",
 			`<pre><table><tr><td>A1</td><td>B1</td></tr><tr><td>A2</td><td>B2</td></tr></table></pre>`,
 			"<pre><code>A1\tB1\nA2\tB2\n</code></pre>"},
+		{"an editor's textarea over the lines gives nothing",
+			"<pre><code><span class=\"line\">a</span>\n<span class=\"line\">b</span><textarea>a\nb</textarea></code></pre>",
+			"<pre><code>a\nb</code></pre>"},
 		{"outside pre nothing changes",
 			`<p><em><code>x</code></em> y</p>`,
 			`<p><em><code>x</code></em> y</p>`},
@@ -207,4 +210,20 @@ func TestHighlighterTableKeepsItsCode(t *testing.T) {
 	if !strings.Contains(res.Content, "checkValveStatus") {
 		t.Errorf("the highlighted code was lost:\n%s", res.Content)
 	}
+}
+
+func TestRestoreCodeBlocks(t *testing.T) {
+	link := string(linkOpen) + string(rune(linkBase)) + "valid_referers" + string(linkClose)
+	tests := []rewriteCase{
+		{"a code of several lines is a block again",
+			"<div><code>if ($slow) {\n    limit_rate 10k;\n}</code></div>",
+			"<div><pre>if ($slow) {\n    limit_rate 10k;\n}</pre></div>"},
+		{"a code of one line stays",
+			"<div><code>limit_rate 10k;</code></div>",
+			"<div><code>limit_rate 10k;</code></div>"},
+		{"prose with a marked link stays, though it runs over lines",
+			"<div><code>A value is set by the\n" + link + " directive.</code></div>",
+			"<div><code>A value is set by the\n" + link + " directive.</code></div>"},
+	}
+	checkRewrite(t, func(body *html.Node) { restoreCodeBlocks(body) }, tests)
 }
