@@ -106,8 +106,9 @@ func (t tabs) tabCode(panel *html.Node, hidden func(*html.Node) bool) []*html.No
 // panel's tab as a line of its own, "**Python**", before the panel's
 // first code block, in every panel of a set whose code reaches the
 // content in two panels or more, shown or hidden (a set whose other
-// panels' code stays hidden has nothing to tell apart). The tab is found as browsers and the frameworks find it: the
-// control that names the panel in aria-controls, href="#id",
+// panels' code stays hidden has nothing to tell apart). The tab is
+// found as browsers and the frameworks find it: the control that names
+// the panel in aria-controls, href="#id",
 // data-target or data-bs-target (ARIA's tabs, Bootstrap's nav-tabs,
 // sphinx-tabs, Microsoft Learn), the tab the panel names in
 // aria-labelledby (Starlight, Twilio's Paste), the <label>s of a
@@ -136,6 +137,41 @@ const tabCodePanels = 2
 // returns the labels it wrote. hidden tells whether an element is
 // hidden, shows whether a panel's code reaches the content.
 func labelTabCode(root *html.Node, hidden, shows func(*html.Node) bool) map[*html.Node]bool {
+	panelLabel := tabPanelLabels(root, hidden)
+	// The panels of a set are siblings; a set is labelled when enough of
+	// its panels hold code.
+	firstCode := map[*html.Node]*html.Node{}
+	sets := map[*html.Node]int{}
+	for panel := range panelLabel {
+		if pre := firstCodeBlock(panel, panelLabel, hidden); pre != nil && shows(panel) {
+			firstCode[panel] = pre
+			sets[panel.Parent]++
+		}
+	}
+	labels := map[*html.Node]bool{}
+	for panel, pre := range firstCode {
+		label := panelLabel[panel]
+		if sets[panel.Parent] < tabCodePanels || !shortLabel(label) {
+			continue
+		}
+		at := codeWrapper(pre, panel)
+		if panel.DataAtom != 0 && !blockParent[panel.DataAtom] || strings.EqualFold(strings.TrimRight(lineBefore(panel, at, hidden), ": "), label) {
+			continue
+		}
+		p, strong := element(atom.P), element(atom.Strong)
+		strong.AppendChild(&html.Node{Type: html.TextNode, Data: label})
+		p.AppendChild(strong)
+		at.Parent.InsertBefore(p, at)
+		labels[p] = true
+	}
+	return labels
+}
+
+// tabPanelLabels returns the label of each tab panel of the page whose
+// tab is found (as above): the visible tabs' texts, by the panels they
+// name, by their own ids for the panels that name them, and by order in
+// tab lists and tabbed sets.
+func tabPanelLabels(root *html.Node, hidden func(*html.Node) bool) map[*html.Node]string {
 	byTarget := map[string]string{} // panel id → label
 	byID := map[string]string{}     // tab id → label
 	panelLabel := map[*html.Node]string{}
@@ -170,18 +206,9 @@ func labelTabCode(root *html.Node, hidden, shows func(*html.Node) bool) map[*htm
 	walk(root)
 	var find func(*html.Node)
 	find = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			if _, ok := panelLabel[n]; !ok {
-				if label, ok := byTarget[attr(n, "id")]; ok && attr(n, "id") != "" {
-					panelLabel[n] = label
-				} else if roleOf(n) == "tabpanel" {
-					for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
-						if label, ok := byID[id]; ok {
-							panelLabel[n] = label
-							break
-						}
-					}
-				}
+		if _, ok := panelLabel[n]; !ok && n.Type == html.ElementNode {
+			if label, ok := panelLabelByID(n, byTarget, byID); ok {
+				panelLabel[n] = label
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -189,33 +216,25 @@ func labelTabCode(root *html.Node, hidden, shows func(*html.Node) bool) map[*htm
 		}
 	}
 	find(root)
-	// The panels of a set are siblings; a set is labelled when enough of
-	// its panels hold code.
-	firstCode := map[*html.Node]*html.Node{}
-	sets := map[*html.Node]int{}
-	for panel := range panelLabel {
-		if pre := firstCodeBlock(panel, panelLabel, hidden); pre != nil && shows(panel) {
-			firstCode[panel] = pre
-			sets[panel.Parent]++
+	return panelLabel
+}
+
+// panelLabelByID returns the label of the tab that names n by its id, or
+// that n names in aria-labelledby when it is a tab panel.
+func panelLabelByID(n *html.Node, byTarget, byID map[string]string) (string, bool) {
+	if id := attr(n, "id"); id != "" {
+		if label, ok := byTarget[id]; ok {
+			return label, true
 		}
 	}
-	labels := map[*html.Node]bool{}
-	for panel, pre := range firstCode {
-		label := panelLabel[panel]
-		if sets[panel.Parent] < tabCodePanels || !shortLabel(label) {
-			continue
+	if roleOf(n) == "tabpanel" {
+		for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
+			if label, ok := byID[id]; ok {
+				return label, true
+			}
 		}
-		at := codeWrapper(pre, panel)
-		if panel.DataAtom != 0 && !blockParent[panel.DataAtom] || strings.EqualFold(strings.TrimRight(lineBefore(panel, at, hidden), ": "), label) {
-			continue
-		}
-		p, strong := element(atom.P), element(atom.Strong)
-		strong.AppendChild(&html.Node{Type: html.TextNode, Data: label})
-		p.AppendChild(strong)
-		at.Parent.InsertBefore(p, at)
-		labels[p] = true
 	}
-	return labels
+	return "", false
 }
 
 // blockParent are the elements a paragraph can stand in (and custom
