@@ -19,7 +19,9 @@ var flattenDepths = []int{256, 128, 32}
 // flatten rewrites page with every element opened deeper than depth
 // dropped, its start tag and the end tag that closes it, its content
 // kept where it stood: a 600-deep nest of unclosed <div>s becomes 256
-// <div>s holding the same text. One tokenizer pass, linear in the page;
+// <div>s holding the same text. A dropped tag of a block (any element but
+// the inline ones) leaves a line break, so the text of the blocks it
+// separated does not run together ("post 126post 127"). One tokenizer pass, linear in the page;
 // the elements past depth are counted in runs of one name, so a page of
 // 100,000 nested tags costs one entry.
 func flatten(page string, depth int) string {
@@ -49,12 +51,14 @@ func flatten(page string, depth int) string {
 				break
 			}
 			excess = pushRun(excess, tag)
+			blockBreak(&out, tag)
 			continue
 		case html.EndTagToken:
 			name, _ := z.TagName()
 			tag := string(name)
 			if n := len(excess); n > 0 && excess[n-1].name == tag {
 				excess = popRun(excess)
+				blockBreak(&out, tag)
 				continue
 			}
 			for i := len(open) - 1; i >= 0; i-- {
@@ -65,6 +69,14 @@ func flatten(page string, depth int) string {
 			}
 		}
 		out.Write(raw)
+	}
+}
+
+// blockBreak writes the line break a dropped block's tag leaves: a
+// character, shorter than any tag, so flatten never outgrows the page.
+func blockBreak(out *bytes.Buffer, tag string) {
+	if !inlineElements[tag] {
+		out.WriteByte('\n')
 	}
 }
 

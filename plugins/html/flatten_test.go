@@ -33,6 +33,9 @@ func TestDeepNestingIsFlattened(t *testing.T) {
 			if !strings.Contains(res.Content, "The harbour master posts the tide tables") {
 				t.Errorf("content lacks the text:\n%.300s", res.Content)
 			}
+			if i := strings.Index(res.Content, "sail.The"); i >= 0 {
+				t.Errorf("two paragraphs ran together: %q", res.Content[max(i-40, 0):i+40])
+			}
 			if strings.Contains(res.Content, "LOW") {
 				t.Errorf("a script reached the content:\n%.300s", res.Content)
 			}
