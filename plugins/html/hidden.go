@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Pages hide instructions for agents where a human reader cannot see them.
@@ -193,8 +194,11 @@ func (h hiding) keepTabCode(n, c *html.Node) {
 
 // panels returns the ids of the elements that a visible control opens:
 // tabs, accordions and disclosure buttons name their panel in
-// aria-controls, data-target, data-bs-target or data-panel-id. A reader opens such a
-// panel with a click, so its text is content, hidden or not.
+// aria-controls, data-target, data-bs-target or data-panel-id. A reader
+// opens such a panel with a click, so its text is content, hidden or not.
+// A control shows itself by its text, a picture, or a name given for an
+// icon (aria-label, title); an empty element naming a panel is no control
+// a reader can see, and opened a hidden instruction with one more tag.
 func panels(root *html.Node) map[string]bool {
 	ids := map[string]bool{}
 	var walk func(*html.Node)
@@ -204,7 +208,11 @@ func panels(root *html.Node) map[string]bool {
 				return // a control nobody sees opens nothing
 			}
 			for _, key := range []string{"aria-controls", "data-target", "data-bs-target", "data-panel-id"} {
-				for _, id := range strings.Fields(attr(n, key)) {
+				targets := strings.Fields(attr(n, key))
+				if len(targets) == 0 || !showsItself(n) {
+					continue
+				}
+				for _, id := range targets {
 					ids[strings.TrimPrefix(id, "#")] = true
 				}
 			}
@@ -215,6 +223,21 @@ func panels(root *html.Node) map[string]bool {
 	}
 	walk(root)
 	return ids
+}
+
+// showsItself reports whether a control is something a reader sees: it
+// has visible text or a picture (<img>, <svg>), or names its icon in
+// aria-label or title.
+func showsItself(n *html.Node) bool {
+	if strings.TrimSpace(attr(n, "aria-label")) != "" || strings.TrimSpace(attr(n, "title")) != "" {
+		return true
+	}
+	if shownText(n, isHidden) != "" {
+		return true
+	}
+	return findElement(n, func(c *html.Node) bool {
+		return (c.DataAtom == atom.Img || c.DataAtom == atom.Svg) && !isHidden(c)
+	}) != nil
 }
 
 // overlayWords name overlays: a control opens them over the page, not

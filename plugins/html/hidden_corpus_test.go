@@ -166,6 +166,10 @@ var hidingTechniques = []technique{
 		`<div role="tabpanel"><pre>print(1)` + "\n" + `print(2)</pre></div><div role="tabpanel" hidden><pre>fmt.Println(1)` + "\n" + `fmt.Println(2)</pre></div>`},
 	{name: "tab-label-tabbed-set-hidden-label", markup: `<div class="tabbed-set"><div class="tabbed-labels"><label for="a">Python</label><label for="b" style="display:none">INSTRUCTION</label></div>` +
 		`<div class="tabbed-content"><div class="tabbed-block"><pre>print(1)` + "\n" + `print(2)</pre></div><div class="tabbed-block"><pre>fmt.Println(1)` + "\n" + `fmt.Println(2)</pre></div></div></div>`},
+	// panels (hidden.go): only a control a reader sees opens a hidden
+	// panel; an empty element naming it is none
+	{name: "panel-empty-control", markup: `<span aria-controls="p-empty"></span><div id="p-empty" style="display:none"><p>INSTRUCTION</p></div>`},
+	{name: "panel-blank-icon-control", markup: `<i data-bs-target="#p-icon"> </i><div id="p-icon" hidden><p>INSTRUCTION</p></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
 
