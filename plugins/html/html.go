@@ -240,6 +240,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("cells", root, keepCellCode)
 	r.apply("pre", root, flattenPreformatted)
 	r.apply("emphasis", root, flattenEmphasis)
+	breakAfterSummaries(root)
 	r.apply("spaces", root, markSpaces)
 	page := pageTypeWith(root, r)
 	r.apply("landmarks", root, dropLandmarks)

@@ -115,6 +115,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 		markImages(root, objs, objs.base)
 	}
 	nameCodeLanguages(root)
+	breakAfterSummaries(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
 	return page, markLinks(root, true)

@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // tidy removes from the content what an agent pays tokens for and cannot
@@ -216,4 +217,21 @@ func hasElement(n *html.Node, tag string) bool {
 		}
 	}
 	return false
+}
+
+// breakAfterSummaries puts a line break after each <summary> that text
+// or an inline element follows in its <details>. A browser lays the
+// summary out as a block of its own; go-trafilatura makes it a <b>, so
+// the disclosed text ran into it ("**More**The details…").
+func breakAfterSummaries(root *html.Node) {
+	for _, s := range matching(root, func(n *html.Node) bool { return n.DataAtom == atom.Summary }) {
+		next := s.NextSibling
+		for next != nil && next.Type == html.TextNode && strings.TrimFunc(next.Data, isBlank) == "" {
+			next = next.NextSibling
+		}
+		if next == nil || next.Type == html.ElementNode && !inlineElements[next.Data] {
+			continue
+		}
+		s.Parent.InsertBefore(element(atom.Br), s.NextSibling)
+	}
 }

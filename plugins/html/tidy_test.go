@@ -151,3 +151,24 @@ func TestEchoingImageLinksDropped(t *testing.T) {
 		})
 	}
 }
+
+// TestSummaryStandsApart: a <details>'s summary is a block of its own, so
+// the text it discloses does not run into it, in either mode.
+func TestSummaryStandsApart(t *testing.T) {
+	const page = `<html><body><article><h1>Tide notes</h1><p>The harbour master posts the tide tables each morning beside the ferry office, and fishermen read them before they sail.</p>` +
+		`<details><summary>More</summary>The spring tides come twice a month, at the new and the full moon.</details>` +
+		`<details><summary>Sources</summary><p>The port authority's almanac.</p></details>` +
+		`<p>The harbour master posts the tide tables each morning beside the ferry office again.</p></article></body></html>`
+	for _, opts := range []map[string]string{nil, {"only_main_content": "false"}} {
+		res, err := extractHTML(t, []byte(page), pageURL, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Content, "More") || strings.Contains(res.Content, "MoreThe") || strings.Contains(res.Content, "More**The") {
+			t.Errorf("options %v: the summary ran into its text:\n%s", opts, res.Content)
+		}
+		if !strings.Contains(res.Content, "The port authority's almanac.") {
+			t.Errorf("options %v: a summary's block lost:\n%s", opts, res.Content)
+		}
+	}
+}
