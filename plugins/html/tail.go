@@ -67,11 +67,26 @@ func shortTailStart(blocks []string) int {
 }
 
 func isLinkList(block string) bool {
-	if isFence(block) {
-		return false // code shows links as text
+	if isFence(block) || isQuestionIndex(block) {
+		return false // code shows links as text; an FAQ's index is content
 	}
 	links, linked, other := linkWords(block)
 	return links >= 3 && float64(linked) >= linkShare*float64(linked+other)
+}
+
+// isQuestionIndex reports whether every link of block is a question: an
+// FAQ's index, whose questions lead to the page's own answers (a town's
+// building department lists "How do I know if I need a permit?" and
+// fifteen more). Tags and "read next" lists name topics and titles, and a
+// title that asks is one among them.
+func isQuestionIndex(block string) bool {
+	texts := mdLink.FindAllStringSubmatch(block, -1)
+	for _, l := range texts {
+		if !strings.HasSuffix(strings.TrimSpace(l[1]), "?") {
+			return false
+		}
+	}
+	return len(texts) > 0
 }
 
 // linkShare is the share of a block's words in links above which the

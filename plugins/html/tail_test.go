@@ -22,6 +22,9 @@ func TestDropLinkTail(t *testing.T) {
 		{"an article's paragraphs after links stay", "Intro.\n\n" + tags + "\n\n" + strings.Repeat("The article goes on after its list of links. ", 4), "Intro.\n\n" + tags + "\n\n" + strings.Repeat("The article goes on after its list of links. ", 4), true},
 		{"an article ending in links loses only them", "Intro.\n\nComments are moderated.\n\n" + tags, "Intro.\n\nComments are moderated.", true},
 		{"an article of one short block stays", "Comments are moderated.", "Comments are moderated.", true},
+		{"an FAQ's questions stay", "Permits.\n\n- [How do I get a permit?](/q/1)\n- [Do I need a permit for a pool?](/q/2)\n- [How do I file a complaint?](/q/3)",
+			"Permits.\n\n- [How do I get a permit?](/q/1)\n- [Do I need a permit for a pool?](/q/2)\n- [How do I file a complaint?](/q/3)", false},
+		{"a title that asks is one of the list", "Text.\n\n- [What is yoga?](/1)\n- [Ten poses](/2)\n- [Yoga at home](/3)", "Text.", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
