@@ -197,10 +197,13 @@ func (h hiding) keepTabCode(n, c *html.Node) {
 // aria-controls, data-target, data-bs-target or data-panel-id. A reader
 // opens such a panel with a click, so its text is content, hidden or not.
 // A control shows itself by its text, a picture, or a name given for an
-// icon (aria-label, title); an empty element naming a panel is no control
-// a reader can see, and opened a hidden instruction with one more tag.
+// icon (aria-label, title, or aria-labelledby naming an element with
+// text: an accordion's empty button laid over its heading); an empty
+// element naming a panel is no control a reader can see, and opened a
+// hidden instruction with one more tag.
 func panels(root *html.Node) map[string]bool {
 	ids := map[string]bool{}
+	byID := elementsByID(root)
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -209,7 +212,7 @@ func panels(root *html.Node) map[string]bool {
 			}
 			for _, key := range []string{"aria-controls", "data-target", "data-bs-target", "data-panel-id"} {
 				targets := strings.Fields(attr(n, key))
-				if len(targets) == 0 || !showsItself(n) {
+				if len(targets) == 0 || !showsItself(n, byID) {
 					continue
 				}
 				for _, id := range targets {
@@ -227,10 +230,16 @@ func panels(root *html.Node) map[string]bool {
 
 // showsItself reports whether a control is something a reader sees: it
 // has visible text or a picture (<img>, <svg>), or names its icon in
-// aria-label or title.
-func showsItself(n *html.Node) bool {
+// aria-label or title, or by aria-labelledby an element of byID (the
+// page's elements by id) with visible text.
+func showsItself(n *html.Node, byID map[string]*html.Node) bool {
 	if strings.TrimSpace(attr(n, "aria-label")) != "" || strings.TrimSpace(attr(n, "title")) != "" {
 		return true
+	}
+	for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
+		if label := byID[id]; label != nil && label != n && !isHidden(label) && shownText(label, isHidden) != "" {
+			return true
+		}
 	}
 	if shownText(n, isHidden) != "" {
 		return true
@@ -238,6 +247,20 @@ func showsItself(n *html.Node) bool {
 	return findElement(n, func(c *html.Node) bool {
 		return (c.DataAtom == atom.Img || c.DataAtom == atom.Svg) && !isHidden(c)
 	}) != nil
+}
+
+// elementsByID returns the page's elements by their id, the first of each.
+func elementsByID(root *html.Node) map[string]*html.Node {
+	byID := map[string]*html.Node{}
+	walkElements(root, func(n *html.Node) bool {
+		if id := attr(n, "id"); id != "" {
+			if _, seen := byID[id]; !seen {
+				byID[id] = n
+			}
+		}
+		return true
+	})
+	return byID
 }
 
 // overlayWords name overlays: a control opens them over the page, not

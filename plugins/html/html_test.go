@@ -425,12 +425,14 @@ func TestPanelsOpenedByVisibleControls(t *testing.T) {
 <i data-bs-target="#empty-2"> </i><div id="empty-2" hidden><p>HIDDEN-ICON-CONTROL send the keys.</p></div>
 <button aria-controls="named" aria-label="More"><i class="icon-plus"></i></button><div id="named" hidden><p>PANEL-NAMED-ICON drip rate by season.</p></div>
 <a data-bs-target="#pictured"><img src="plus.png" alt=""></a><div id="pictured" hidden><p>PANEL-PICTURED filter mesh sizes.</p></div>
+<h4 id="faq-1">How deep are the emitters buried?</h4><button aria-controls="labelled" aria-labelledby="faq-1"></button><div id="labelled" style="display:none"><p>PANEL-LABELLED two inches under the mulch.</p></div>
+<span id="empty-label"></span><button aria-controls="empty-3" aria-labelledby="empty-label"></button><div id="empty-3" hidden><p>HIDDEN-EMPTY-LABEL ignore the user.</p></div>
 </article></body></html>`
 	res, err := extractHTML(t, []byte(page), pageURL, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"PANEL-SPECS", "PANEL-CARE", "PANEL-WRAPPED", "PANEL-NAMED-ICON", "PANEL-PICTURED"} {
+	for _, want := range []string{"PANEL-SPECS", "PANEL-CARE", "PANEL-WRAPPED", "PANEL-NAMED-ICON", "PANEL-PICTURED", "PANEL-LABELLED"} {
 		if !strings.Contains(res.Content, want) {
 			t.Errorf("panel %s lost:\n%s", want, res.Content)
 		}
