@@ -1,6 +1,7 @@
 package html
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -64,6 +65,15 @@ func unwrapLayoutTables(n *html.Node) {
 // tablesInnermostFirst lists the tables under root, each after the tables
 // inside it.
 func tablesInnermostFirst(root *html.Node) []*html.Node {
+	return innermostFirst(root, "table")
+}
+
+// innermostFirst lists the elements under root of the given names, each
+// after those inside it, so that rewriting one leaves the ones already
+// rewritten in place; nothing inside a script, style, template or
+// textarea is one. Elements are known by name, as in go-trafilatura's
+// tree.
+func innermostFirst(root *html.Node, names ...string) []*html.Node {
 	var out []*html.Node
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -76,7 +86,7 @@ func tablesInnermostFirst(root *html.Node) []*html.Node {
 				continue
 			}
 			walk(c)
-			if c.Data == "table" {
+			if slices.Contains(names, c.Data) {
 				out = append(out, c)
 			}
 		}

@@ -81,31 +81,12 @@ func listCellItems(root *html.Node) {
 		}
 		for _, r := range rowsOf(t) {
 			for _, c := range cellsOf(r) {
-				for _, l := range listsInnermostFirst(c) {
+				for _, l := range innermostFirst(c, "ul", "ol") {
 					listAsItems(l)
 				}
 			}
 		}
 	}
-}
-
-// listsInnermostFirst lists the lists under n, each after those inside it.
-func listsInnermostFirst(n *html.Node) []*html.Node {
-	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type != html.ElementNode {
-				continue
-			}
-			walk(c)
-			if c.DataAtom == atom.Ul || c.DataAtom == atom.Ol {
-				out = append(out, c)
-			}
-		}
-	}
-	walk(n)
-	return out
 }
 
 // listAsItems replaces list l by a <span> of its items, each led by "• ".
