@@ -33,16 +33,20 @@ func TestFlattenEmphasis(t *testing.T) {
 }
 
 // A list item's term and definition, parted by a line break set in bold,
-// do not run together.
+// do not run together, in the main content or on the whole page.
 func TestBoldLineBreakParts(t *testing.T) {
 	para := "<p>" + strings.Repeat("Words of a paragraph that is long enough to count as text. ", 4) + "</p>"
 	page := `<html><body><article><h1>Apps</h1>` + para + `<ul><li><b>Internal Apps</b><b><br></b><span>Built for a company.</span></li>` +
-		`<li><b>Partner Apps</b><b><br></b><span>Built for partners.</span></li></ul>` + para + `</article></body></html>`
-	res, err := extractHTML(t, []byte(page), "https://apps.example/kinds", nil)
-	if err != nil {
-		t.Fatal(err)
+		`<li><b>Partner Apps</b><b><br></b><span>Built for partners.</span></li></ul>` +
+		`<p>Both kinds are reviewed <b><br></b>before release.</p>` + para + `</article></body></html>`
+	for _, opts := range []map[string]string{nil, {OptionMainContent: "false"}} {
+		res, err := extractHTML(t, []byte(page), "https://apps.example/kinds", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkText(t, res.Content, []string{"**Internal Apps**  \n  Built for a company.", "reviewed  \nbefore release"},
+			[]string{"**Internal Apps**Built", "reviewed\nbefore"})
 	}
-	checkText(t, res.Content, []string{"**Internal Apps**  \n  Built for a company."}, []string{"**Internal Apps**Built"})
 }
 
 // TestNestedEmphasisKeepsItsPlace: a list of terms each in a doubled bold

@@ -115,6 +115,9 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 		markImages(root, objs, objs.base)
 	}
 	nameCodeLanguages(root)
+	// The markdown converter loses a line break set in an emphasis of its
+	// own after a space, as go-trafilatura does (emphasis.go).
+	flattenEmphasis(root)
 	breakAfterSummaries(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
