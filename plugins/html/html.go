@@ -43,6 +43,7 @@ func New() sdk.Extractor {
 	))
 	conv.Register.Renderer(renderLooseTable, htmltomarkdown.PriorityEarly)
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
+	conv.Register.Renderer(renderQuotedCode, htmltomarkdown.PriorityEarly)
 	return &Extractor{md: conv}
 }
 
