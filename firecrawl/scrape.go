@@ -286,6 +286,9 @@ type scrapeMetadata struct {
 	// Tags are the page's og:*, twitter:* and article:* meta tags by
 	// name as written, as Firecrawl lists them beside its own fields.
 	Tags map[string]string `json:"-"`
+	// Schema is what the page's JSON-LD says (the extractor's schema_*
+	// metadata), written beside the fields as the tags are.
+	Schema map[string]string `json:"-"`
 }
 
 // MarshalJSON writes the fields with the meta tags beside them; a tag
@@ -293,16 +296,18 @@ type scrapeMetadata struct {
 func (m scrapeMetadata) MarshalJSON() ([]byte, error) {
 	type plain scrapeMetadata
 	b, err := json.Marshal(plain(m))
-	if err != nil || len(m.Tags) == 0 {
+	if err != nil || len(m.Tags) == 0 && len(m.Schema) == 0 {
 		return b, err
 	}
 	var out map[string]any
 	if err := json.Unmarshal(b, &out); err != nil {
 		return nil, err
 	}
-	for k, v := range m.Tags {
-		if _, taken := out[k]; !taken {
-			out[k] = v
+	for _, extra := range []map[string]string{m.Tags, m.Schema} {
+		for k, v := range extra {
+			if _, taken := out[k]; !taken {
+				out[k] = v
+			}
 		}
 	}
 	return json.Marshal(out)
@@ -339,6 +344,22 @@ func (m *scrapeMetadata) fromPage(page pageInfo) {
 			m.Tags[name] = v
 		}
 	}
+}
+
+// schemaMetadata is the extractor's schema_* metadata (what the page's
+// JSON-LD says of a product, recipe, event, …), without invisible
+// characters, or nil.
+func schemaMetadata(m map[string]string) map[string]string {
+	var schema map[string]string
+	for k, v := range m {
+		if strings.HasPrefix(k, "schema_") {
+			if schema == nil {
+				schema = map[string]string{}
+			}
+			schema[k], _ = invisible.Strip(v)
+		}
+	}
+	return schema
 }
 
 // shownWarnings are the Doc's warnings but the extract stage's cuts of
@@ -660,6 +681,7 @@ func scrapeAnswer(req *scrapeRequest, res *service.Result) scrapeDoc {
 		m := doc.Extraction.Metadata
 		out.Metadata.Title, out.Metadata.Description, out.Metadata.Language = doc.Extraction.Title, m["description"], m["language"]
 		out.Metadata.NumPages, _ = strconv.Atoi(m["pages"]) // PDFs
+		out.Metadata.Schema = schemaMetadata(m)
 	}
 	out.Metadata.fromPage(page)
 	out.Metadata.ScrapeID, out.Metadata.CreditsUsed, out.Metadata.ProxyUsed = newID(), 1, "basic"

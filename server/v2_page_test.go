@@ -43,8 +43,8 @@ func TestScrapeLinks(t *testing.T) {
 // <title> (og:title only in ogTitle), the description from <meta
 // name="description"> (og:description only in ogDescription), og and twitter tags
 // (named and as written), keywords, robots, times, an absolute favicon,
-// scrapeId, creditsUsed, proxyUsed; an origin's 404 sets error and a
-// warning.
+// what the page's JSON-LD says (schema_*), scrapeId, creditsUsed,
+// proxyUsed; an origin's 404 sets error and a warning.
 func TestScrapeMetadata(t *testing.T) {
 	t.Parallel()
 	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -60,7 +60,8 @@ func TestScrapeMetadata(t *testing.T) {
 			`<meta name="keywords" content="a, b"><meta name="robots" content="index, follow">`+
 			`<meta property="og:description" content="OG words"><meta name="description" content="The page's own words">`+
 			`<meta property="article:published_time" content="2026-01-02T03:04:05Z">`+
-			`<meta property="article:modified_time" content="2026-02-03T04:05:06Z"></head>`+
+			`<meta property="article:modified_time" content="2026-02-03T04:05:06Z">`+
+			`<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Widget","offers":{"@type":"Offer","price":"9.99","priceCurrency":"EUR"}}</script></head>`+
 			`<body><article><h1>Meta</h1><p>Enough text to count as the main content of this page.</p></article></body></html>`)
 	}))
 	defer origin.Close()
@@ -72,7 +73,8 @@ func TestScrapeMetadata(t *testing.T) {
 		"og:title": "OG Meta", "twitter:card": "summary_large_image", "keywords": "a, b", "robots": "index, follow",
 		"description": "The page's own words", "ogDescription": "OG words",
 		"publishedTime": "2026-01-02T03:04:05Z", "modifiedTime": "2026-02-03T04:05:06Z",
-		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic"}
+		"favicon": origin.URL + "/favicon.png", "creditsUsed": 1.0, "proxyUsed": "basic",
+		"schema_type": "Product", "schema_name": "Widget", "schema_price": "9.99", "schema_price_currency": "EUR"}
 	for k, v := range want {
 		if meta[k] != v {
 			t.Errorf("metadata %s = %v, want %v", k, meta[k], v)
