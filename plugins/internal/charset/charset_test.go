@@ -7,6 +7,10 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 )
 
 // readSource returns a text of testdata/source, as written.
@@ -193,4 +197,29 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestShortTextDecodesCleanly: of the charsets the detector ties on a
+// short text, one in which the bytes are valid is taken (four Chinese
+// characters of GB18030 came out as Shift_JIS, two sequences replaced).
+func TestShortTextDecodesCleanly(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		enc  encoding.Encoding
+		text string
+	}{
+		{"gb18030", simplifiedchinese.GB18030, "<html><body><p>今天休息。</p></body></html>"},
+		{"shift_jis", japanese.ShiftJIS, "<html><body><p>今日は休みです。</p></body></html>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body, err := tc.enc.NewEncoder().Bytes([]byte(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := DecodeHTML(body, "text/html")
+			if string(r.Text) != tc.text {
+				t.Errorf("read as %s: %q, want %q (warnings %q)", r.Charset, r.Text, tc.text, r.Warnings)
+			}
+		})
+	}
 }
