@@ -3,6 +3,7 @@ package html
 import (
 	"errors"
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,7 @@ func cssDeclarations(list string) map[string]string {
 
 // styleHints are the properties invisibleDecls reads: a style naming none
 // of them is not parsed.
-var styleHints = []string{"opacity", "font", "color", "clip", "transform", "text-indent", "height", "content-visibility"}
+var styleHints = []string{"opacity", "font", "color", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility"}
 
 // invisibleStyle reports whether an inline style makes its element's text
 // invisible in one of the ways invisibleDecls knows.
@@ -61,7 +62,8 @@ func invisibleStyle(style string) bool {
 func invisibleDecls(d map[string]string) bool {
 	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
 		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
-		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) ||
+		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) || isZero(d["scale"]) ||
+		filteredAway(d["filter"]) || translatedAway(d["transform"], d["translate"]) ||
 		indentedAway(d["text-indent"]) || d["content-visibility"] == "hidden" ||
 		overflowHidden(d) && (isZero(d["height"]) || isZero(d["max-height"]) || isZero(d["line-height"]))
 }
@@ -126,13 +128,19 @@ func zeroOpacity(value string) bool {
 	return ok && n <= 0.01 && (unit == "" || unit == "%" && n <= 1)
 }
 
-// transparentColor reports whether a colour is fully transparent.
+// transparentColor reports whether a colour is fully transparent: its
+// alpha is nothing, after a comma ("rgba(0,0,0,0)") or a slash
+// ("hsl(0 0% 0% / 0)", which cssValue writes "hsl(00%0%/0)").
 func transparentColor(value string) bool {
 	if value == "transparent" {
 		return true
 	}
-	if args, ok := strings.CutPrefix(value, "rgba("); ok {
-		parts := strings.Split(strings.TrimSuffix(args, ")"), ",")
+	if open := strings.IndexByte(value, '('); open > 0 && strings.HasSuffix(value, ")") {
+		args := value[open+1 : len(value)-1]
+		if _, alpha, ok := strings.Cut(args, "/"); ok {
+			return zeroOpacity(alpha)
+		}
+		parts := strings.Split(args, ",")
 		return len(parts) == 4 && zeroOpacity(parts[3])
 	}
 	if hex, ok := strings.CutPrefix(value, "#"); ok {
@@ -253,6 +261,55 @@ func scaledAway(transform string) bool {
 		rest = rest[shut:]
 	}
 }
+
+// filteredAway reports whether a filter makes its element transparent
+// ("opacity(0)").
+func filteredAway(filter string) bool {
+	_, args, ok := strings.Cut(filter, "opacity(")
+	if !ok {
+		return false
+	}
+	arg, _, _ := strings.Cut(args, ")")
+	return zeroOpacity(arg)
+}
+
+// translatedAway reports whether a transform's translation, or the
+// translate property, moves its element left or up as far as
+// indentedAway counts (a thousand pixels, fifty ems).
+func translatedAway(transform, translate string) bool {
+	var lengths []string
+	for rest := transform; ; {
+		i := strings.Index(rest, "translate")
+		if i < 0 {
+			break
+		}
+		rest = rest[i:]
+		open, shut := strings.IndexByte(rest, '('), strings.IndexByte(rest, ')')
+		if open < 0 || shut < open {
+			break
+		}
+		lengths = append(lengths, strings.Split(rest[open+1:shut], ",")...)
+		rest = rest[shut:]
+	}
+	if translate != "" {
+		// cssValue took out the spaces between the lengths ("0-9999px"):
+		// each is read up to its unit.
+		lengths = append(lengths, cssLength.FindAllString(translate, 3)...)
+	}
+	for _, l := range lengths {
+		// Moved right or down, an element widens the page's scrolling
+		// area and a reader scrolls to it; left or up, it is gone.
+		// A percentage is of the element's own size: an off-canvas menu
+		// parked at -100% slides in when opened.
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "-") && !strings.HasSuffix(l, "%") && !strings.HasSuffix(l, "vw") && indentedAway(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// cssLength is a length in a list written without spaces.
+var cssLength = regexp.MustCompile(`[-+]?[\d.]+[a-z%]*`)
 
 // indentedAway reports whether a text-indent moves the text far off its
 // box (image replacement, or hiding): a thousand pixels or fifty ems.

@@ -58,6 +58,23 @@ func TestInvisibleStyle(t *testing.T) {
 		{"content-visibility: hidden", true},
 		{"content-visibility: auto", false},
 		{"color: red; margin: 0", false},
+		{"color: hsl(0 0% 0% / 0)", true},
+		{"color: rgb(0 0 0 / 0%)", true},
+		{"color: hsl(0 0% 0% / 0.8)", false},
+		{"filter: opacity(0)", true},
+		{"filter: blur(2px) opacity(0%)", true},
+		{"filter: opacity(0.5)", false},
+		{"scale: 0", true},
+		{"scale: 0 0", true},
+		{"scale: 1", false},
+		{"transform: translateX(-10000px)", true},
+		{"transform: translate(-9999px, 0)", true},
+		{"transform: translate3d(0, -80em, 0)", true},
+		{"translate: -10000px 0", true},
+		{"transform: translateX(10000px)", false},
+		{"transform: translateX(-100%)", false},
+		{"transform: translateX(-300px)", false},
+		{"translate: -100vw", false},
 	} {
 		if got := invisibleStyle(tc.style); got != tc.want {
 			t.Errorf("style %q invisible = %v, want %v", tc.style, got, tc.want)
@@ -96,6 +113,49 @@ aside.note p { color: transparent }
 		if !strings.Contains(text, w) {
 			t.Errorf("%s lost", w)
 		}
+	}
+}
+
+// TestInvisibleRulesInAtRules: a rule inside an at-rule that applies on
+// every screen hides as one outside it; one that applies on some screens
+// only, on paper, or to a transition's first frame hides nothing, and a
+// responsive rule that shows what another folds keeps it. Selectors with
+// :is(), :where() and :has(> …) select as in a browser.
+func TestInvisibleRulesInAtRules(t *testing.T) {
+	for _, tc := range []struct {
+		name, sheet, element string
+		gone                 bool
+	}{
+		{"media screen", `@media screen { .n { display: none } }`, `<p class="n">W</p>`, true},
+		{"media all and min-width 0", `@media all and (min-width: 0px) { .n { display: none } }`, `<p class="n">W</p>`, true},
+		{"media not print", `@media not print { .n { visibility: hidden } }`, `<p class="n">W</p>`, true},
+		{"media range", `@media (width >= 0) { .n { font-size: 0 } }`, `<p class="n">W</p>`, true},
+		{"supports", `@supports (display: grid) { .n { display: none } }`, `<p class="n">W</p>`, true},
+		{"layer in media", `@layer base { @media screen { .a .n { opacity: 0 } } }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"is", `:is(.a, .z) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"where", `:where(.a) > .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"has child", `.a:has(> .n) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"is not matching", `:is(.b, .z) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, false},
+		{"phones only", `@media (max-width: 600px) { .n { display: none } }`, `<p class="n">W</p>`, false},
+		{"desktops only", `@media screen and (min-width: 1024px) { .n { display: none } }`, `<p class="n">W</p>`, false},
+		{"print", `@media print { .n { display: none } }`, `<p class="n">W</p>`, false},
+		{"dark mode", `@media (prefers-color-scheme: dark) { .n { display: none } }`, `<p class="n">W</p>`, false},
+		{"supports not", `@supports not (display: grid) { .n { display: none } }`, `<p class="n">W</p>`, false},
+		{"keyframes", `@keyframes f { from { opacity: 0 } } .n { animation: f 1s }`, `<p class="n">W</p>`, false},
+		{"starting style", `@starting-style { .n { opacity: 0 } }`, `<p class="n">W</p>`, false},
+		{"shown on every screen", `.fold { display: none } @media screen { .wide { display: block } }`, `<p class="fold wide">W</p>`, false},
+		{"folded outside at-rules, shown on wide screens only", `.fold { display: none } @media (min-width: 768px) { .wide { display: block } }`, `<p class="fold wide">W</p>`, true},
+		{"folded on every screen, shown on wide ones", `@media (min-width: 0px) { .a { display: none } } @media (min-width: 900px) { .a { display: block } }`, `<div class="a">W</div>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body><article>`+
+				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+
+				`<p>`+strings.Repeat("Visible words a reader sees on this page. ", 10)+`</p></article></body></html>`)
+			removeHidden(root)
+			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+				t.Errorf("removed = %v, want %v", gone, tc.gone)
+			}
+		})
 	}
 }
 
@@ -150,7 +210,8 @@ func TestInvisibleConventions(t *testing.T) {
 
 // FuzzInvisibleRules: any stylesheet is read without a panic.
 func FuzzInvisibleRules(f *testing.F) {
-	for _, seed := range []string{".a{opacity:0}", "#b c.d{font-size:0}", "@media x{.e{opacity:0}}", "{{color:#fff;background:#fff", ".f{height:0;overflow:hidden}}}"} {
+	for _, seed := range []string{".a{opacity:0}", "#b c.d{font-size:0}", "@media x{.e{opacity:0}}", "{{color:#fff;background:#fff", ".f{height:0;overflow:hidden}}}",
+		"@media screen{@layer a{:is(.a,p) .b{display:none}}}", "@supports (x){:where(p){scale:0}}", "@media (width>=0){.a{translate:0 -9999px}}}"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, sheet string) {

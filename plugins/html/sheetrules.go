@@ -1,6 +1,7 @@
 package html
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -11,7 +12,8 @@ import (
 
 // A page's own <style> can hide text as an inline style does (a class
 // with font-size:0 or opacity:0, a rule with display:none).
-// pageInvisibleRules reads those rules outside any at-rule; their
+// pageInvisibleRules reads those rules outside any at-rule and inside the
+// at-rules that apply on every screen (atrules.go); their
 // selectors are matched with cascadia, so descendant, child and sibling
 // combinators, attributes and :not() select as a browser selects. A
 // selector that depends on a state a reader changes (:hover, :focus,
@@ -30,7 +32,7 @@ import (
 // places, never more than stays visible) apply to both.
 
 // hintWords are the properties whose values invisibleHint reads.
-var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "text-indent", "height", "content-visibility", "clip-path", "display", "visibility"}
+var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "translate", "filter", "text-indent", "height", "content-visibility", "clip-path", "display", "visibility"}
 
 // invisibleHint reports whether the property named at text[i:] (one of
 // hintWords, in lower-cased text) has a value that may make text
@@ -41,9 +43,12 @@ var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "text
 // background counts when the rule declares both alike.
 func invisibleHint(text string, i int, word string) bool {
 	value := text[i+len(word):]
-	if word == "scale" {
+	if word == "scale" || word == "translate" {
 		value = strings.TrimLeft(value, "xyz3d")
-		return strings.HasPrefix(value, "(") && strings.HasPrefix(strings.TrimLeft(value[1:], " "), "0")
+		if strings.HasPrefix(value, "(") {
+			arg := strings.TrimLeft(value[1:], " ")
+			return word == "scale" && strings.HasPrefix(arg, "0") || word == "translate" && strings.HasPrefix(arg, "-")
+		}
 	}
 	value = strings.TrimLeft(value, " \t\r\n")
 	if !strings.HasPrefix(value, ":") {
@@ -51,6 +56,12 @@ func invisibleHint(text string, i int, word string) bool {
 	}
 	value = strings.TrimLeft(value[1:], " \t\r\n")
 	switch word {
+	case "scale":
+		return strings.HasPrefix(value, "0")
+	case "translate":
+		return strings.HasPrefix(value, "-")
+	case "filter":
+		return strings.Contains(value[:min(len(value), 64)], "opacity(")
 	case "display":
 		return strings.HasPrefix(value, "none")
 	case "visibility":
@@ -95,6 +106,9 @@ type sheetRule struct {
 	// folds: it hides by display:none or visibility:hidden, and a rule
 	// that shows the element may undo it.
 	folds bool
+	// wrapped: it was read from an at-rule (atrules.go), and a rule that
+	// shows on some screen undoes it.
+	wrapped bool
 	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
 	subject []string
 }
@@ -118,10 +132,18 @@ type sheetRules struct {
 	// anyElement give: most pages' rules name classes it does not have.
 	byName     map[string][]int
 	anyElement []int
-	sheets     []string // as the page wrote them
-	lower      []string // the same, ASCII lower-cased (offsets are the same)
-	shows      []showRule
-	read       bool // shows is read (on the first folded element)
+	// raw are the stylesheets as the page wrote them; sheets the same,
+	// the at-rules that apply on every screen unwrapped (atrules.go);
+	// lower those, ASCII lower-cased (offsets are the same in all).
+	raw    []string
+	sheets []string
+	lower  []string
+	// shows are the rules that undo a rule outside at-rules ([0]: outside
+	// at-rules and in those that apply on every screen) and one read from
+	// an at-rule ([1]: in any that applies on some screen too), each
+	// read on the first folded element that needs it.
+	shows [2][]showRule
+	read  [2]bool
 }
 
 // pageInvisibleRules returns the page's own <style> rules that make text
@@ -138,15 +160,18 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 	if len(sheets) == 0 {
 		return nil
 	}
-	r := &sheetRules{sheets: sheets, lower: make([]string, len(sheets))}
+	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets)), lower: make([]string, len(sheets))}
+	wrapped := make([][][2]int, len(sheets))
 	for i, sheet := range sheets {
-		r.lower[i] = asciiLower(sheet)
+		r.sheets[i], wrapped[i] = unwrapAtRules(sheet, reachEverywhere)
+		r.lower[i] = asciiLower(r.sheets[i])
 	}
 	counts := map[string]int{}
 	for i, lower := range r.lower {
 		for _, span := range ruleSpans(lower, hintOffsets(lower, hintWords)) {
-			for _, rule := range invisibleSelectors(sheets[i][span[0]:span[1]]) {
+			for _, rule := range invisibleSelectors(r.sheets[i][span[0]:span[1]]) {
 				rule.order = i<<32 | span[0]
+				rule.wrapped = within(wrapped[i], span[0])
 				if !rule.folds && namedElsewhere(rule.subject, r.lower, counts) {
 					continue
 				}
@@ -210,11 +235,23 @@ func (r *sheetRules) hides(n *html.Node) int {
 // folds: one that matches n and wins the cascade, or one that names the
 // subject's class or id and does not match n now (a state a script sets).
 func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
-	if !r.read {
-		r.read = true
-		r.shows = showRules(r.sheets, r.lower)
+	which := 0
+	if rule.wrapped {
+		which = 1
 	}
-	for _, s := range r.shows {
+	if !r.read[which] {
+		r.read[which] = true
+		sheets, lower := r.sheets, r.lower
+		if rule.wrapped {
+			sheets, lower = make([]string, len(r.raw)), make([]string, len(r.raw))
+			for i, raw := range r.raw {
+				sheets[i], _ = unwrapAtRules(raw, reachSomewhere)
+				lower[i] = asciiLower(sheets[i])
+			}
+		}
+		r.shows[which] = showRules(sheets, lower)
+	}
+	for _, s := range r.shows[which] {
 		if s.sel.Match(n) {
 			if s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order {
 				continue
@@ -234,8 +271,8 @@ func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
 var showWords = []string{"display", "visibility"}
 
 // showRules returns the selectors of the stylesheets' rules, outside any
-// at-rule, that show an element: display other than none, visibility
-// visible.
+// at-rule but those that apply on every screen, that show an element:
+// display other than none, visibility visible.
 func showRules(sheets, lower []string) []showRule {
 	var shows []showRule
 	for i, text := range lower {
@@ -258,7 +295,7 @@ func showRules(sheets, lower []string) []showRule {
 			if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
 				continue
 			}
-			for _, text := range texts {
+			for _, text := range expandEach(texts) {
 				if c, ok := parseSelector(text); ok {
 					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text)})
 				}
@@ -413,7 +450,7 @@ func invisibleSelectors(rule string) []sheetRule {
 		folds = true
 	}
 	var rules []sheetRule
-	for _, text := range selected {
+	for _, text := range expandEach(selected) {
 		if sel, ok := parseSelector(text); ok {
 			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text)})
 		}
@@ -452,11 +489,83 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 			return nil, false
 		}
 	}
-	sel, err := cascadia.Parse(text)
+	sel, err := cascadia.Parse(childHas.ReplaceAllString(text, ":haschild("))
 	if err != nil || sel.PseudoElement() != "" {
 		return nil, false
 	}
 	return sel, true
+}
+
+// expandEach is the selectors expandIs writes each of texts as.
+func expandEach(texts []string) []string {
+	var out []string
+	for _, text := range texts {
+		out = append(out, expandIs(text)...)
+	}
+	return out
+}
+
+// childHas is :has(> …), which cascadia calls :haschild(…).
+var childHas = regexp.MustCompile(`(?i):has\(\s*>`)
+
+// maxAlternatives bounds the selectors one selector with :is() and
+// :where() is written out as.
+const maxAlternatives = 16
+
+// expandIs writes a selector with :is() or :where(), which cascadia does
+// not know (its :matches() matches text), as the selectors it stands for:
+// ":is(.a, .b) .c" as ".a .c" and ".b .c". An argument holding a
+// combinator is written in place only where the pseudo-class stands
+// alone between combinators; a selector that cannot be written out, or
+// only as more than maxAlternatives, gives none.
+func expandIs(text string) []string {
+	lower := asciiLower(text)
+	if strings.Count(lower, ":is(")+strings.Count(lower, ":where(") > maxAlternatives {
+		return nil // each is written out in turn: a hostile page nests thousands
+	}
+	i, name := strings.Index(lower, ":is("), ":is("
+	if j := strings.Index(lower, ":where("); j >= 0 && (i < 0 || j < i) {
+		i, name = j, ":where("
+	}
+	if i < 0 {
+		return []string{text}
+	}
+	open := i + len(name)
+	end, args := open, []string{}
+	for depth, from := 1, open; end < len(text); end++ {
+		switch text[end] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case ',':
+			if depth == 1 {
+				args, from = append(args, strings.TrimSpace(text[from:end])), end+1
+			}
+		}
+		if depth == 0 {
+			args = append(args, strings.TrimSpace(text[from:end]))
+			break
+		}
+	}
+	if end == len(text) {
+		return nil
+	}
+	prefix, suffix := text[:i], text[end+1:]
+	alone := (prefix == "" || strings.ContainsRune(" >+~", rune(prefix[len(prefix)-1]))) &&
+		(suffix == "" || strings.ContainsRune(" >+~:", rune(suffix[0])))
+	var out []string
+	for _, arg := range args {
+		if arg == "" || !alone && strings.ContainsAny(arg, " >+~") {
+			return nil
+		}
+		for _, alt := range expandIs(prefix + arg + suffix) {
+			if out = append(out, alt); len(out) > maxAlternatives {
+				return nil
+			}
+		}
+	}
+	return out
 }
 
 // subjectNames returns the classes and ids (".b", "#c") of a selector's

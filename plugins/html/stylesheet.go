@@ -24,8 +24,8 @@ import (
 // mostly folds a tab or an accordion that a reader opens (dropping what
 // such rules hide cost content), and off-screen offsets also park menus
 // that
-// slide in. Rules inside @media and other at-rules are left out, since
-// they hide only on some screens.
+// slide in. Rules inside @media and other at-rules are left out, unless
+// the at-rule applies on every screen (atrules.go).
 
 // pageHiddenClasses returns the classes that the page's own <style>
 // elements define as visually hidden, or nil.
@@ -34,7 +34,8 @@ func pageHiddenClasses(root *html.Node) map[string]bool {
 	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
 		for c := style.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.TextNode {
-				classes = clippedClasses(c.Data, classes)
+				sheet, _ := unwrapAtRules(c.Data, reachEverywhere)
+				classes = clippedClasses(sheet, classes)
 			}
 		}
 	}
@@ -146,14 +147,26 @@ func loneClasses(selector []css.Token) []string {
 	return classes
 }
 
-// splitSelectors splits a selector list at its commas, and trims the
-// whitespace around each selector.
+// splitSelectors splits a selector list at its commas, not those inside
+// a function's parentheses (":is(.a, .b) .c"), and trims the whitespace
+// around each selector.
 func splitSelectors(tokens []css.Token) [][]css.Token {
 	var parts [][]css.Token
 	var part []css.Token
+	depth := 0
 	for _, t := range tokens {
 		switch t.TokenType {
+		case css.FunctionToken, css.LeftParenthesisToken:
+			depth++
+			part = append(part, t)
+		case css.RightParenthesisToken:
+			depth = max(depth-1, 0)
+			part = append(part, t)
 		case css.CommaToken:
+			if depth > 0 {
+				part = append(part, t)
+				continue
+			}
 			parts, part = append(parts, part), nil
 		case css.WhitespaceToken:
 			if len(part) > 0 {
