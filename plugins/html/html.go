@@ -136,6 +136,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	out.Metadata = withSchema(out.Metadata, schema)
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
+	restoreListStarts(content)
 	unwrapLayoutTables(content)
 	e.rules.apply("tidy", content, tidy)
 	var contentAsHTML string
@@ -235,6 +236,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	unwrapLineNumberTables(root)
 	layOutTables(root)
 	listCellItems(root)
+	r.apply("liststart", root, markListStarts)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}

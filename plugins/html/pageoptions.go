@@ -111,6 +111,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	dropClosedModals(root)
 	unwrapLineNumberTables(root)
 	layOutTables(root)
+	dropOddListStarts(root)
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
