@@ -472,6 +472,8 @@ func parseNested(text string) (*html.Node, string, error) {
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) (string, error) {
+	// The converter's first step, done in linear time (textruns.go).
+	mergeTextRuns(n)
 	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(docBase))
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
