@@ -80,7 +80,7 @@ func BenchmarkLargePage(b *testing.B) {
 		{"words", func(n int) []byte { return nestedPage(n, false, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 50_000},
 		{"links", func(n int) []byte { return nestedPage(n, true, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
 		{"nested", func(n int) []byte { return nestedPage(n, true, 400) }, nil, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
-		{"gallery", galleryPage, map[string]string{OptionImages: "true"}, []int{10_000, 20_000, 50_000, 100_000}, 0},
+		{"gallery", galleryPage, map[string]string{OptionImages: "true"}, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
 		{"jsonld", deepJSONLDPage, nil, []int{1_000, 5_000, 10_000, 50_000}, 0},
 	} {
 		for _, n := range shape.sizes {
@@ -170,9 +170,11 @@ func TestNestedText(t *testing.T) {
 // beyond maxParagraphCopy is read without it, at once, every word kept,
 // with a warning that says why; so is a page whose text go-trafilatura
 // would read again under hundreds of blocks; a smaller page is read as
-// before. Without the bounds the 30,000-paragraph page and the nested one
-// take seconds each (100,000 paragraphs run the plugin out of memory) and
-// carry no warning.
+// before; so is a page of more nodes than maxNodes, a gallery of 60,000
+// images, with the images option or without. Without the bounds the
+// 30,000-paragraph page and the nested one take seconds each (100,000
+// paragraphs run the plugin out of memory) and carry no warning, and the
+// gallery costs go-trafilatura's passes over a second of CPU.
 func TestTooCostly(t *testing.T) {
 	big := largePage(30_000, false)
 	tests := []struct {
@@ -184,6 +186,8 @@ func TestTooCostly(t *testing.T) {
 		{"main content", big, nil, "main content not sought: the page has 30000 paragraphs"},
 		{"whole page", big, map[string]string{OptionMainContent: "false"}, "metadata not read: the page has 30000 paragraphs"},
 		{"nested", nestedPage(2_000, true, 400), nil, "main content not sought: the page nests "},
+		{"gallery", galleryPage(60_000), nil, "main content not sought: the page has 60"},
+		{"gallery with images", galleryPage(60_000), map[string]string{OptionImages: "true"}, "main content not sought: the page has 60"},
 		{"within the bound", largePage(2_000, true), nil, ""},
 	}
 	for _, tt := range tests {
