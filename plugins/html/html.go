@@ -114,13 +114,19 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Warnings: warnings}
+	// JSON-LD too large or too deep to read in bounded time goes before
+	// anything reads it (jsonld.go).
+	out.Warnings = append(out.Warnings, boundJSONLD(root)...)
 	// Every URL of the output resolves against the page's <base>, read
 	// before the tags are applied, as a browser reads it whatever part of
 	// the page is shown.
 	docBase := documentBase(root, req.URL)
 	// The JSON-LD is read before the tags are applied: it says what the
 	// page is, whatever part of it is asked for.
-	schema := structuredData(root)
+	schema, partial := structuredData(root)
+	if partial != "" {
+		out.Warnings = append(out.Warnings, partial)
+	}
 	po.applyTags(root, out)
 	objs := newObjects(docBase, images)
 	objs.base64Images = base64Images
@@ -468,6 +474,8 @@ func parseNested(text string) (*html.Node, string, error) {
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) (string, error) {
+	// The converter's first step, done in linear time (textruns.go).
+	mergeTextRuns(n)
 	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(docBase))
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)

@@ -40,33 +40,157 @@ var schemaSubtypes = map[string]string{
 	"TheaterEvent": "Event", "ComedyEvent": "Event", "ExhibitionEvent": "Event", "SocialEvent": "Event", "ScreeningEvent": "Event",
 }
 
-// structuredData is the metadata the page's JSON-LD gives (see above).
-func structuredData(root *html.Node) map[string]string {
+// structuredData is the metadata the page's JSON-LD gives (see above),
+// and a warning when some of it went unread: scripts past the first
+// maxJSONLDScripts, items past the first maxJSONLDItems or nested deeper
+// than collectItems reads.
+func structuredData(root *html.Node) (map[string]string, string) {
 	var items []map[string]any
-	scripts := 0
+	scripts, skipped := 0, 0
 	walkElements(root, func(n *html.Node) bool {
 		if n.DataAtom != atom.Script {
 			return true
 		}
-		if strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") && scripts < maxJSONLDScripts {
-			scripts++
+		if strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+			if scripts++; scripts > maxJSONLDScripts {
+				return false
+			}
 			if src := textOf(n); len(src) <= maxJSONLDBytes {
 				var v any
 				if json.Unmarshal([]byte(src), &v) == nil {
-					collectItems(v, &items, 0)
+					collectItems(v, &items, 0, &skipped)
 				}
 			}
 		}
 		return false
 	})
+	var warning string
+	switch {
+	case scripts > maxJSONLDScripts:
+		warning = fmt.Sprintf("JSON-LD read in part: the first %d of its %d scripts", maxJSONLDScripts, scripts)
+	case skipped > 0:
+		warning = fmt.Sprintf("JSON-LD read in part: %d items past the first %d or nested more than %d lists deep were not read", skipped, maxJSONLDItems, maxItemDepth)
+	}
 	for _, want := range schemaTypes {
 		for _, item := range items {
 			if itemType(item) == want {
-				return schemaMetadata(want, item)
+				return schemaMetadata(want, item), warning
 			}
 		}
 	}
-	return nil
+	return nil, warning
+}
+
+// Beyond what structuredData reads, go-trafilatura, go-readability,
+// go-htmldate and the page type (pagetype.go) each parse every JSON-LD
+// script of the page, and go-htmldate, when one does not parse, strips
+// its last closing brace and parses it again, once per brace: a script
+// nested 20,000 deep (0.7 MB), past the 10,000 levels encoding/json
+// parses, took minutes; 8 MB of valid JSON-LD, 4.5 s of CPU, 50 MB 30 s.
+// boundJSONLD removes from the page, before any of them reads it, each
+// script that would cost more than a small page's worth, and says so.
+const (
+	// maxJSONLDTotal bounds the bytes of all the page's JSON-LD read: twice
+	// maxJSONLDBytes, about half a second of parsing.
+	maxJSONLDTotal = 2 * maxJSONLDBytes
+	// maxJSONLDDepth bounds a script's nesting: schema.org's items nest a
+	// few levels (the benchmark's deepest script, 11).
+	maxJSONLDDepth = 64
+	// maxJSONLDBraces bounds the closing braces a malformed script ends
+	// in, each of which go-htmldate parses it again for (the benchmark's
+	// malformed scripts end in 2 at most).
+	maxJSONLDBraces = 16
+)
+
+// boundedJSONTypes are the script types read as JSON by the libraries:
+// go-htmldate reads application/settings+json as it reads JSON-LD.
+var boundedJSONTypes = []string{"application/ld+json", "application/settings+json"}
+
+// boundJSONLD removes the JSON scripts of root beyond the bounds above and
+// returns a warning for each.
+func boundJSONLD(root *html.Node) []string {
+	var scripts []*html.Node
+	walkElements(root, func(n *html.Node) bool {
+		if n.DataAtom != atom.Script {
+			return true
+		}
+		typ := strings.TrimSpace(attr(n, "type"))
+		for _, t := range boundedJSONTypes {
+			if strings.EqualFold(typ, t) {
+				scripts = append(scripts, n)
+			}
+		}
+		return false
+	})
+	var warnings []string
+	total := 0
+	for _, n := range scripts {
+		src := textOf(n)
+		why := ""
+		if len(src) > maxJSONLDBytes || total+len(src) > maxJSONLDTotal {
+			why = fmt.Sprintf("a script of %d KB, past the %d KiB read of each script and %d KiB of all", len(src)/1000, maxJSONLDBytes>>10, maxJSONLDTotal>>10)
+		} else if depth := jsonDepth(src); depth > maxJSONLDDepth {
+			why = fmt.Sprintf("a script nests %d levels deep, past the %d read", depth, maxJSONLDDepth)
+		} else if braces := closingBraces(src); braces > maxJSONLDBraces && !json.Valid([]byte(strings.TrimSpace(src))) {
+			why = fmt.Sprintf("a malformed script ends in %d closing braces, past the %d read", braces, maxJSONLDBraces)
+		}
+		if why == "" {
+			total += len(src)
+			continue
+		}
+		name := "JSON-LD"
+		if !strings.EqualFold(strings.TrimSpace(attr(n, "type")), "application/ld+json") {
+			name = "settings JSON"
+		}
+		warnings = append(warnings, name+" not read: "+why)
+		n.Parent.RemoveChild(n)
+	}
+	return warnings
+}
+
+// jsonDepth is the deepest nesting of objects and arrays in src, read in
+// one pass, strings skipped; malformed JSON gets a depth all the same.
+func jsonDepth(src string) int {
+	depth, deepest := 0, 0
+	inString, escaped := false, false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			deepest = max(deepest, depth)
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+// closingBraces counts the closing braces src ends in, spaces between them
+// skipped, as go-htmldate strips them one at a time.
+func closingBraces(src string) int {
+	n := 0
+	for i := len(src) - 1; i >= 0; i-- {
+		switch src[i] {
+		case '}':
+			n++
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			return n
+		}
+	}
+	return n
 }
 
 // withSchema adds schema's keys to the metadata m.
@@ -85,23 +209,49 @@ func withSchema(m, schema map[string]string) map[string]string {
 
 // collectItems gathers the typed objects of a JSON-LD value: the value
 // itself, the members of a list and of an @graph.
-func collectItems(v any, items *[]map[string]any, depth int) {
-	if depth > 4 || len(*items) >= maxJSONLDItems {
+// skipped counts the items it leaves unread, past maxJSONLDItems or
+// nested deeper than maxItemDepth.
+func collectItems(v any, items *[]map[string]any, depth int, skipped *int) {
+	if depth > maxItemDepth || len(*items) >= maxJSONLDItems {
+		*skipped += countItems(v)
 		return
 	}
 	switch x := v.(type) {
 	case []any:
 		for _, e := range x {
-			collectItems(e, items, depth+1)
+			collectItems(e, items, depth+1, skipped)
 		}
 	case map[string]any:
 		if _, ok := x["@type"]; ok {
 			*items = append(*items, x)
 		}
 		if g, ok := x["@graph"]; ok {
-			collectItems(g, items, depth+1)
+			collectItems(g, items, depth+1, skipped)
 		}
 	}
+}
+
+// maxItemDepth bounds the lists and @graphs collectItems reads into.
+const maxItemDepth = 4
+
+// countItems counts the typed objects collectItems would gather from v
+// unbounded.
+func countItems(v any) int {
+	n := 0
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			n += countItems(e)
+		}
+	case map[string]any:
+		if _, ok := x["@type"]; ok {
+			n++
+		}
+		if g, ok := x["@graph"]; ok {
+			n += countItems(g)
+		}
+	}
+	return n
 }
 
 // itemType is the type of schemaTypes item is, or "".

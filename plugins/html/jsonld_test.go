@@ -1,8 +1,11 @@
 package html
 
 import (
+	"context"
 	"strings"
 	"testing"
+
+	"github.com/siftd/sift/plugins/sdk"
 )
 
 // ldPage is a page whose JSON-LD is ld and whose body is body.
@@ -101,12 +104,78 @@ func TestStructuredDataBounded(t *testing.T) {
 	many := strings.Repeat(`{"@type":"Thing"},`, 5000)
 	ld := `[` + many + `{"@type":"Product","name":"` + long + `"}]`
 	root := parsePage(t, ldPage(ld, ldBody))
-	m := structuredData(root)
+	m, warning := structuredData(root)
 	if len(m["schema_name"]) > maxSchemaValue+len("…") {
 		t.Errorf("name of %d bytes", len(m["schema_name"]))
 	}
-	deep := strings.Repeat(`{"@graph":[`, 200) + `{"@type":"Product","name":"x"}` + strings.Repeat(`]}`, 200)
-	if m := structuredData(parsePage(t, ldPage(deep, ldBody))); m["schema_type"] != "" {
-		t.Errorf("read %d levels deep: %v", 200, m)
+	if want := "JSON-LD read in part: 4001 items past the first 1000"; !strings.HasPrefix(warning, want) {
+		t.Errorf("warning %q, want one starting %q", warning, want)
+	}
+	deep := strings.Repeat(`{"@graph":[`, 20) + `{"@type":"Product","name":"x"}` + strings.Repeat(`]}`, 20)
+	if m, warning := structuredData(parsePage(t, ldPage(deep, ldBody))); m["schema_type"] != "" || !strings.HasPrefix(warning, "JSON-LD read in part: 1 items") {
+		t.Errorf("read %d levels deep: %v, warning %q", 20, m, warning)
+	}
+	if m, warning := structuredData(parsePage(t, ldPage(`{"@type":"Product","name":"x"}`, ldBody))); m["schema_name"] != "x" || warning != "" {
+		t.Errorf("a small script: %v, warning %q", m, warning)
+	}
+}
+
+// TestJSONLDNotRead: a JSON-LD script too large, nested too deep or
+// malformed with too many closing braces to parse in bounded time is
+// removed before go-trafilatura, go-readability, go-htmldate or the page
+// type read it, with a warning that says why, and the page's other JSON-LD
+// is still read. Before the bound a 20,000-deep script took minutes in
+// go-htmldate, and a script past 512 KiB was left out without a word.
+func TestJSONLDNotRead(t *testing.T) {
+	product := `{"@type":"Product","name":"Walnut desk","offers":{"@type":"Offer","price":"499","priceCurrency":"EUR"}}`
+	article := func(body string) string { return `{"@type":"Article","headline":"h","articleBody":"` + body + `"}` }
+	tests := []struct {
+		name, ld, warning string
+	}{
+		{"deep", strings.Repeat(`{"@type":"Product","name":"D","a":`, 10_000) + "1" + strings.Repeat("}", 10_000),
+			"JSON-LD not read: a script nests 10000 levels deep"},
+		{"large", `{"@type":"Product","name":"Big","description":"` + strings.Repeat("word ", 200_000) + `"}`,
+			"JSON-LD not read: a script of 1000 KB"},
+		{"graph", `{"@graph":[` + strings.Repeat(`{"@type":"Thing","name":"thing"},`, 100_000) + `{"@type":"Thing"}]}`,
+			"JSON-LD not read: a script of 3300 KB"},
+		{"braces", `{"@type":"Product","name":"B",}` + strings.Repeat("}", 5_000),
+			"JSON-LD not read: a malformed script ends in 5001 closing braces"},
+		{"all scripts", article(strings.Repeat("a", 400_000)) + `</script><script type="application/ld+json">` + article(strings.Repeat("b", 400_000)) +
+			`</script><script type="application/ld+json">` + article(strings.Repeat("c", 400_000)),
+			"JSON-LD not read: a script of 400 KB, past the 512 KiB read of each script and 1024 KiB of all"},
+		{"within the bounds", `{"@type":"Product","name":"Small","description":"` + strings.Repeat("word ", 1000) + `"}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := ldPage(tt.ld+`</script><script type="application/ld+json">`+product, ldBody)
+			res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(page), ContentType: "text/html", URL: "https://example.com/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "JSON-LD") {
+					got = append(got, w)
+				}
+			}
+			if tt.warning == "" && len(got) > 0 || tt.warning != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.warning)) {
+				t.Errorf("warnings %q, want one starting %q", got, tt.warning)
+			}
+			if tt.warning != "" && res.Metadata["schema_name"] != "Walnut desk" {
+				t.Errorf("schema_name %q, want the other script's product", res.Metadata["schema_name"])
+			}
+		})
+	}
+}
+
+// TestJSONDepth: objects and arrays nest, brackets in strings do not, an
+// escaped quote does not end a string.
+func TestJSONDepth(t *testing.T) {
+	for src, want := range map[string]int{
+		`1`: 0, `{}`: 1, `{"a":[{"b":1}]}`: 3, `{"a":"{[{[\"{"}`: 1, `[[]`: 2, `{"a":"\\"}`: 1,
+	} {
+		if got := jsonDepth(src); got != want {
+			t.Errorf("jsonDepth(%s) = %d, want %d", src, got, want)
+		}
 	}
 }

@@ -36,11 +36,32 @@ func nestedPage(n int, links bool, depth int) []byte {
 	return []byte(b.String())
 }
 
+// galleryPage is an article of n images, one after the other, with the
+// alt text an outside tester gave them.
+func galleryPage(n int) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Large page</title></head><body><article><p>Intro text of the gallery page.</p>")
+	for i := range n {
+		fmt.Fprintf(&b, `<img src="/i/%d.jpg" alt="img %d">`, i, i)
+	}
+	b.WriteString("</article></body></html>")
+	return []byte(b.String())
+}
+
+// deepJSONLDPage is a short page whose JSON-LD nests n objects deep.
+func deepJSONLDPage(n int) []byte {
+	ld := strings.Repeat(`{"@type":"Product","name":"D","a":`, n) + "1" + strings.Repeat("}", n)
+	return []byte(`<!doctype html><html><head><title>Large page</title><script type="application/ld+json">` + ld +
+		`</script></head><body><article><p>A short page whose JSON-LD nests deep.</p></article></body></html>`)
+}
+
 // BenchmarkLargePage extracts generated pages of 10k to 100k paragraphs and
 // reports the time per element: flat figures across the sizes mean the
 // cost grows with the page, a figure that grows with it that it grows
 // faster. The nested pages hold 1k to 50k of the links' paragraphs under
-// 400 <div>s.
+// 400 <div>s; the gallery pages 10k to 100k images, read with the images
+// option (an element is an image); the JSON-LD pages a script nested 1k to
+// 50k deep (an element is a level).
 // The unbounded runs switch the bounds off (bounded.go), to show in the
 // same run what they save; they stop where a page takes tens of seconds
 // (100k words run a plugin out of memory).
@@ -50,18 +71,20 @@ func BenchmarkLargePage(b *testing.B) {
 	unbounded := &Extractor{md: bounded.md, rules: &rules{off: map[string]bool{"bound": true}}}
 	for _, shape := range []struct {
 		name  string
-		links bool
-		depth int
+		page  func(n int) []byte
+		opts  map[string]string
 		sizes []int
 		// unboundedUpTo is the largest page the unbounded runs read.
 		unboundedUpTo int
 	}{
-		{"words", false, 0, []int{10_000, 20_000, 50_000, 100_000}, 50_000},
-		{"links", true, 0, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
-		{"nested", true, 400, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
+		{"words", func(n int) []byte { return nestedPage(n, false, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 50_000},
+		{"links", func(n int) []byte { return nestedPage(n, true, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
+		{"nested", func(n int) []byte { return nestedPage(n, true, 400) }, nil, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
+		{"gallery", galleryPage, map[string]string{OptionImages: "true"}, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
+		{"jsonld", deepJSONLDPage, nil, []int{1_000, 5_000, 10_000, 50_000}, 0},
 	} {
 		for _, n := range shape.sizes {
-			page := nestedPage(n, shape.links, shape.depth)
+			page := shape.page(n)
 			for _, run := range []struct {
 				name string
 				ex   *Extractor
@@ -72,7 +95,7 @@ func BenchmarkLargePage(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/%dk/%s", shape.name, n/1000, run.name), func(b *testing.B) {
 					b.SetBytes(int64(len(page)))
 					for b.Loop() {
-						_, err := run.ex.Extract(ctx, &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "https://example.com/"})
+						_, err := run.ex.Extract(ctx, &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "https://example.com/", Options: shape.opts})
 						var de *sdk.DocError
 						if err != nil && !asDocError(err, &de) {
 							b.Fatal(err)
@@ -147,9 +170,11 @@ func TestNestedText(t *testing.T) {
 // beyond maxParagraphCopy is read without it, at once, every word kept,
 // with a warning that says why; so is a page whose text go-trafilatura
 // would read again under hundreds of blocks; a smaller page is read as
-// before. Without the bounds the 30,000-paragraph page and the nested one
-// take seconds each (100,000 paragraphs run the plugin out of memory) and
-// carry no warning.
+// before; so is a page of more nodes than maxNodes, a gallery of 60,000
+// images, with the images option or without. Without the bounds the
+// 30,000-paragraph page and the nested one take seconds each (100,000
+// paragraphs run the plugin out of memory) and carry no warning, and the
+// gallery costs go-trafilatura's passes over a second of CPU.
 func TestTooCostly(t *testing.T) {
 	big := largePage(30_000, false)
 	tests := []struct {
@@ -161,6 +186,8 @@ func TestTooCostly(t *testing.T) {
 		{"main content", big, nil, "main content not sought: the page has 30000 paragraphs"},
 		{"whole page", big, map[string]string{OptionMainContent: "false"}, "metadata not read: the page has 30000 paragraphs"},
 		{"nested", nestedPage(2_000, true, 400), nil, "main content not sought: the page nests "},
+		{"gallery", galleryPage(60_000), nil, "main content not sought: the page has 60"},
+		{"gallery with images", galleryPage(60_000), map[string]string{OptionImages: "true"}, "main content not sought: the page has 60"},
 		{"within the bound", largePage(2_000, true), nil, ""},
 	}
 	for _, tt := range tests {

@@ -34,3 +34,38 @@ func TestDropLinkTail(t *testing.T) {
 		})
 	}
 }
+
+// TestLinkCounts: the one pass counts what the three passes it replaced
+// counted: the links, their words, the words around them (a word cut by a
+// link joined again, as removing the links joined it) and the links that
+// ask.
+func TestLinkCounts(t *testing.T) {
+	threePasses := func(block string) (links, linked, other, questions int) {
+		texts := mdLink.FindAllStringSubmatch(block, -1)
+		for _, l := range texts {
+			links++
+			linked += len(strings.Fields(l[1]))
+			if strings.HasSuffix(strings.TrimSpace(l[1]), "?") {
+				questions++
+			}
+		}
+		other = len(strings.FieldsFunc(mdLink.ReplaceAllString(block, ""), isWordSeparator))
+		return links, linked, other, questions
+	}
+	for _, block := range []string{
+		"",
+		"no links here, only words",
+		"[one](/1) [two words](/2) [three](/3)",
+		"Tags: [a](/a), [b c](/b) and [d](/d).",
+		"fo[x](/x)o bar",
+		`[esc \] aped](/e) [How do I apply? ](/q) [Why?](/w)`,
+		"[unclosed](/u [broken] (/b) [ok](/ok)",
+		"![img 1](/i/1.jpg)![img 2](/i/2.jpg)![img 3](/i/3.jpg) caption",
+	} {
+		l, w, o, q := linkCounts(block)
+		wl, ww, wo, wq := threePasses(block)
+		if l != wl || w != ww || o != wo || q != wq {
+			t.Errorf("linkCounts(%q) = %d, %d, %d, %d; want %d, %d, %d, %d", block, l, w, o, q, wl, ww, wo, wq)
+		}
+	}
+}
