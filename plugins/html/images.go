@@ -132,7 +132,31 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	}
 	md := "![" + escapeBrackets(alt) + "](" + linkTargetEscapes.Replace(abs) + ")"
 	h := `<img src="` + html.EscapeString(abs) + `" alt="` + html.EscapeString(alt) + `">`
+	if a := soleLink(n); a != nil {
+		href := strings.TrimSpace(attr(a, "href"))
+		md = "[" + md + "](" + linkTarget(base, href) + ")"
+		h = `<a href="` + html.EscapeString(absoluteURL(base, href)) + `">` + h + `</a>`
+		n = a
+	}
 	objs.mark(n, "", md, h)
+}
+
+// soleLink is the link n stands alone in (blanks beside it at most), when
+// it leads somewhere: a linked image (WordPress's <p><a href="big.jpg"><img
+// src="small.jpg"></a></p>) is marked whole, link and all. Marked as a link
+// around an image's mark, which weighs nothing, it was a paragraph of link
+// text only, and go-trafilatura's link density test removed it.
+func soleLink(n *html.Node) *html.Node {
+	a := n.Parent
+	if a == nil || a.Type != html.ElementNode || a.DataAtom != atom.A || leadsNowhere(attr(a, "href")) {
+		return nil
+	}
+	for c := a.FirstChild; c != nil; c = c.NextSibling {
+		if c != n && (c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimFunc(c.Data, isBlank) != "") {
+			return nil
+		}
+	}
+	return a
 }
 
 // markInline replaces n, an image inlined as the data: URI src, by its

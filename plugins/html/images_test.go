@@ -42,6 +42,12 @@ func TestImages(t *testing.T) {
 			nil, []string{"share.png", "x.svg", "favicon"}},
 		{"inlined data: image, its alt stays", `<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="A ladder against the trunk"></p>`,
 			[]string{"A ladder against the trunk"}, []string{"data:image", "base64", "![A ladder"}},
+		{"a paragraph holding only a linked image", `<p><a href="/full/big.jpg"><img src="/thumb/small.jpg" alt="Thumbnail of a chart"></a></p>`,
+			[]string{"[![Thumbnail of a chart](https://garden.example/thumb/small.jpg)](https://garden.example/full/big.jpg)"}, nil},
+		{"a linked picture alone in a paragraph", `<p> <a href="/full/saw.jpg"> <picture><source srcset="/img/saw.webp"><img alt="A saw"></picture> </a> </p>`,
+			[]string{"[![A saw](https://garden.example/img/saw.webp)](https://garden.example/full/saw.jpg)"}, nil},
+		{"a linked image in a sentence", `<p>The cut, <a href="/full/cut.jpg"><img src="/thumb/cut.jpg" alt="close up"></a>, heals.</p>`,
+			[]string{"[![close up](https://garden.example/thumb/cut.jpg)](https://garden.example/full/cut.jpg)"}, nil},
 		{"javascript: URL left out", `<p><img src="javascript:alert(1)" alt="bad"></p>`,
 			nil, []string{"javascript:", "![bad]"}},
 	} {
