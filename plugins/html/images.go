@@ -181,6 +181,7 @@ func markInline(n, img *html.Node, src, alt string, objs *objects) {
 // its or its sources' largest srcset candidate. Only src and srcset hold
 // placeholders: a lazy loader's own attribute is the real image, whatever
 // its name says ("img/lazy.jpg"), so it is taken unless it is inlined data.
+// Last comes the image of a <noscript> twin beside it (adoptNoscriptImage).
 func imageSource(img *html.Node, sources []*html.Node) string {
 	src := strings.TrimSpace(attr(img, "src"))
 	if src != "" && !isPlaceholder(src) {
@@ -199,6 +200,10 @@ func imageSource(img *html.Node, sources []*html.Node) string {
 			}
 			return best
 		}
+	}
+	// The image of its <noscript> twin (noscript.go).
+	if v := attr(img, noscriptSource); v != "" {
+		return v
 	}
 	return src // a data: URI or a placeholder
 }
