@@ -240,6 +240,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
+	r.apply("strike", root, func(n *html.Node) { markStrikethrough(n, objs) })
 	r.apply("cells", root, keepCellCode)
 	r.apply("pre", root, flattenPreformatted)
 	r.apply("emphasis", root, flattenEmphasis)
