@@ -1,6 +1,7 @@
 package firecrawl
 
 import (
+	"bytes"
 	"net/url"
 	"regexp"
 	"strings"
@@ -87,6 +88,24 @@ func (l *imageList) add(tok html.Token, start bool) {
 	if style := attr(tok, "style"); style != "" {
 		for _, m := range backgroundImage.FindAllStringSubmatch(style, 8) {
 			l.ref(m[1])
+		}
+	}
+}
+
+// addMarkup notes the images the markup b names (a <noscript>'s).
+func (l *imageList) addMarkup(b []byte) {
+	defer func(picture int) { l.picture = picture }(l.picture)
+	z := html.NewTokenizer(bytes.NewReader(b))
+	for {
+		switch tt := z.Next(); tt {
+		case html.ErrorToken:
+			return
+		case html.StartTagToken, html.SelfClosingTagToken:
+			l.add(z.Token(), tt == html.StartTagToken)
+		case html.EndTagToken:
+			if name, _ := z.TagName(); string(name) == "picture" {
+				l.picture = max(l.picture-1, 0)
+			}
 		}
 	}
 }

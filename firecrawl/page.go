@@ -96,6 +96,13 @@ func readPage(body []byte, base string) pageInfo {
 			if tt == html.StartTagToken {
 				svg++
 			}
+		case atom.Noscript:
+			// The tokenizer reads a <noscript> as raw text, as a browser
+			// with scripts does; a lazy image's real URL is often only
+			// there (its twin for readers without scripts).
+			if tt == html.StartTagToken && z.Next() == html.TextToken {
+				images.addMarkup(z.Text())
+			}
 		case atom.Title:
 			if svg == 0 && info.Title == "" && tt == html.StartTagToken && z.Next() == html.TextToken {
 				info.Title = info.bounded("the page's <title>", strings.Join(strings.Fields(string(z.Text())), " "), extract.MaxTitleBytes)

@@ -112,18 +112,20 @@ func TestReadPageBounds(t *testing.T) {
 }
 
 // TestReadPageImages: the images format lists every image URL the page
-// names, absolute, http(s) only, each once, in page order.
+// names, absolute, http(s) only, each once, in page order; those in a
+// <noscript> too (a lazy image's twin, which the tokenizer reads as text).
 func TestReadPageImages(t *testing.T) {
 	t.Parallel()
 	body := `<head><meta property="og:image" content="/og.jpg"><link rel="icon" href="/fav.ico"></head><body>` +
 		`<img src="/a.jpg" srcset="/a-480.jpg 480w, https://cdn.example/i/w_800,h_400/a.jpg 800w"><img src="/a.jpg">` +
 		`<img src="data:image/png;base64,AAAA" data-src="lazy/b.jpg"><picture><source srcset="/c.webp 2x, /c1.webp"><img src="/c.jpg"></picture>` +
 		`<source srcset="/not-a-picture.webp"><video poster="/v.jpg"></video><div style="background-image: url('/bg.png')"></div>` +
+		`<img class="lazy" src="data:image/svg+xml,%3Csvg%3E%3C/svg%3E" alt="four"><noscript><img src="/l/four.jpg"></noscript>` +
 		`<img src="javascript:alert(1)"></body>`
 	got := readPage([]byte(body), "https://example.org/dir/page").Images
 	want := []string{"https://example.org/og.jpg", "https://example.org/fav.ico", "https://example.org/a.jpg", "https://example.org/a-480.jpg",
 		"https://cdn.example/i/w_800,h_400/a.jpg", "https://example.org/dir/lazy/b.jpg", "https://example.org/c.webp", "https://example.org/c1.webp",
-		"https://example.org/c.jpg", "https://example.org/v.jpg", "https://example.org/bg.png"}
+		"https://example.org/c.jpg", "https://example.org/v.jpg", "https://example.org/bg.png", "https://example.org/l/four.jpg"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("images\n%q\nwant\n%q", got, want)
 	}

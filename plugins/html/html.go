@@ -172,10 +172,11 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 }
 
 // capped sets out's content and HTML, each cut at the output cap with a
-// warning.
+// warning; the markdown at a line end, its code fence closed
+// (capMarkdown).
 func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk.ExtractResult {
 	var warning string
-	if out.Content, warning = sdk.CapOutput(md, maxOut, DefaultMaxOutput); warning != "" {
+	if out.Content, warning = capMarkdown(md, maxOut); warning != "" {
 		out.Warnings = append(out.Warnings, warning)
 	}
 	if out.HTML, warning = sdk.CapOutput(contentAsHTML, maxOut, DefaultMaxOutput); warning != "" {
@@ -191,7 +192,8 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 	page, hrefs := prepareVisible(root, objs)
 	if why := tooCostly(root); why != "" {
 		out.Title = pageTitle(root)
-		out.Warnings = append(out.Warnings, "metadata not read: "+why)
+		out.Metadata = headMetadata(root, out.Title)
+		out.Warnings = append(out.Warnings, "metadata read from the page's head only: "+why)
 	} else {
 		_ = mainContent(root, page, req.URL, out, nil)
 	}
@@ -246,6 +248,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
+	r.apply("strike", root, func(n *html.Node) { markStrikethrough(n, objs) })
 	r.apply("cells", root, keepCellCode)
 	r.apply("pre", root, flattenPreformatted)
 	r.apply("emphasis", root, flattenEmphasis)
@@ -287,6 +290,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 		// The page is read as when go-trafilatura finds nothing, but
 		// at once, not after seconds to minutes of its work (bounded.go).
 		out.Title = pageTitle(root)
+		out.Metadata = headMetadata(root, out.Title)
 		out.Warnings = append(out.Warnings, "main content not sought: "+why+"; returning the whole page without its menus, header and footer")
 		return withoutChrome(root)
 	}
@@ -296,6 +300,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	restoreLines(root)
 	if err != nil {
 		out.Title = pageTitle(root)
+		out.Metadata = headMetadata(root, out.Title)
 		out.Warnings = append(out.Warnings, "no main content found ("+err.Error()+"); returning the whole page")
 		return withoutChrome(root)
 	}

@@ -132,7 +132,31 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 	}
 	md := "![" + escapeBrackets(alt) + "](" + linkTargetEscapes.Replace(abs) + ")"
 	h := `<img src="` + html.EscapeString(abs) + `" alt="` + html.EscapeString(alt) + `">`
+	if a := soleLink(n); a != nil {
+		href := strings.TrimSpace(attr(a, "href"))
+		md = "[" + md + "](" + linkTarget(base, href) + ")"
+		h = `<a href="` + html.EscapeString(absoluteURL(base, href)) + `">` + h + `</a>`
+		n = a
+	}
 	objs.mark(n, "", md, h)
+}
+
+// soleLink is the link n stands alone in (blanks beside it at most), when
+// it leads somewhere: a linked image (WordPress's <p><a href="big.jpg"><img
+// src="small.jpg"></a></p>) is marked whole, link and all. Marked as a link
+// around an image's mark, which weighs nothing, it was a paragraph of link
+// text only, and go-trafilatura's link density test removed it.
+func soleLink(n *html.Node) *html.Node {
+	a := n.Parent
+	if a == nil || a.Type != html.ElementNode || a.DataAtom != atom.A || leadsNowhere(attr(a, "href")) {
+		return nil
+	}
+	for c := a.FirstChild; c != nil; c = c.NextSibling {
+		if c != n && (c.Type == html.ElementNode || c.Type == html.TextNode && strings.TrimFunc(c.Data, isBlank) != "") {
+			return nil
+		}
+	}
+	return a
 }
 
 // markInline replaces n, an image inlined as the data: URI src, by its
@@ -157,6 +181,7 @@ func markInline(n, img *html.Node, src, alt string, objs *objects) {
 // its or its sources' largest srcset candidate. Only src and srcset hold
 // placeholders: a lazy loader's own attribute is the real image, whatever
 // its name says ("img/lazy.jpg"), so it is taken unless it is inlined data.
+// Last comes the image of a <noscript> twin beside it (adoptNoscriptImage).
 func imageSource(img *html.Node, sources []*html.Node) string {
 	src := strings.TrimSpace(attr(img, "src"))
 	if src != "" && !isPlaceholder(src) {
@@ -175,6 +200,10 @@ func imageSource(img *html.Node, sources []*html.Node) string {
 			}
 			return best
 		}
+	}
+	// The image of its <noscript> twin (noscript.go).
+	if v := attr(img, noscriptSource); v != "" {
+		return v
 	}
 	return src // a data: URI or a placeholder
 }

@@ -42,6 +42,12 @@ func TestImages(t *testing.T) {
 			nil, []string{"share.png", "x.svg", "favicon"}},
 		{"inlined data: image, its alt stays", `<p><img src="data:image/png;base64,iVBORw0KGgo=" alt="A ladder against the trunk"></p>`,
 			[]string{"A ladder against the trunk"}, []string{"data:image", "base64", "![A ladder"}},
+		{"a paragraph holding only a linked image", `<p><a href="/full/big.jpg"><img src="/thumb/small.jpg" alt="Thumbnail of a chart"></a></p>`,
+			[]string{"[![Thumbnail of a chart](https://garden.example/thumb/small.jpg)](https://garden.example/full/big.jpg)"}, nil},
+		{"a linked picture alone in a paragraph", `<p> <a href="/full/saw.jpg"> <picture><source srcset="/img/saw.webp"><img alt="A saw"></picture> </a> </p>`,
+			[]string{"[![A saw](https://garden.example/img/saw.webp)](https://garden.example/full/saw.jpg)"}, nil},
+		{"a linked image in a sentence", `<p>The cut, <a href="/full/cut.jpg"><img src="/thumb/cut.jpg" alt="close up"></a>, heals.</p>`,
+			[]string{"[![close up](https://garden.example/thumb/cut.jpg)](https://garden.example/full/cut.jpg)"}, nil},
 		{"javascript: URL left out", `<p><img src="javascript:alert(1)" alt="bad"></p>`,
 			nil, []string{"javascript:", "![bad]"}},
 	} {
@@ -244,5 +250,38 @@ func TestBase64Images(t *testing.T) {
 	}
 	if _, err := extractHTML(t, []byte(page), pageURL, map[string]string{OptionBase64Images: "yes"}); err == nil || !strings.Contains(err.Error(), `base64_images "yes": want "true" or "false"`) {
 		t.Errorf("base64_images yes: got %v", err)
+	}
+}
+
+// TestNoscriptTwinImage: a lazy image whose real URL is only in the
+// <noscript> beside it (its twin for readers without scripts) is that
+// image; it came out as its alt text, its placeholder or nothing. An image
+// with a source of its own keeps it.
+func TestNoscriptTwinImage(t *testing.T) {
+	const svg = "data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22%3E%3C/svg%3E"
+	for _, tc := range []struct {
+		name, markup string
+		want, gone   []string
+	}{
+		{"twin after, data: placeholder", `<p><img class="lazy" src="` + svg + `" alt="four"><noscript><img src="/l/four.jpg"></noscript></p>`,
+			[]string{"![four](https://garden.example/l/four.jpg)"}, []string{"data:image"}},
+		{"twin before, placeholder file, its alt taken", `<p><noscript><img src="/l/five.jpg" alt="five"></noscript> <img class="lazyload" src="/img/placeholder.gif"></p>`,
+			[]string{"![five](https://garden.example/l/five.jpg)"}, []string{"placeholder.gif"}},
+		{"twin's srcset", `<p><img src="` + svg + `" alt="six"><noscript><img srcset="/l/six-s.jpg 400w, /l/six-l.jpg 1200w"></noscript></p>`,
+			[]string{"![six](https://garden.example/l/six-l.jpg)"}, nil},
+		{"a picture's lazy image", `<p><picture><source data-srcset="` + svg + `"><img src="` + svg + `" alt="seven"></picture><noscript><img src="/l/seven.jpg"></noscript></p>`,
+			[]string{"![seven](https://garden.example/l/seven.jpg)"}, nil},
+		{"a real src stays", `<p><img src="/img/eight.jpg" alt="eight"><noscript><img src="/l/other.jpg"></noscript></p>`,
+			[]string{"![eight](https://garden.example/img/eight.jpg)"}, []string{"other.jpg"}},
+		{"a lazy attribute stays", `<p><img src="` + svg + `" data-src="/img/nine.jpg" alt="nine"><noscript><img src="/l/other.jpg"></noscript></p>`,
+			[]string{"![nine](https://garden.example/img/nine.jpg)"}, []string{"other.jpg"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := extractHTML(t, []byte(imagePage(tc.markup)), pageURL, map[string]string{OptionImages: "true"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkText(t, res.Content, tc.want, tc.gone)
+		})
 	}
 }

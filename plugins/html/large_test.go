@@ -184,7 +184,7 @@ func TestTooCostly(t *testing.T) {
 		warning string // "" for none about the bound
 	}{
 		{"main content", big, nil, "main content not sought: the page has 30000 paragraphs"},
-		{"whole page", big, map[string]string{OptionMainContent: "false"}, "metadata not read: the page has 30000 paragraphs"},
+		{"whole page", big, map[string]string{OptionMainContent: "false"}, "metadata read from the page's head only: the page has 30000 paragraphs"},
 		{"nested", nestedPage(2_000, true, 400), nil, "main content not sought: the page nests "},
 		{"gallery", galleryPage(60_000), nil, "main content not sought: the page has 60"},
 		{"gallery with images", galleryPage(60_000), map[string]string{OptionImages: "true"}, "main content not sought: the page has 60"},

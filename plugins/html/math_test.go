@@ -67,6 +67,43 @@ func TestFormulas(t *testing.T) {
 	}
 }
 
+// TestFormulasInCells: a formula's pipes are escaped in a table's cell,
+// as the converter escapes the text's: "$|x| = \sqrt{x^2}$" came out as
+// two more cells; LaTeX's \| becomes \Vert, whose escape would end the
+// cell all the same.
+func TestFormulasInCells(t *testing.T) {
+	page := `<html><head><title>Norms</title></head><body><article><h1>Norms</h1>` +
+		`<p>These notes introduce the few ideas the rest of the course builds on, one at a time and with an example for each.</p>` +
+		`<table><tr><th>Name</th><th>Formula</th></tr>` +
+		`<tr><td>Absolute value</td><td><math alttext="|x| = \sqrt{x^2}"><mi>x</mi></math></td></tr>` +
+		`<tr><td>Norm</td><td><math alttext="\|v\| = 1"><mi>v</mi></math></td></tr></table>` +
+		`<p>Outside a table <math alttext="|y|"><mi>y</mi></math> keeps its pipes, which is what the example shows again.</p>` +
+		`<p>The next chapter goes on from here to the distributions themselves, their moments and how to estimate them from data.</p>` +
+		`</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://notes.example/p", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ row, formula string }{
+		{"| Absolute value |", `$\|x\| = \sqrt{x^2}$`},
+		{"| Norm |", `$\Vert v\Vert  = 1$`},
+		{"Outside a table", "$|y|$"},
+	} {
+		var line string
+		for _, l := range strings.Split(res.Content, "\n") {
+			if strings.HasPrefix(strings.Join(strings.Fields(l), " "), tc.row) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, tc.formula) {
+			t.Errorf("want %q in the line %q of:\n%s", tc.formula, tc.row, res.Content)
+		}
+		if strings.HasPrefix(tc.row, "|") && strings.Count(line, "|")-strings.Count(line, `\|`) != 3 {
+			t.Errorf("want 2 cells in %q", line)
+		}
+	}
+}
+
 // TestFormulaOnItsOwn: a formula alone in its paragraph or definition
 // (MediaWiki's indented formulas) is a display formula, and one in a
 // <div> of its own stays, which go-trafilatura dropped.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // A page parsed as a browser with scripts parses it keeps each <noscript>
@@ -50,6 +51,7 @@ func openNoscript(root *html.Node) {
 		if w := fragmentWords(parsed[i]); w >= noscriptWords {
 			held += w
 		} else {
+			adoptNoscriptImage(n, parsed[i])
 			parsed[i] = nil
 		}
 	}
@@ -85,4 +87,91 @@ func fragmentWords(nodes []*html.Node) int {
 		count += words(n)
 	}
 	return count
+}
+
+// noscriptSource is the attribute an image takes its <noscript> twin's
+// URL in (imageSource reads it).
+const noscriptSource = "data-sift-noscript-src"
+
+// adoptNoscriptImage gives the lazy image beside the <noscript> n (its
+// src a placeholder, no lazy attribute holding the image) the URL of the
+// image n holds, parsed as nodes: lazy loaders ship the real image so,
+// for readers without scripts, and the <noscript> goes. The image's alt
+// text is taken too when it has none.
+func adoptNoscriptImage(n *html.Node, nodes []*html.Node) {
+	var twin *html.Node
+	isImg := func(e *html.Node) bool { return e.Type == html.ElementNode && e.DataAtom == atom.Img }
+	for _, c := range nodes {
+		if isImg(c) {
+			twin = c
+		} else {
+			twin = findElement(c, isImg)
+		}
+		if twin != nil {
+			break
+		}
+	}
+	if twin == nil {
+		return
+	}
+	src := imageSource(twin, nil)
+	if src == "" || isData(src) {
+		return
+	}
+	img := lazyImageBeside(n)
+	if img == nil {
+		return
+	}
+	img.Attr = append(img.Attr, html.Attribute{Key: noscriptSource, Val: src})
+	if strings.TrimSpace(attr(img, "alt")) == "" {
+		if alt := attr(twin, "alt"); strings.TrimSpace(alt) != "" {
+			img.Attr = append(withoutAttr(img.Attr, "alt"), html.Attribute{Key: "alt", Val: alt})
+		}
+	}
+}
+
+// lazyImageBeside is the image just before n, else just after it (blanks
+// between), or the image of a <picture> there, when what a browser
+// without scripts loads for it is nothing or a placeholder.
+func lazyImageBeside(n *html.Node) *html.Node {
+	for _, sib := range []*html.Node{elementBefore(n), elementAfter(n)} {
+		img := sib
+		if sib != nil && sib.DataAtom == atom.Picture {
+			img = findElement(sib, func(e *html.Node) bool { return e.DataAtom == atom.Img })
+		}
+		if img == nil || img.DataAtom != atom.Img {
+			continue
+		}
+		if src := imageSource(img, nil); src == "" || isPlaceholder(src) {
+			return img
+		}
+	}
+	return nil
+}
+
+// elementBefore is the element just before n, with only blanks between,
+// or nil.
+func elementBefore(n *html.Node) *html.Node {
+	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
+		switch {
+		case c.Type == html.ElementNode:
+			return c
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return nil
+		}
+	}
+	return nil
+}
+
+// elementAfter is elementBefore after n.
+func elementAfter(n *html.Node) *html.Node {
+	for c := n.NextSibling; c != nil; c = c.NextSibling {
+		switch {
+		case c.Type == html.ElementNode:
+			return c
+		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
+			return nil
+		}
+	}
+	return nil
 }

@@ -44,6 +44,8 @@ type objects struct {
 	// their size.
 	base64Images   bool
 	inlineTooLarge int
+	// inCells is markdown as written in a table's cells (cellMarkdown).
+	inCells []string
 }
 
 // newObjects holds the objects of a page whose URLs resolve against
@@ -85,8 +87,45 @@ var (
 // objectMarkdown writes each marked object of md as what it renders as,
 // and drops marks left over.
 func (o *objects) objectMarkdown(md string) string {
-	return stripObjectMarks(o.replace(md, markedObject, o.markdown))
+	if o == nil || len(o.markdown) == 0 || !strings.ContainsRune(md, objectOpen) {
+		return stripObjectMarks(md)
+	}
+	lines := strings.SplitAfter(md, "\n")
+	for i, line := range lines {
+		if !strings.ContainsRune(line, objectOpen) {
+			continue
+		}
+		if isTableRow(line) {
+			lines[i] = o.replace(line, markedObject, o.cellMarkdown())
+		} else {
+			lines[i] = o.replace(line, markedObject, o.markdown)
+		}
+	}
+	return stripObjectMarks(strings.Join(lines, ""))
 }
+
+// isTableRow reports whether line is a row of a markdown table, in a
+// quote or list item or not.
+func isTableRow(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|")
+}
+
+// cellMarkdown is what the objects render as in a table's cell: a pipe
+// of theirs (a formula's |x|, an image's alt) would end the cell, as the
+// converter's own text escapes it, so it is escaped too. LaTeX's \| (a
+// norm) becomes \Vert: escaped as \\|, the backslash would escape the
+// backslash and the pipe end the cell all the same.
+func (o *objects) cellMarkdown() []string {
+	if len(o.inCells) != len(o.markdown) {
+		o.inCells = make([]string, len(o.markdown))
+		for i, md := range o.markdown {
+			o.inCells[i] = cellPipes.Replace(md)
+		}
+	}
+	return o.inCells
+}
+
+var cellPipes = strings.NewReplacer(`\|`, `\Vert `, `|`, `\|`)
 
 // objectHTML is objectMarkdown for the content as HTML.
 func (o *objects) objectHTML(s string) string {

@@ -115,6 +115,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	if objs.images {
 		markImages(root, objs, objs.base)
 	}
+	markStrikethrough(root, objs)
 	nameCodeLanguages(root)
 	// The markdown converter loses a line break set in an emphasis of its
 	// own after a space, as go-trafilatura does (emphasis.go).

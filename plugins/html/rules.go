@@ -14,7 +14,7 @@ import (
 // them: they stay whatever they cost.
 func ruleNames() []string {
 	return []string{
-		"streamed", "noscript", "cloaks", "panels", "tabcode", "tablabels", "menus", "overlays", "modals", "cells", "liststart", "pre",
+		"streamed", "noscript", "cloaks", "panels", "tabcode", "tablabels", "menus", "overlays", "modals", "strike", "cells", "liststart", "pre",
 		"emphasis", "spaces", "hatom", "landmarks", "links", "reviews", "articles",
 		"comments", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "heading-levels", "section-headings",
