@@ -470,6 +470,11 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) 
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
 	md := strings.TrimSpace(oneBreakPerLine(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " ")))
+	if e.rules.on("heading-markers") {
+		escaped := escapeHeadingMarkers(md)
+		e.rules.note("heading-markers", escaped != md)
+		md = escaped
+	}
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 

@@ -18,7 +18,7 @@ func ruleNames() []string {
 		"emphasis", "spaces", "hatom", "landmarks", "links", "reviews", "articles",
 		"comments", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "heading-levels", "section-headings",
-		"title-heading", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
+		"title-heading", "heading-markers", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
 	}
 }
 
