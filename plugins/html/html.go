@@ -242,6 +242,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("emphasis", root, flattenEmphasis)
 	breakAfterSummaries(root)
 	r.apply("spaces", root, markSpaces)
+	r.apply("breaks", root, keepBreaks)
 	page := pageTypeWith(root, r)
 	r.apply("landmarks", root, dropLandmarks)
 	var hrefs []string

@@ -268,3 +268,29 @@ func readWords(n *html.Node) int {
 // isReadRune reports whether r is text rather than a mark sift put in the
 // page (a space's or a link's).
 func isReadRune(r rune) bool { return r != spaceMark && isNotLinkMark(r) }
+
+// keepBreaks puts a space after each line break that an element follows
+// directly ("available<br><strong>Cons:</strong>"). go-trafilatura
+// removes from a paragraph every <br> with no text after it before the
+// next element, not only a trailing one, and the lines ran together:
+// "models available**Cons:** Most often"; its text keeps them apart. A
+// space, not a space mark: a text of a mark alone counts as a word for
+// the region rules (words), and a listing's region moved.
+// Preformatted text is left alone.
+func keepBreaks(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode {
+			continue
+		}
+		switch c.Data {
+		case "pre", "code", "textarea", "script", "style", "head":
+			continue
+		case "br":
+			if next := c.NextSibling; next != nil && next.Type == html.ElementNode && next.Data != "br" && next.Data != "hr" {
+				n.InsertBefore(&html.Node{Type: html.TextNode, Data: " "}, next)
+			}
+			continue
+		}
+		keepBreaks(c)
+	}
+}

@@ -92,6 +92,31 @@ func TestSpacesInsideElementsKeepWordsApart(t *testing.T) {
 	}
 }
 
+// TestLineBreakBeforeAnElementKept: a <br> that an element follows
+// directly still breaks the line (WCXB 0270's "available**Cons:**", 0461's
+// "Webber**Released:**").
+func TestLineBreakBeforeAnElementKept(t *testing.T) {
+	para := `<p>` + strings.Repeat("A paragraph of plain words to make the article long enough to be read. ", 6) + `</p>`
+	tests := []struct{ name, body, want string }{
+		{"bold after a break", `<p><strong>Pros:</strong> Compact, waterproof models available<br><strong>Cons:</strong> A smaller sensor.</p>`, "available  \n**Cons:**"},
+		{"break after a space", `<p><strong>Author:</strong> Heather Webber <br><strong>Released:</strong> November 4</p>`, "Webber  \n**Released:**"},
+		{"italic after a break", `<p>Line one<br>Line two<br><em>Line three</em></p>`, "Line two  \n*Line three*"},
+		{"text after a break, as before", `<p>Line one<br>Line two</p>`, "Line one  \nLine two"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + para + tc.body + para + `</article></body></html>`
+			res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tc.want) {
+				t.Errorf("content lacks %q:\n%s", tc.want, res.Content)
+			}
+		})
+	}
+}
+
 func TestWordCount(t *testing.T) {
 	tests := []struct {
 		in   string
