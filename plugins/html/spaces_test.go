@@ -38,6 +38,12 @@ func TestMarkSpaces(t *testing.T) {
 		{"text beside a block", "<div>Intro <p>para</p> tail</div>", "<div>Intro <p>para</p> tail</div>"},
 		{"words beside tags in preformatted text", "<pre>a <b>b</b> c</pre>", "<pre>a " + m + "<b>b</b>" + m + " c</pre>"},
 		{"indentation in preformatted text", "<pre><b>x</b>\n    <i>y</i></pre>", "<pre><b>x</b>\n    <i>y</i></pre>"},
+		{"a space at the end of an element moves out of it", `<li><b>for </b><a>regular</a><b> academic</b></li>`, `<li><b>for</b>` + m + `<a>regular</a>` + m + `<b>academic</b></li>`},
+		{"out of nested elements", "<li><b><i>for\u00a0</i></b>regular</li>", `<li><b><i>for</i></b>` + m + `regular</li>`},
+		{"a space before a block stays", `<li><b>for </b><p>para</p></li>`, `<li><b>for </b><p>para</p></li>`},
+		{"a space at the end of a block's text stays", `<li>for <p>para</p></li>`, `<li>for <p>para</p></li>`},
+		{"a link's padding before the end of its item stays", "<li><a>\nJapan Hotels\n</a>\n</li>", "<li><a>\nJapan Hotels\n</a>\n</li>"},
+		{"a space before a space is marked where it is", `<p><b>for </b> <a>x</a></p>`, `<p><b>for </b>` + m + `<a>x</a></p>`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -55,6 +61,57 @@ func TestMarkSpaces(t *testing.T) {
 			}
 			if got := b.String(); got != tc.want {
 				t.Errorf("marked %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSpacesInsideElementsKeepWordsApart: a space written inside an
+// inline element, at its edge, keeps its words apart in a list item and a
+// table cell as in a paragraph (WCXB 0210, 0262, 0461 ran "for" and
+// "regular" together as "forregular").
+func TestSpacesInsideElementsKeepWordsApart(t *testing.T) {
+	para := `<p>` + strings.Repeat("A paragraph of plain words to make the article long enough to be read. ", 6) + `</p>`
+	tests := []struct{ name, body, want string }{
+		{"list item, bold before a link", `<ul><li><strong>Students have opportunities for </strong><a href="/x"><strong>regular and substantive</strong></a><strong> academic interactions.</strong></li><li>Second item of the list.</li></ul>`, "for** [**regular"},
+		{"list item, after the link", `<ul><li><strong>Students have opportunities for </strong><a href="/x"><strong>regular and substantive</strong></a><strong> academic interactions.</strong></li><li>Second item of the list.</li></ul>`, "substantive**](https://example.com/x) **academic"},
+		{"list item, non-breaking space", `<ul><li><b>Cost&nbsp;</b>per click is the price.</li><li>Second item of the list.</li></ul>`, "**Cost** per click"},
+		{"table cell", `<table><tr><td><b>Released </b>in May</td><td>Two</td></tr><tr><td>Three</td><td>Four</td></tr></table>`, "**Released** in May"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + para + tc.body + para + `</article></body></html>`
+			res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tc.want) {
+				t.Errorf("content lacks %q:\n%s", tc.want, res.Content)
+			}
+		})
+	}
+}
+
+// TestLineBreakBeforeAnElementKept: a <br> that an element follows
+// directly still breaks the line (WCXB 0270's "available**Cons:**", 0461's
+// "Webber**Released:**").
+func TestLineBreakBeforeAnElementKept(t *testing.T) {
+	para := `<p>` + strings.Repeat("A paragraph of plain words to make the article long enough to be read. ", 6) + `</p>`
+	tests := []struct{ name, body, want string }{
+		{"bold after a break", `<p><strong>Pros:</strong> Compact, waterproof models available<br><strong>Cons:</strong> A smaller sensor.</p>`, "available  \n**Cons:**"},
+		{"break after a space", `<p><strong>Author:</strong> Heather Webber <br><strong>Released:</strong> November 4</p>`, "Webber  \n**Released:**"},
+		{"italic after a break", `<p>Line one<br>Line two<br><em>Line three</em></p>`, "Line two  \n*Line three*"},
+		{"text after a break, as before", `<p>Line one<br>Line two</p>`, "Line one  \nLine two"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + para + tc.body + para + `</article></body></html>`
+			res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(res.Content, tc.want) {
+				t.Errorf("content lacks %q:\n%s", tc.want, res.Content)
 			}
 		})
 	}
