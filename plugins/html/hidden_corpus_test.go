@@ -144,6 +144,8 @@ var hidingTechniques = []technique{
 	{name: "sheet-media-not-print-font-size-0", sheet: byChild, style: "font-size: 0", atRules: []string{"@media not print"}},
 	{name: "sheet-supports-display-none", sheet: byAdjacent, style: "display: none", atRules: []string{"@supports (display: grid)"}},
 	{name: "sheet-layer-media-visibility-hidden", sheet: byIs, style: "visibility: hidden", atRules: []string{"@layer base", "@media screen"}},
+	// nested rules
+	{name: "sheet-nested-display-none", sheet: ".aside-note { color: inherit; & .hint", style: "display: none }"},
 	// other properties
 	{name: "filter-opacity-0", style: "filter: opacity(0)"},
 	{name: "scale-property-0", style: "scale: 0"},

@@ -136,6 +136,9 @@ func TestInvisibleRulesInAtRules(t *testing.T) {
 		{"where", `:where(.a) > .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"has child", `.a:has(> .n) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"is not matching", `:is(.b, .z) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, false},
+		{"nested", `.a { color: black; & .n { display: none } }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"nested in media", `@media screen { .a { .n { font-size: 0 } } }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"nested not matching", `.b { .n { display: none } }`, `<div class="a"><p class="n">W</p></div>`, false},
 		{"phones only", `@media (max-width: 600px) { .n { display: none } }`, `<p class="n">W</p>`, false},
 		{"desktops only", `@media screen and (min-width: 1024px) { .n { display: none } }`, `<p class="n">W</p>`, false},
 		{"print", `@media print { .n { display: none } }`, `<p class="n">W</p>`, false},
@@ -211,7 +214,7 @@ func TestInvisibleConventions(t *testing.T) {
 // FuzzInvisibleRules: any stylesheet is read without a panic.
 func FuzzInvisibleRules(f *testing.F) {
 	for _, seed := range []string{".a{opacity:0}", "#b c.d{font-size:0}", "@media x{.e{opacity:0}}", "{{color:#fff;background:#fff", ".f{height:0;overflow:hidden}}}",
-		"@media screen{@layer a{:is(.a,p) .b{display:none}}}", "@supports (x){:where(p){scale:0}}", "@media (width>=0){.a{translate:0 -9999px}}}"} {
+		"@media screen{@layer a{:is(.a,p) .b{display:none}}}", "@supports (x){:where(p){scale:0}}", "@media (width>=0){.a{translate:0 -9999px}}}", ".a{.b{&.c{opacity:0}}}", ".a,.b{>.c{display:none}"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, sheet string) {

@@ -160,11 +160,22 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 	if len(sheets) == 0 {
 		return nil
 	}
-	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets)), lower: make([]string, len(sheets))}
+	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets))}
 	wrapped := make([][][2]int, len(sheets))
+	var nested strings.Builder
 	for i, sheet := range sheets {
 		r.sheets[i], wrapped[i] = unwrapAtRules(sheet, reachEverywhere)
-		r.lower[i] = asciiLower(r.sheets[i])
+		nested.WriteString(nestedRules(r.sheets[i]))
+	}
+	if nested.Len() > 0 {
+		// The nested rules follow the page's, as one sheet more.
+		r.raw = append(slices.Clip(r.raw), nested.String())
+		r.sheets = append(r.sheets, nested.String())
+		wrapped = append(wrapped, nil)
+	}
+	r.lower = make([]string, len(r.sheets))
+	for i, sheet := range r.sheets {
+		r.lower[i] = asciiLower(sheet)
 	}
 	counts := map[string]int{}
 	for i, lower := range r.lower {
@@ -172,7 +183,9 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 			for _, rule := range invisibleSelectors(r.sheets[i][span[0]:span[1]]) {
 				rule.order = i<<32 | span[0]
 				rule.wrapped = within(wrapped[i], span[0])
-				if !rule.folds && namedElsewhere(rule.subject, r.lower, counts) {
+				// Names are counted in the page's sheets, not again in
+				// the nested rules written out from them.
+				if !rule.folds && namedElsewhere(rule.subject, r.lower[:len(sheets)], counts) {
 					continue
 				}
 				r.hiding = append(r.hiding, rule)
