@@ -239,6 +239,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	r.apply("noscript", root, openNoscript)
 	markMath(root, objs)
 	removeHiddenWith(root, r)
+	countFormulasTooLarge(root, objs)
 	r.apply("overlays", root, dropOverlays)
 	r.apply("modals", root, dropClosedModals)
 	unwrapLineNumberTables(root)

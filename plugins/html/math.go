@@ -51,6 +51,17 @@ func markMath(n *html.Node, o *objects) {
 				markFormula(c, f, o)
 			case mathRendering:
 				// the rendering of a formula whose source follows it
+			case mathTooLarge:
+				// Left as the page wrote it, as any other, but
+				// counted if it is seen (countFormulasTooLarge).
+				c.Attr = append(c.Attr, html.Attribute{Key: formulaTooLarge})
+				if c.DataAtom == atom.Script {
+					// An empty <span>: go-trafilatura drops the text
+					// after a <script> in a paragraph with it.
+					c.Data, c.DataAtom, c.FirstChild, c.LastChild = "span", atom.Span, nil, nil
+					c.Attr = []html.Attribute{{Key: formulaTooLarge}}
+				}
+				markMath(c, o)
 			default:
 				markMath(c, o)
 			}
@@ -65,6 +76,8 @@ const (
 	mathNone mathKind = iota
 	mathFound
 	mathRendering
+	// mathTooLarge is a formula of few words but over maxFormulaBytes.
+	mathTooLarge
 )
 
 // formulaOf reads the formula element n writes, if it is one.
@@ -98,9 +111,42 @@ func formulaOf(n *html.Node) (formula, mathKind) {
 
 func found(f formula, ok bool) (formula, mathKind) {
 	if f.tex = cleanTeX(f.tex); !ok || f.tex == "" || !looksLikeMath(f.tex) {
+		if ok && len(f.tex) > maxFormulaBytes && len(texWords(f.tex)) <= maxFormulaWords {
+			return formula{}, mathTooLarge
+		}
 		return formula{}, mathNone
 	}
 	return f, mathFound
+}
+
+// formulaTooLarge is the attribute markMath gives a formula left out for
+// its size.
+const formulaTooLarge = "data-sift-formula-too-large"
+
+// countFormulasTooLarge counts, into o, the formulas left out for their
+// size that are still in the page once what readers cannot see is gone
+// (a formula inside another counted once), and takes their mark off. A
+// formula's LaTeX over maxFormulaBytes is not read (a script's source is
+// never shown, MathML is removed with <math>), and nothing said so: "The
+// polynomial has many terms." read as the whole sentence.
+func countFormulasTooLarge(root *html.Node, o *objects) {
+	var walk func(*html.Node, bool)
+	walk = func(n *html.Node, inside bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type != html.ElementNode {
+				continue
+			}
+			tagged := hasAttr(c, formulaTooLarge)
+			if tagged {
+				c.Attr = withoutAttr(c.Attr, formulaTooLarge)
+				if !inside {
+					o.formulasTooLarge++
+				}
+			}
+			walk(c, inside || tagged)
+		}
+	}
+	walk(root, false)
 }
 
 // markFormula puts f's marked LaTeX in place of what n holds. n stays,

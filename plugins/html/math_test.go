@@ -1,6 +1,7 @@
 package html
 
 import (
+	"fmt"
 	"html"
 	"os"
 	"path/filepath"
@@ -216,4 +217,49 @@ func FuzzFormulas(f *testing.F) {
 		root := parsePage(t, articleAround(src))
 		markMath(root, newObjects("", false))
 	})
+}
+
+// TestFormulasTooLarge: a formula left out for its size (over
+// maxFormulaBytes of LaTeX) is counted in a warning, and the sentence
+// around it stays whole; one hidden, prose in math markup and a formula
+// within the size are not counted. The formula went without a word.
+func TestFormulasTooLarge(t *testing.T) {
+	var poly strings.Builder
+	for i := range 500 {
+		fmt.Fprintf(&poly, "a_{%d} x^{%d} + ", i, i)
+	}
+	big := poly.String() + "c"
+	prose := strings.Repeat("this sentence is prose written in a formula's markup and should be judged as prose. ", 60)
+	script := func(tex string) string { return `<script type="math/tex">` + tex + `</script>` }
+	for _, tc := range []struct {
+		name, markup, warning string
+		opts                  map[string]string
+		want                  []string
+	}{
+		{"a MathJax 2 script", `The polynomial ` + script(big) + ` has many terms,`, "1 formulas over 4 KiB", nil,
+			[]string{"The polynomial has many terms,"}},
+		{"two, one of them MathML", script(big) + ` and <math alttext="` + big + `"><mi>x</mi></math> are long,`, "2 formulas over 4 KiB", nil, nil},
+		{"on the whole page", `The polynomial ` + script(big) + ` has many terms,`, "1 formulas over 4 KiB", map[string]string{OptionMainContent: "false"},
+			[]string{"The polynomial has many terms,"}},
+		{"hidden", `<span style="display:none">` + script(big) + `</span> nothing shown,`, "", nil, nil},
+		{"prose", script(prose) + ` prose,`, "", nil, nil},
+		{"within the size", script(`x^2`) + ` short,`, "", nil, []string{"$x^2$ short,"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := extractHTML(t, []byte(articleAround(tc.markup)), "https://notes.example/p", tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			for _, w := range res.Warnings {
+				if strings.Contains(w, "formulas over") {
+					got = w
+				}
+			}
+			if !strings.HasPrefix(got, tc.warning) || (tc.warning == "") != (got == "") {
+				t.Errorf("warning %q, want one starting %q (warnings %q)", got, tc.warning, res.Warnings)
+			}
+			checkText(t, res.Content, tc.want, nil)
+		})
+	}
 }

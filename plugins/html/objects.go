@@ -44,6 +44,9 @@ type objects struct {
 	// their size.
 	base64Images   bool
 	inlineTooLarge int
+	// formulasTooLarge counts the formulas left out for their size
+	// (countFormulasTooLarge).
+	formulasTooLarge int
 	// inCells is markdown as written in a table's cells (cellMarkdown).
 	inCells []string
 }
@@ -163,9 +166,13 @@ func isObjectMark(r rune) bool {
 	return r == objectOpen || r == objectClose || r >= objectBase && r <= objectBase+maxObjects
 }
 
-// warnInlineTooLarge tells of the inlined images left out for their size.
+// warnInlineTooLarge tells of the inlined images, and the formulas, left
+// out for their size.
 func (o *objects) warnInlineTooLarge(out *sdk.ExtractResult) {
 	if o.inlineTooLarge > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d base64 images over %d KiB each were left out (their alt text stays)", o.inlineTooLarge, maxInlineImage>>10))
+	}
+	if o.formulasTooLarge > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d formulas over %d KiB of LaTeX each were left out for their size (at most their rendering's text stays)", o.formulasTooLarge, maxFormulaBytes>>10))
 	}
 }

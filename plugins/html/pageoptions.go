@@ -107,6 +107,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	openNoscript(root)
 	markMath(root, objs)
 	removeHidden(root)
+	countFormulasTooLarge(root, objs)
 	dropOverlays(root)
 	dropClosedModals(root)
 	unwrapLineNumberTables(root)
