@@ -498,25 +498,18 @@ func escapeHeadingMarkers(md string) string {
 	if !strings.Contains(md, "#") {
 		return md
 	}
-	lines := strings.Split(md, "\n")
-	inFence := false
-	for i, line := range lines {
-		if isFence(line) {
-			inFence = !inFence
-			continue
-		}
-		if inFence || !strings.HasPrefix(line, "#") {
-			continue
+	return editOutsideFences(md, func(line string) string {
+		if !strings.HasPrefix(line, "#") {
+			return line
 		}
 		m := headingMarker.FindStringSubmatchIndex(line)
 		if m == nil {
-			continue
+			return line
 		}
 		at := m[6] // the number's period or parenthesis
 		if at < 0 {
 			at = m[12] // the bullet
 		}
-		lines[i] = line[:at] + `\` + line[at:]
-	}
-	return strings.Join(lines, "\n")
+		return line[:at] + `\` + line[at:]
+	})
 }

@@ -152,20 +152,18 @@ func lazyImageBeside(n *html.Node) *html.Node {
 // elementBefore is the element just before n, with only blanks between,
 // or nil.
 func elementBefore(n *html.Node) *html.Node {
-	for c := n.PrevSibling; c != nil; c = c.PrevSibling {
-		switch {
-		case c.Type == html.ElementNode:
-			return c
-		case c.Type == html.TextNode && strings.TrimSpace(c.Data) != "":
-			return nil
-		}
-	}
-	return nil
+	return elementBeside(n, func(c *html.Node) *html.Node { return c.PrevSibling })
 }
 
 // elementAfter is elementBefore after n.
 func elementAfter(n *html.Node) *html.Node {
-	for c := n.NextSibling; c != nil; c = c.NextSibling {
+	return elementBeside(n, func(c *html.Node) *html.Node { return c.NextSibling })
+}
+
+// elementBeside is the first element step takes to from n, with only
+// blanks between, or nil.
+func elementBeside(n *html.Node, step func(*html.Node) *html.Node) *html.Node {
+	for c := step(n); c != nil; c = step(c) {
 		switch {
 		case c.Type == html.ElementNode:
 			return c

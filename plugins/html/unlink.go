@@ -13,6 +13,17 @@ var mdLinkOrLinkedImage = regexp.MustCompile(`\[(!\[` + mdLinkText + `\]\([^)]*\
 // option links=false: a linked image becomes the image, and images, fenced
 // code and code spans stay as they are.
 func unlinkMarkdown(md string) string {
+	return editOutsideFences(md, func(line string) string {
+		if strings.Contains(line, "](") {
+			return unlinkLine(line)
+		}
+		return line
+	})
+}
+
+// editOutsideFences returns md with each line outside fenced code (and
+// not a fence) replaced by what edit makes of it.
+func editOutsideFences(md string, edit func(line string) string) string {
 	lines := strings.Split(md, "\n")
 	inFence := false
 	for i, line := range lines {
@@ -20,8 +31,8 @@ func unlinkMarkdown(md string) string {
 			inFence = !inFence
 			continue
 		}
-		if !inFence && strings.Contains(line, "](") {
-			lines[i] = unlinkLine(line)
+		if !inFence {
+			lines[i] = edit(line)
 		}
 	}
 	return strings.Join(lines, "\n")
@@ -75,29 +86,24 @@ func dropImageMarkdown(md string) string {
 	if !strings.Contains(md, "![") {
 		return md
 	}
-	lines := strings.Split(md, "\n")
-	inFence := false
-	for i, line := range lines {
-		if isFence(line) {
-			inFence = !inFence
-			continue
+	md = editOutsideFences(md, func(line string) string {
+		if !strings.Contains(line, "![") {
+			return line
 		}
-		if !inFence && strings.Contains(line, "![") {
-			parts := strings.Split(line, "`")
-			for k := 0; k < len(parts); k += 2 {
-				if strings.Contains(parts[k], "![") {
-					text := mdLeadingImage.ReplaceAllString(parts[k], "[")
-					text = mdEmptyLink.ReplaceAllString(mdImage.ReplaceAllString(text, ""), "")
-					parts[k] = spaceRuns.ReplaceAllString(text, " ")
-				}
+		parts := strings.Split(line, "`")
+		for k := 0; k < len(parts); k += 2 {
+			if strings.Contains(parts[k], "![") {
+				text := mdLeadingImage.ReplaceAllString(parts[k], "[")
+				text = mdEmptyLink.ReplaceAllString(mdImage.ReplaceAllString(text, ""), "")
+				parts[k] = spaceRuns.ReplaceAllString(text, " ")
 			}
-			// a nested list's indentation, which the spaces' runs lost, stays
-			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
-			if line = strings.TrimLeft(strings.Join(parts, "`"), " \t"); line != "" {
-				line = indent + line
-			}
-			lines[i] = line
 		}
-	}
-	return strings.TrimSpace(blankRuns.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
+		// a nested list's indentation, which the spaces' runs lost, stays
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		if line = strings.TrimLeft(strings.Join(parts, "`"), " \t"); line != "" {
+			line = indent + line
+		}
+		return line
+	})
+	return strings.TrimSpace(blankRuns.ReplaceAllString(md, "\n\n"))
 }
