@@ -3,6 +3,8 @@ package html
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Within an article's text, a paragraph that is one link and little else
@@ -34,6 +36,25 @@ func isLoneLink(block string) bool {
 	if !strings.Contains(block, "](") || notParagraph.MatchString(block) || strings.Contains(block, "![") {
 		return false
 	}
+	if opensSentence(block) {
+		return false
+	}
 	links, linked, other := linkWords(block)
 	return links == 1 && linked >= 2 && float64(linked) >= linkShare*float64(linked+other)
+}
+
+// opensSentence reports whether the words before a paragraph's link start
+// the sentence the link ends: plain words in lower case ending in a letter
+// or a comma ("Yes, [meditation has been shown to …]", "Here’s [how we do
+// GA4 reporting]"). A promotion's words are a label: emphasized, in
+// capitals or ending with a colon ("**Related:**", "DON'T MISS", "Read
+// next:").
+func opensSentence(block string) bool {
+	before, _, ok := strings.Cut(block, "[")
+	before = strings.TrimSpace(before)
+	if !ok || before == "" || strings.ContainsAny(before, "*_:|#>") || strings.ToUpper(before) == before {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(before)
+	return last == ',' || unicode.IsLower(last)
 }
