@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/go-shiori/dom"
 
@@ -223,10 +224,19 @@ func isTeaserTitle(h, block *html.Node) bool {
 // A "Related links" or "Most read" list's heading came back above the next
 // paragraph, its links gone; a card whose link holds its description is a
 // section of the page.
+//
+// A heading that shares its box with the content (a "More on this topic"
+// heading and its list among an article's paragraphs) heads what follows
+// it among its siblings, up to the one that holds block: a list of links
+// there, which go-trafilatura dropped, came back as its heading alone.
 func headsLinkList(h, block *html.Node) bool {
 	box := boxOf(h, block)
+	section := []*html.Node{box}
 	if box == h {
-		return false
+		section = followingUpTo(h, block)
+		if len(section) == 0 {
+			return false
+		}
 	}
 	own, _ := countWords(h, false)
 	linked := 0
@@ -236,8 +246,8 @@ func headsLinkList(h, block *html.Node) bool {
 		case n == h:
 			return true
 		case n.Type == html.TextNode:
-			a, _ := countWords(n, false)
-			return a == 0
+			// Separators between the links ("|", "·") are no words.
+			return !strings.ContainsFunc(n.Data, isLetterOrDigit)
 		case n.Type == html.ElementNode && n.Data == "a" && linksOut(n):
 			a, _ := countWords(n, false)
 			if isAncestor(n, h) {
@@ -255,7 +265,29 @@ func headsLinkList(h, block *html.Node) bool {
 		}
 		return true
 	}
-	return walk(box) && linked > 0
+	for _, n := range section {
+		if !walk(n) {
+			return false
+		}
+	}
+	return linked > 0
+}
+
+// followingUpTo returns the siblings after h up to the one that holds
+// block (or is it), none when another heading comes first or no sibling
+// holds block.
+func followingUpTo(h, block *html.Node) []*html.Node {
+	var out []*html.Node
+	for c := h.NextSibling; c != nil; c = c.NextSibling {
+		if c == block || isAncestor(c, block) {
+			return out
+		}
+		if c.Type == html.ElementNode && (isHeading(c) || findHeading(c, isHeading) != nil) {
+			return nil
+		}
+		out = append(out, c)
+	}
+	return nil
 }
 
 // isAncestor reports whether a holds n.
@@ -513,3 +545,6 @@ func escapeHeadingMarkers(md string) string {
 		return line[:at] + `\` + line[at:]
 	})
 }
+
+// isLetterOrDigit reports whether r is a letter or a digit.
+func isLetterOrDigit(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

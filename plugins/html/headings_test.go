@@ -157,6 +157,11 @@ func TestRestoreSectionHeadingsSkipsTeaserTitles(t *testing.T) {
 		{"heading of links and prose", `<div><h2>Grills</h2><p>See <a href="/gas">gas grills</a>.</p></div>`, []string{"Grills"}},
 		{"section heading with a permalink", `<div><h2><a href="#grills">Grills</a></h2><span>Updated in May</span></div>`, []string{"Grills"}},
 		{"heading that links, alone in its box", `<h2><a href="/grills">Grills</a></h2>`, []string{"Grills"}},
+		{"heading of a list of links among the paragraphs", `<h2>More on this topic</h2><ul><li><a href="/a">Gas grills</a></li><li><a href="/b">Smokers</a></li></ul>`, nil},
+		{"heading of a line of links among the paragraphs", `<h3>Mehr zum Thema</h3><p><a href="/a">Gasgrills im Test</a> | <a href="/b">Smoker</a></p>`, nil},
+		{"heading of a list with text among the paragraphs", `<h2>Grills</h2><ul><li><a href="/gas">Gas grills</a> run on propane</li></ul>`, []string{"Grills"}},
+		{"heading over the paragraphs it heads", `<h2>Grills</h2>`, []string{"Grills"}},
+		{"heading before another heading", `<h2>Grills</h2><h3>Kettles</h3><ul><li><a href="/a">Gas grills</a></li></ul>`, []string{"Grills"}},
 		{"card link holding its description", `<div><a href="/grills"><h3>Grills</h3><p>All of them, gas and charcoal.</p></a></div>`,
 			[]string{"Grills"}},
 	} {

@@ -138,7 +138,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	}
 	page, hrefs := prepare(root, objs, e.rules)
 	page.comments = comments.keep(page.discussion)
-	content := mainContent(root, page, req.URL, out, e.rules)
+	content := mainContent(root, page, hrefs, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
@@ -195,7 +195,7 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 		out.Metadata = headMetadata(root, out.Title)
 		out.Warnings = append(out.Warnings, "metadata read from the page's head only: "+why)
 	} else {
-		_ = mainContent(root, page, req.URL, out, nil)
+		_ = mainContent(root, page, nil, req.URL, out, nil)
 	}
 	out.Metadata = withSchema(out.Metadata, schema)
 	content := visibleBody(root)
@@ -275,7 +275,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 // mainContent finds the page's main content with go-trafilatura, steered
 // by the page type, and sets out's title, metadata and warnings. Without a
 // main content it returns the page without its chrome.
-func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.ExtractResult, r *rules) *html.Node {
+func mainContent(root *html.Node, page pageType, hrefs []string, pageURL string, out *sdk.ExtractResult, r *rules) *html.Node {
 	opts := extractOptions(pageURL)
 	if !r.on("links") {
 		opts.IncludeLinks = true // go-trafilatura's own links, unmarked
@@ -312,7 +312,7 @@ func mainContent(root *html.Node, page pageType, pageURL string, out *sdk.Extrac
 	res.Metadata.Title = withoutPermalink(res.Metadata.Title)
 	out.Title, out.Metadata = stripObjectMarks(stripLinkMarks(restoreSpaces(res.Metadata.Title))), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
-	content := chooseContent(root, page, res, r)
+	content := chooseContent(root, page, hrefs, res, r)
 	r.apply("heading-levels", content, func(c *html.Node) { restoreHeadingLevels(root, c) })
 	r.apply("section-headings", content, func(c *html.Node) { restoreSectionHeadings(root, c) })
 	r.apply("title-heading", content, func(c *html.Node) { restoreTitleHeading(root, c, out.Title) })
@@ -350,8 +350,8 @@ func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r
 // chooseContent picks the content (pickContent) and drops what follows
 // its posts on a discussion (signatures) or its text on an article (lists
 // of teasers for other articles).
-func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
-	content := pickContent(root, page, res, r)
+func chooseContent(root *html.Node, page pageType, hrefs []string, res *trafilatura.ExtractResult, r *rules) *html.Node {
+	content := pickContent(root, page, hrefs, res, r)
 	switch {
 	case content == nil:
 	case page.discussion:
@@ -365,7 +365,7 @@ func chooseContent(root *html.Node, page pageType, res *trafilatura.ExtractResul
 // pickContent picks the content among go-trafilatura's pick and the
 // regions the page's own structure offers: its thread (thread.go), its body
 // when the pick is too thin (thin.go), a wider region (widen.go).
-func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult, r *rules) *html.Node {
+func pickContent(root *html.Node, page pageType, hrefs []string, res *trafilatura.ExtractResult, r *rules) *html.Node {
 	if page.discussion && r.on("thread") {
 		if thread := threadOf(root, r); thread != nil {
 			r.note("thread", true)
@@ -373,6 +373,9 @@ func pickContent(root *html.Node, page pageType, res *trafilatura.ExtractResult,
 		}
 	}
 	content := res.ContentNode
+	if page.article {
+		r.apply("density", content, func(c *html.Node) { dropMarkedLinkParagraphs(c, hrefs) })
+	}
 	// Comments were asked of go-trafilatura only when they are content.
 	if page.comments && res.CommentsNode != nil && content != nil && r.on("comments") {
 		content.AppendChild(res.CommentsNode)

@@ -23,6 +23,12 @@ func TestDropReviews(t *testing.T) {
 			[]string{"DESCRIPTION"}, nil},
 		{"a page that is mostly reviews keeps them", `<p>Bottle</p><div id="reviews">` + review("REVIEW-A") + review("REVIEW-B") + `</div>`,
 			[]string{"REVIEW-A", "REVIEW-B"}, nil},
+		{"a product test keeps the parts of its review", `<h1>Bottle tested</h1><div class="review-intro"><p>INTRO We carried the bottle for a month.</p></div><div class="review-body">` + description + `</div><div class="review-verdict"><p>VERDICT Cold all day.</p></div>`,
+			[]string{"INTRO", "DESCRIPTION", "VERDICT"}, nil},
+		{"a box of reviews beside a list of them", `<p>Bottle</p><div class="highlight-reviews">` + review("HIGHLIGHT") + `</div><div class="reviews"><div class="review">` + review("REVIEW-A") + review("REVIEW-B") + review("REVIEW-C") + `</div><p>Every review is checked before it is published, by hand, by our team.</p></div>`,
+			nil, []string{"HIGHLIGHT"}},
+		{"reviews short beside the description", description + `<div class="review">` + review("REVIEW-A") + `</div><div class="review">` + review("REVIEW-B") + `</div>`,
+			[]string{"DESCRIPTION"}, []string{"REVIEW-A", "REVIEW-B"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
