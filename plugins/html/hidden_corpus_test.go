@@ -147,6 +147,10 @@ var hidingTechniques = []technique{
 	// nested rules
 	{name: "sheet-nested-display-none", sheet: ".aside-note { color: inherit; & .hint", style: "display: none }"},
 	// other properties
+	{name: "sheet-important-against-later-rule", sheet: byClass, style: "display: none !important } .hint { display: block"},
+	{name: "sheet-class-off-screen", sheet: byClass, style: "position: absolute; left: -9999px"},
+	{name: "sheet-class-clip-rect", sheet: byDescendant, style: "clip: rect(0 0 0 0); position: absolute"},
+	{name: "edge-on", style: "transform: rotateY(90deg)"},
 	{name: "filter-opacity-0", style: "filter: opacity(0)"},
 	{name: "scale-property-0", style: "scale: 0"},
 	{name: "translate-far-left", style: "transform: translateX(-10000px)"},

@@ -43,7 +43,7 @@ func cssDeclarations(list string) map[string]string {
 
 // styleHints are the properties invisibleDecls reads: a style naming none
 // of them is not parsed.
-var styleHints = []string{"opacity", "font", "color", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility"}
+var styleHints = []string{"opacity", "font", "color", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility", "position"}
 
 // invisibleStyle reports whether an inline style makes its element's text
 // invisible in one of the ways invisibleDecls knows.
@@ -63,7 +63,8 @@ func invisibleDecls(d map[string]string) bool {
 	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
 		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
 		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) || isZero(d["scale"]) ||
-		filteredAway(d["filter"]) || translatedAway(d["transform"], d["translate"]) ||
+		filteredAway(d["filter"]) || translatedAway(d["transform"], d["translate"]) || edgeOn.MatchString(d["transform"]) ||
+		placedAway(d) ||
 		indentedAway(d["text-indent"]) || d["content-visibility"] == "hidden" ||
 		overflowHidden(d) && (isZero(d["height"]) || isZero(d["max-height"]) || isZero(d["line-height"]))
 }
@@ -302,6 +303,25 @@ func translatedAway(transform, translate string) bool {
 		// A percentage is of the element's own size: an off-canvas menu
 		// parked at -100% slides in when opened.
 		if l = strings.TrimSpace(l); strings.HasPrefix(l, "-") && !strings.HasSuffix(l, "%") && !strings.HasSuffix(l, "vw") && indentedAway(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// edgeOn matches a transform that turns its element edge-on to the
+// reader, a quarter turn about an axis in the screen's plane.
+var edgeOn = regexp.MustCompile(`rotate[xy]\(-?(90|270)deg\)`)
+
+// placedAway reports whether an absolutely placed element sits a
+// thousand pixels or fifty ems left of or above the page (the off-screen
+// positioning hidden.go reads in inline styles, in a stylesheet's rule).
+func placedAway(d map[string]string) bool {
+	if p := d["position"]; p != "absolute" && p != "fixed" {
+		return false
+	}
+	for _, side := range []string{"left", "top"} {
+		if v := d[side]; strings.HasPrefix(v, "-") && indentedAway(v) && !strings.HasSuffix(v, "%") {
 			return true
 		}
 	}

@@ -75,6 +75,13 @@ func TestInvisibleStyle(t *testing.T) {
 		{"transform: translateX(-100%)", false},
 		{"transform: translateX(-300px)", false},
 		{"translate: -100vw", false},
+		{"transform: rotateY(90deg)", true},
+		{"transform: rotateX(-270deg)", true},
+		{"transform: rotateY(45deg)", false},
+		{"position: absolute; left: -9999px", true},
+		{"position: fixed; top: -80em", true},
+		{"position: relative; left: -9999px", false},
+		{"position: absolute; left: -50%", false},
 	} {
 		if got := invisibleStyle(tc.style); got != tc.want {
 			t.Errorf("style %q invisible = %v, want %v", tc.style, got, tc.want)
@@ -137,6 +144,12 @@ func TestInvisibleRulesInAtRules(t *testing.T) {
 		{"has child", `.a:has(> .n) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"is not matching", `:is(.b, .z) .n { display: none }`, `<div class="a"><p class="n">W</p></div>`, false},
 		{"nested", `.a { color: black; & .n { display: none } }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"important against a later rule", `.n { display: none !important } .n { display: block }`, `<p class="n">W</p>`, true},
+		{"important shows", `.n { display: none } .n { display: block !important }`, `<p class="n">W</p>`, false},
+		{"off-screen in a sheet", `.n { position: absolute; left: -9999px }`, `<p class="n">W</p>`, true},
+		{"margin in a sheet", `.n { margin-left: -9999px; margin-left: 0 }`, `<p class="n">W</p>`, false},
+		{"clip in a sheet", `.n { clip: rect(0 0 0 0); position: absolute }`, `<p class="n">W</p>`, true},
+		{"edge-on in a sheet", `.a .n { transform: rotateY(90deg) }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"nested in media", `@media screen { .a { .n { font-size: 0 } } }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"nested not matching", `.b { .n { display: none } }`, `<div class="a"><p class="n">W</p></div>`, false},
 		{"phones only", `@media (max-width: 600px) { .n { display: none } }`, `<p class="n">W</p>`, false},

@@ -32,7 +32,7 @@ import (
 // places, never more than stays visible) apply to both.
 
 // hintWords are the properties whose values invisibleHint reads.
-var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "translate", "filter", "text-indent", "height", "content-visibility", "clip-path", "display", "visibility"}
+var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "translate", "rotate", "filter", "text-indent", "height", "content-visibility", "clip-path", "clip", "left", "top", "display", "visibility"}
 
 // invisibleHint reports whether the property named at text[i:] (one of
 // hintWords, in lower-cased text) has a value that may make text
@@ -43,6 +43,9 @@ var hintWords = []string{"opacity", "font", "font-size", "color", "scale", "tran
 // background counts when the rule declares both alike.
 func invisibleHint(text string, i int, word string) bool {
 	value := text[i+len(word):]
+	if word == "rotate" {
+		return edgeOn.MatchString(strings.ReplaceAll(text[i:min(len(text), i+24)], " ", ""))
+	}
 	if word == "scale" || word == "translate" {
 		value = strings.TrimLeft(value, "xyz3d")
 		if strings.HasPrefix(value, "(") {
@@ -75,6 +78,11 @@ func invisibleHint(text string, i int, word string) bool {
 		return strings.HasPrefix(value, "hidden")
 	case "clip-path":
 		return true
+	case "clip":
+		return i+len("clip") < len(text) && text[i+len("clip")] != '-' && strings.HasPrefix(value, "rect(")
+	case "left", "top":
+		// left:-9999px; not margin-left, nor a value's word
+		return (i == 0 || !isNameByte(text[i-1])) && strings.HasPrefix(value, "-") && indentedAway(cssLength.FindString(value))
 	case "color":
 		if i > 0 && text[i-1] == '-' {
 			return false
@@ -109,6 +117,9 @@ type sheetRule struct {
 	// wrapped: it was read from an at-rule (atrules.go), and a rule that
 	// shows on some screen undoes it.
 	wrapped bool
+	// important: its declarations are !important, which a rule that
+	// shows without it does not undo.
+	important bool
 	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
 	subject []string
 }
@@ -116,10 +127,11 @@ type sheetRule struct {
 // showRule is a rule that shows what display:none or visibility:hidden
 // hid: display other than none, or visibility visible.
 type showRule struct {
-	sel   cascadia.Sel
-	spec  cascadia.Specificity
-	order int
-	text  string // the selector, lower-cased
+	sel       cascadia.Sel
+	spec      cascadia.Specificity
+	order     int
+	important bool
+	text      string // the selector, lower-cased
 }
 
 // sheetRules are the hiding rules of a page's stylesheets, and the
@@ -265,8 +277,11 @@ func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
 		r.shows[which] = showRules(sheets, lower)
 	}
 	for _, s := range r.shows[which] {
+		if rule.important && !s.important {
+			continue // !important wins the cascade whatever comes after
+		}
 		if s.sel.Match(n) {
-			if s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order {
+			if s.important == rule.important && (s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order) {
 				continue
 			}
 			return true
@@ -300,6 +315,7 @@ func showRules(sheets, lower []string) []showRule {
 		slices.Sort(offsets)
 		for _, span := range ruleSpans(text, offsets) {
 			order := i<<32 | span[0]
+			important := strings.Contains(text[span[0]:span[1]], "!important")
 			var texts []string // the parser reuses its tokens: written out at once
 			decls := map[string]string{}
 			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
@@ -310,7 +326,7 @@ func showRules(sheets, lower []string) []showRule {
 			}
 			for _, text := range expandEach(texts) {
 				if c, ok := parseSelector(text); ok {
-					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text)})
+					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text), important: important})
 				}
 			}
 		}
@@ -462,10 +478,11 @@ func invisibleSelectors(rule string) []sheetRule {
 		}
 		folds = true
 	}
+	important := strings.Contains(asciiLower(rule), "!important")
 	var rules []sheetRule
 	for _, text := range expandEach(selected) {
 		if sel, ok := parseSelector(text); ok {
-			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text)})
+			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text), important: important})
 		}
 	}
 	return rules
