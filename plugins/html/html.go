@@ -491,6 +491,7 @@ func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) 
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
 	md := strings.TrimSpace(oneBreakPerLine(stripCellFill(unmarkAngles(restoreSpaces(string(b))), " ")))
+	md = escapeCodeSpanPipes(md)
 	if e.rules.on("heading-markers") {
 		escaped := escapeHeadingMarkers(md)
 		e.rules.note("heading-markers", escaped != md)

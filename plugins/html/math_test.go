@@ -263,3 +263,22 @@ func TestFormulasTooLarge(t *testing.T) {
 		})
 	}
 }
+
+// TestEscapeCodeSpanPipes: a pipe in a code span of a table's row is
+// escaped, as the converter escapes the text's; elsewhere nothing changes.
+func TestEscapeCodeSpanPipes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"| x\\|y `p|q` | pipe |", "| x\\|y `p\\|q` | pipe |"},
+		{"| `a || b` | or |", "| `a \\|\\| b` | or |"},
+		{"| ``a`|`b`` | c |", "| ``a`\\|`b`` | c |"},
+		{"| `already\\|escaped` |", "| `already\\|escaped` |"},
+		{"| a ` b | c |", "| a ` b | c |"},
+		{"text `p|q` outside a table", "text `p|q` outside a table"},
+		{"> | `p|q` | in a quote |", "> | `p\\|q` | in a quote |"},
+		{"```\n| `p|q` |\n```", "```\n| `p|q` |\n```"},
+	} {
+		if got := escapeCodeSpanPipes(tc.in); got != tc.want {
+			t.Errorf("escapeCodeSpanPipes(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

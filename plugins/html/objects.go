@@ -113,6 +113,44 @@ func isTableRow(line string) bool {
 	return strings.HasPrefix(strings.TrimLeft(line, " \t>"), "|")
 }
 
+// escapeCodeSpanPipes escapes the pipes inside the code spans of a
+// markdown table's rows. The converter escapes a cell's text ("x\|y") but
+// not its code ("`p|q`"), and a GFM table splits its rows at every
+// unescaped pipe before it reads the spans; escaped, the pipe shows in
+// the code as it is.
+func escapeCodeSpanPipes(md string) string {
+	if !strings.Contains(md, "`") {
+		return md
+	}
+	return editOutsideFences(md, func(line string) string {
+		if !isTableRow(line) || !strings.Contains(line, "`") {
+			return line
+		}
+		var b strings.Builder
+		open := "" // the backticks that opened the span the line is in
+		for i := 0; i < len(line); {
+			if line[i] == '`' {
+				run := len(line[i:]) - len(strings.TrimLeft(line[i:], "`"))
+				switch tick := line[i : i+run]; {
+				case open == "" && strings.Contains(line[i+run:], tick):
+					open = tick
+				case open == tick:
+					open = ""
+				}
+				b.WriteString(line[i : i+run])
+				i += run
+				continue
+			}
+			if line[i] == '|' && open != "" && (i == 0 || line[i-1] != '\\') {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(line[i])
+			i++
+		}
+		return b.String()
+	})
+}
+
 // cellMarkdown is what the objects render as in a table's cell: a pipe
 // of theirs (a formula's |x|, an image's alt) would end the cell, as the
 // converter's own text escapes it, so it is escaped too. LaTeX's \| (a
