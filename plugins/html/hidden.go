@@ -367,7 +367,8 @@ func isHidden(n *html.Node) bool {
 				return true
 			}
 		case "style":
-			if hiddenStyle.MatchString(normalizeCSS(a.Val)) {
+			style := normalizeCSS(a.Val)
+			if hiddenStyle.MatchString(style) || strings.Contains(style, "var(") && hiddenByVar(a.Val) {
 				return true
 			}
 		case "class":
@@ -381,6 +382,13 @@ func isHidden(n *html.Node) bool {
 
 // normalizeCSS lower-cases a declaration list and removes whitespace, so
 // "Display : None" matches "display:none".
+// hiddenByVar reports whether a style that names custom properties
+// hides its element once they are read (resolveVars).
+func hiddenByVar(style string) bool {
+	d := cssDeclarations(style)
+	return d["display"] == "none" || d["visibility"] == "hidden" || d["visibility"] == "collapse"
+}
+
 func normalizeCSS(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {

@@ -151,6 +151,8 @@ var hidingTechniques = []technique{
 	{name: "sheet-class-off-screen", sheet: byClass, style: "position: absolute; left: -9999px"},
 	{name: "sheet-class-clip-rect", sheet: byDescendant, style: "clip: rect(0 0 0 0); position: absolute"},
 	{name: "edge-on", style: "transform: rotateY(90deg)"},
+	{name: "custom-property-display-none", style: "--h: none; display: var(--h)"},
+	{name: "sheet-custom-property-display-none", sheet: byChild, style: "--gone: none; display: var(--gone)"},
 	{name: "filter-opacity-0", style: "filter: opacity(0)"},
 	{name: "scale-property-0", style: "scale: 0"},
 	{name: "translate-far-left", style: "transform: translateX(-10000px)"},

@@ -33,11 +33,39 @@ func cssDeclarations(list string) map[string]string {
 		switch gt {
 		case css.ErrorGrammar:
 			if errors.Is(p.Err(), io.EOF) {
+				resolveVars(decls)
 				return decls
 			}
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
 			decls[strings.ToLower(string(data))] = cssValue(p.Values())
 		}
+	}
+}
+
+// resolveVars writes each var(--name) or var(--name,fallback) in decls'
+// values as the custom property the same declarations set, or its
+// fallback: ".n { --h: none; display: var(--h) }" hid an instruction
+// sift read. A custom property inherited from an ancestor or :root is not
+// followed. Values are as cssValue writes them, without spaces.
+func resolveVars(decls map[string]string) {
+	for name, value := range decls {
+		for range 4 { // a custom property may name another, or itself
+			i := strings.Index(value, "var(--")
+			if i < 0 {
+				break
+			}
+			end := strings.IndexByte(value[i:], ')')
+			if end < 0 {
+				break
+			}
+			ref, fallback, _ := strings.Cut(value[i+len("var("):i+end], ",")
+			sub, ok := decls[ref]
+			if !ok {
+				sub = fallback
+			}
+			value = value[:i] + strings.TrimSpace(sub) + value[i+end+1:]
+		}
+		decls[name] = value
 	}
 }
 

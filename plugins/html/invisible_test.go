@@ -82,6 +82,10 @@ func TestInvisibleStyle(t *testing.T) {
 		{"position: fixed; top: -80em", true},
 		{"position: relative; left: -9999px", false},
 		{"position: absolute; left: -50%", false},
+		{"--o: 0; opacity: var(--o)", true},
+		{"opacity: var(--unset, 0)", true},
+		{"--o: 1; opacity: var(--o, 0)", false},
+		{"--a: var(--a); opacity: var(--a)", false},
 	} {
 		if got := invisibleStyle(tc.style); got != tc.want {
 			t.Errorf("style %q invisible = %v, want %v", tc.style, got, tc.want)
@@ -150,6 +154,9 @@ func TestInvisibleRulesInAtRules(t *testing.T) {
 		{"margin in a sheet", `.n { margin-left: -9999px; margin-left: 0 }`, `<p class="n">W</p>`, false},
 		{"clip in a sheet", `.n { clip: rect(0 0 0 0); position: absolute }`, `<p class="n">W</p>`, true},
 		{"edge-on in a sheet", `.a .n { transform: rotateY(90deg) }`, `<div class="a"><p class="n">W</p></div>`, true},
+		{"custom property", `.n { --h: none; display: var(--h) }`, `<p class="n">W</p>`, true},
+		{"custom property that shows", `.n { --d: block; display: var(--d) }`, `<p class="n">W</p>`, false},
+		{"custom property inline", ``, `<p style="--h: none; display: var(--h)">W</p>`, true},
 		{"nested in media", `@media screen { .a { .n { font-size: 0 } } }`, `<div class="a"><p class="n">W</p></div>`, true},
 		{"nested not matching", `.b { .n { display: none } }`, `<div class="a"><p class="n">W</p></div>`, false},
 		{"phones only", `@media (max-width: 600px) { .n { display: none } }`, `<p class="n">W</p>`, false},

@@ -58,6 +58,10 @@ func invisibleHint(text string, i int, word string) bool {
 		return false
 	}
 	value = strings.TrimLeft(value[1:], " \t\r\n")
+	if strings.HasPrefix(value, "var(") {
+		// the custom property's value is read with the rule (resolveVars)
+		return word == "display" || word == "visibility" || word == "opacity" || word == "font-size"
+	}
 	switch word {
 	case "scale":
 		return strings.HasPrefix(value, "0")
@@ -321,6 +325,7 @@ func showRules(sheets, lower []string) []showRule {
 			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
 				continue
 			}
+			resolveVars(decls)
 			if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
 				continue
 			}
@@ -471,6 +476,7 @@ func invisibleSelectors(rule string) []sheetRule {
 	if !ended {
 		return nil
 	}
+	resolveVars(decls)
 	folds := false
 	if !invisibleDecls(decls) {
 		if decls["display"] != "none" && decls["visibility"] != "hidden" && decls["visibility"] != "collapse" {

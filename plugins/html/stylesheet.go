@@ -126,7 +126,7 @@ func readRule(rule string, selector func([]css.Token), decl func(name, value str
 			}
 		case css.BeginRulesetGrammar:
 			selector(p.Values())
-		case css.DeclarationGrammar:
+		case css.DeclarationGrammar, css.CustomPropertyGrammar:
 			decl(strings.ToLower(string(data)), cssValue(p.Values()))
 		case css.EndRulesetGrammar:
 			return true
