@@ -269,6 +269,8 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	if page.article {
 		r.apply("articles", root, func(n *html.Node) { dropOtherArticles(n, page.markedArticle) })
 	}
+	// Last, so every rule above reads the page whole (intext.go).
+	r.apply("intext", root, func(n *html.Node) { dropFromText(n) })
 	return page, hrefs
 }
 

@@ -15,7 +15,7 @@ import (
 func ruleNames() []string {
 	return []string{
 		"streamed", "noscript", "cloaks", "panels", "tabcode", "tablabels", "menus", "overlays", "modals", "strike", "cells", "liststart", "pre",
-		"emphasis", "spaces", "breaks", "hatom", "landmarks", "links", "reviews", "articles",
+		"emphasis", "spaces", "breaks", "hatom", "landmarks", "links", "reviews", "articles", "intext",
 		"comments", "density", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "heading-levels", "section-headings",
 		"title-heading", "heading-markers", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
