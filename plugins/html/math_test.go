@@ -236,10 +236,10 @@ func TestFormulasTooLarge(t *testing.T) {
 		opts                  map[string]string
 		want                  []string
 	}{
-		{"a MathJax 2 script", `The polynomial ` + script(big) + ` has many terms,`, "1 formulas over 4 KiB", nil,
+		{"a MathJax 2 script", `The polynomial ` + script(big) + ` has many terms,`, "1 formula over 4 KiB of LaTeX was left out", nil,
 			[]string{"The polynomial has many terms,"}},
 		{"two, one of them MathML", script(big) + ` and <math alttext="` + big + `"><mi>x</mi></math> are long,`, "2 formulas over 4 KiB", nil, nil},
-		{"on the whole page", `The polynomial ` + script(big) + ` has many terms,`, "1 formulas over 4 KiB", map[string]string{OptionMainContent: "false"},
+		{"on the whole page", `The polynomial ` + script(big) + ` has many terms,`, "1 formula over 4 KiB of LaTeX was left out", map[string]string{OptionMainContent: "false"},
 			[]string{"The polynomial has many terms,"}},
 		{"hidden", `<span style="display:none">` + script(big) + `</span> nothing shown,`, "", nil, nil},
 		{"prose", script(prose) + ` prose,`, "", nil, nil},
@@ -252,7 +252,7 @@ func TestFormulasTooLarge(t *testing.T) {
 			}
 			var got string
 			for _, w := range res.Warnings {
-				if strings.Contains(w, "formulas over") {
+				if strings.Contains(w, " over 4 KiB of LaTeX") {
 					got = w
 				}
 			}

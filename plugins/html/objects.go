@@ -211,6 +211,10 @@ func (o *objects) warnInlineTooLarge(out *sdk.ExtractResult) {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d base64 images over %d KiB each were left out (their alt text stays)", o.inlineTooLarge, maxInlineImage>>10))
 	}
 	if o.formulasTooLarge > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d formulas over %d KiB of LaTeX each were left out for their size (at most their rendering's text stays)", o.formulasTooLarge, maxFormulaBytes>>10))
+		what := fmt.Sprintf("%d formulas over %d KiB of LaTeX each were left out for their size", o.formulasTooLarge, maxFormulaBytes>>10)
+		if o.formulasTooLarge == 1 {
+			what = fmt.Sprintf("1 formula over %d KiB of LaTeX was left out for its size", maxFormulaBytes>>10)
+		}
+		out.Warnings = append(out.Warnings, what+" (at most the rendering's text stays)")
 	}
 }
