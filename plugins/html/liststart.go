@@ -27,7 +27,7 @@ const (
 // start at 1.
 func markListStarts(n *html.Node) {
 	eachOrderedList(n, func(ol *html.Node, start int) {
-		if li := firstChildElement(ol, "li"); li != nil && start != 1 {
+		if li := firstElement(ol); li != nil && li.Data == "li" && start != 1 {
 			li.InsertBefore(&html.Node{Type: html.TextNode, Data: string(listStartOpen) + strconv.Itoa(start) + string(listStartClose)}, li.FirstChild)
 		}
 	})
@@ -42,10 +42,7 @@ func dropOddListStarts(n *html.Node) { eachOrderedList(n, func(*html.Node, int) 
 // eachOrderedList calls f with each <ol> under n that has a start
 // attribute, and its start; an odd start is removed instead.
 func eachOrderedList(n *html.Node, f func(ol *html.Node, start int)) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type != html.ElementNode {
-			continue
-		}
+	walkElements(n, func(c *html.Node) bool {
 		if c.Data == "ol" && hasAttr(c, "start") {
 			if start, ok := listStart(c); ok {
 				f(c, start)
@@ -53,28 +50,14 @@ func eachOrderedList(n *html.Node, f func(ol *html.Node, start int)) {
 				c.Attr = withoutAttr(c.Attr, "start")
 			}
 		}
-		eachOrderedList(c, f)
-	}
+		return true
+	})
 }
 
 // listStart reads an <ol>'s start attribute.
 func listStart(ol *html.Node) (int, bool) {
 	v, err := strconv.Atoi(strings.TrimSpace(attr(ol, "start")))
 	return v, err == nil && v >= 0 && v <= maxListStart
-}
-
-// firstChildElement returns n's first child element when it is named
-// name, or nil. Names, not atoms: go-trafilatura's elements have none.
-func firstChildElement(n *html.Node, name string) *html.Node {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode {
-			if c.Data == name {
-				return c
-			}
-			return nil
-		}
-	}
-	return nil
 }
 
 // restoreListStarts takes the marks out of the text under n, and sets
@@ -112,7 +95,7 @@ func listOpenedBy(t *html.Node) *html.Node {
 		}
 	}
 	li := n.Parent
-	if li == nil || li.Parent == nil || li.Parent.Data != "ol" || firstChildElement(li.Parent, "li") != li {
+	if li == nil || li.Parent == nil || li.Parent.Data != "ol" || firstElement(li.Parent) != li {
 		return nil
 	}
 	return li.Parent
