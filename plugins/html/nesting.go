@@ -26,7 +26,7 @@ func nestedRules(sheet string) string {
 	type frame struct {
 		selector string // "" for an at-rule's block, or one too long or deep
 		nested   bool
-		decls    strings.Builder
+		decls    strings.Builder // a nested rule's declarations
 	}
 	var out strings.Builder
 	var stack []*frame
@@ -39,7 +39,9 @@ func nestedRules(sheet string) string {
 			f := &frame{}
 			if len(stack) > 0 {
 				parent := stack[len(stack)-1]
-				parent.decls.WriteString(sheet[from:start])
+				if parent.nested {
+					parent.decls.WriteString(sheet[from:start])
+				}
 				if parent.selector != "" && !strings.HasPrefix(prelude, "@") && len(stack) < maxNesting {
 					f.selector, f.nested = nestSelector(parent.selector, prelude), true
 				}
@@ -54,9 +56,11 @@ func nestedRules(sheet string) string {
 				continue
 			}
 			f := stack[len(stack)-1]
-			f.decls.WriteString(sheet[from:i])
 			stack = stack[:len(stack)-1]
 			if f.nested && f.selector != "" {
+				// Only a nested rule's declarations are kept: a page's
+				// top-level rules are most of its stylesheets.
+				f.decls.WriteString(sheet[from:i])
 				out.WriteString(f.selector + "{" + f.decls.String() + "}\n")
 			}
 			from = i + 1
