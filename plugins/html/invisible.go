@@ -26,6 +26,13 @@ import (
 // without whitespace and without !important. A later declaration of a
 // property wins, as in a browser.
 func cssDeclarations(list string) map[string]string {
+	decls := declaredAs(list)
+	resolveVars(decls, nil)
+	return decls
+}
+
+// declaredAs is cssDeclarations with each var() as written.
+func declaredAs(list string) map[string]string {
 	p := css.NewParser(cssparse.NewInputString(list), true)
 	decls := map[string]string{}
 	for {
@@ -33,7 +40,6 @@ func cssDeclarations(list string) map[string]string {
 		switch gt {
 		case css.ErrorGrammar:
 			if errors.Is(p.Err(), io.EOF) {
-				resolveVars(decls)
 				return decls
 			}
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
@@ -43,11 +49,12 @@ func cssDeclarations(list string) map[string]string {
 }
 
 // resolveVars writes each var(--name) or var(--name,fallback) in decls'
-// values as the custom property the same declarations set, or its
-// fallback: ".n { --h: none; display: var(--h) }" hid an instruction
-// sift read. A custom property inherited from an ancestor or :root is not
-// followed. Values are as cssValue writes them, without spaces.
-func resolveVars(decls map[string]string) {
+// values as the custom property the same declarations set, else the one
+// inherited says the element inherits (nil: none), else its fallback:
+// ".n { --h: none; display: var(--h) }" hid an instruction sift read, and
+// so did ":root { --h: none }" before ".n { display: var(--h) }"
+// (inherit.go). Values are as cssValue writes them, without spaces.
+func resolveVars(decls map[string]string, inherited func(name string) (string, bool)) {
 	for name, value := range decls {
 		for range 4 { // a custom property may name another, or itself
 			i := strings.Index(value, "var(--")
@@ -60,6 +67,9 @@ func resolveVars(decls map[string]string) {
 			}
 			ref, fallback, _ := strings.Cut(value[i+len("var("):i+end], ",")
 			sub, ok := decls[ref]
+			if !ok && inherited != nil {
+				sub, ok = inherited(ref)
+			}
 			if !ok {
 				sub = fallback
 			}
@@ -400,6 +410,9 @@ func overflowHidden(d map[string]string) bool {
 // page's words than stay visible, the page is one whose content a script
 // fades or expands in, and none go.
 func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html.Node]bool {
+	if rules == nil {
+		rules = &sheetRules{} // no stylesheet: inline styles alone
+	}
 	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -452,14 +465,17 @@ const maxHidingPlaces = 2
 // invisibleBy returns what makes n's text invisible, its inline style or
 // one of rules, or "".
 func invisibleBy(n *html.Node, rules *sheetRules) string {
-	if style := attr(n, "style"); style != "" && invisibleStyle(style) {
+	if style := attr(n, "style"); style != "" && (invisibleStyle(style) || rules.inlineHidesAsInherited(n, style)) {
 		return "style " + normalizeCSS(style)
 	}
-	if i := rules.hides(n); i >= 0 {
-		if rules.hiding[i].folds {
+	if i, folds := rules.hides(n); i >= 0 {
+		if folds {
 			return "fold " + strconv.Itoa(i)
 		}
 		return "rule " + strconv.Itoa(i)
+	}
+	if c := ownColor(n); c != "" && rules.paintedAs(n, c) {
+		return "colour " + c
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package html
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -126,6 +127,10 @@ type sheetRule struct {
 	important bool
 	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
 	subject []string
+	// written are its declarations as the page wrote them, when they read
+	// a custom property they do not set: whether the rule hides, and how,
+	// is then decided for each element (inherit.go).
+	written map[string]string
 }
 
 // showRule is a rule that shows what display:none or visibility:hidden
@@ -136,6 +141,10 @@ type showRule struct {
 	order     int
 	important bool
 	text      string // the selector, lower-cased
+	// written are its declarations as the page wrote them, when they read
+	// a custom property they do not set: it shows an element only when
+	// they do not hide it with the value the element inherits.
+	written map[string]string
 }
 
 // sheetRules are the hiding rules of a page's stylesheets, and the
@@ -160,6 +169,17 @@ type sheetRules struct {
 	// read on the first folded element that needs it.
 	shows [2][]showRule
 	read  [2]bool
+	// settings are the rules that set each custom property a rule or
+	// style reads, and varsOn each property's value on the elements asked
+	// about (inherit.go), both filled as needed.
+	settings map[string][]varSetting
+	varsOn   map[string]map[*html.Node]inherited
+	// paintRules are the rules that give elements a background, read once
+	// painted, and backdrops what lies behind the elements asked about
+	// (backdrop.go).
+	paintRules []sheetPaint
+	painted    bool
+	backdrops  map[*html.Node]painted
 }
 
 // pageInvisibleRules returns the page's own <style> rules that make text
@@ -208,9 +228,8 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 			}
 		}
 	}
-	if len(r.hiding) == 0 {
-		return nil
-	}
+	// With no hiding rule, the sheets may still set the custom
+	// properties an inline style reads.
 	r.byName = map[string][]int{}
 	for i, rule := range r.hiding {
 		if len(rule.subject) == 0 {
@@ -233,15 +252,21 @@ func asciiLower(s string) string {
 	}, s)
 }
 
-// hides returns the index of the rule that hides n, or -1.
-func (r *sheetRules) hides(n *html.Node) int {
-	if r == nil {
-		return -1
-	}
-	found := -1
+// hides returns the index of the rule that hides n, or -1, and whether
+// it hides by folding (display:none, visibility:hidden).
+func (r *sheetRules) hides(n *html.Node) (found int, folds bool) {
+	found = -1
 	try := func(i int) {
-		if rule := r.hiding[i]; (found < 0 || i < found) && rule.sel.Match(n) && (!rule.folds || !r.shown(n, rule)) {
-			found = i
+		rule := r.hiding[i]
+		if found >= 0 && i > found || !rule.sel.Match(n) {
+			return
+		}
+		hidden, folding := true, rule.folds
+		if rule.written != nil {
+			hidden, folding = r.hidesAsInherited(n, rule.written)
+		}
+		if hidden && (!folding || !r.shown(n, rule)) {
+			found, folds = i, folding
 		}
 	}
 	for _, i := range r.anyElement {
@@ -257,7 +282,7 @@ func (r *sheetRules) hides(n *html.Node) int {
 			try(i)
 		}
 	}
-	return found
+	return found, folds
 }
 
 // shown reports whether a rule of the stylesheets shows n, which rule
@@ -287,6 +312,11 @@ func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
 		if s.sel.Match(n) {
 			if s.important == rule.important && (s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order) {
 				continue
+			}
+			if s.written != nil {
+				if hides, _ := r.hidesAsInherited(n, s.written); hides {
+					continue
+				}
 			}
 			return true
 		}
@@ -325,13 +355,17 @@ func showRules(sheets, lower []string) []showRule {
 			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
 				continue
 			}
-			resolveVars(decls)
+			var written map[string]string
+			if inheritsVars(decls) {
+				written = maps.Clone(decls)
+			}
+			resolveVars(decls, nil)
 			if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
 				continue
 			}
 			for _, text := range expandEach(texts) {
 				if c, ok := parseSelector(text); ok {
-					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text), important: important})
+					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text), important: important, written: written})
 				}
 			}
 		}
@@ -476,19 +510,24 @@ func invisibleSelectors(rule string) []sheetRule {
 	if !ended {
 		return nil
 	}
-	resolveVars(decls)
-	folds := false
-	if !invisibleDecls(decls) {
-		if decls["display"] != "none" && decls["visibility"] != "hidden" && decls["visibility"] != "collapse" {
-			return nil
-		}
-		folds = true
+	var written map[string]string
+	if inheritsVars(decls) {
+		written = maps.Clone(decls)
+	}
+	resolveVars(decls, nil)
+	hidden, folds := hidingDecls(decls)
+	if written != nil {
+		// decided for each element; a display or visibility that reads a
+		// custom property may fold, and another rule show it
+		folds = folds || strings.Contains(written["display"], "var(") || strings.Contains(written["visibility"], "var(")
+	} else if !hidden {
+		return nil
 	}
 	important := strings.Contains(asciiLower(rule), "!important")
 	var rules []sheetRule
 	for _, text := range expandEach(selected) {
 		if sel, ok := parseSelector(text); ok {
-			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text), important: important})
+			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text), important: important, written: written})
 		}
 	}
 	return rules

@@ -1,0 +1,185 @@
+package html
+
+import (
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/net/html"
+)
+
+// Text coloured as what lies behind it is invisible though no declaration
+// of its own says so: <font color="#fff"> on a page whose body is white,
+// style="color: #222" inside a box whose style paints it #222. What lies
+// behind an element is the background its nearest painted ancestor
+// declares, in its style or its bgcolor attribute, else the one the
+// stylesheets give the page's <body> or <html>. A page whose stylesheets
+// paint an element in between (a dark band by class) is believed: the
+// text is on that band, and stays. So is any element in between that has
+// a class or an id, which a stylesheet sift does not fetch may paint or
+// lay over a picture: on the benchmark's pages, white titles over
+// thumbnails, teaser cards and footer links coloured as a body or a
+// wrapper they do not lie on. A page's default white is never assumed.
+
+// ownColor returns the colour n's own markup gives its text, <font
+// color> or its style's color, as canonicalColor writes it, or "".
+func ownColor(n *html.Node) string {
+	if n.Data == "font" {
+		if c := strings.TrimSpace(attr(n, "color")); c != "" {
+			return canonicalColor(asciiLower(c))
+		}
+	}
+	if style := attr(n, "style"); strings.Contains(asciiLower(style), "color") {
+		if c := cssDeclarations(style)["color"]; c != "" {
+			return canonicalColor(c)
+		}
+	}
+	return ""
+}
+
+// paintedAs reports whether the colour of n's text, c, is the colour
+// behind it.
+func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
+	if ownBackground(n) != "" {
+		return false // on its own background, which invisibleDecls compares
+	}
+	behind, at := r.backdrop(n)
+	if behind == "" {
+		behind, at = r.pageBackdrop(), nil
+	}
+	if behind != c {
+		return false
+	}
+	for e := n; e != nil && e != at; e = e.Parent {
+		if e.Type != html.ElementNode || at == nil && (e.Data == "body" || e.Data == "html") {
+			continue
+		}
+		if attr(e, "class") != "" || attr(e, "id") != "" || r.paintedBySheet(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// painted is the background found behind an element: its colour and the
+// ancestor that declares it.
+type painted struct {
+	colour string
+	at     *html.Node
+}
+
+// backdrop returns the background colour n's nearest ancestor declares in
+// its style or bgcolor attribute, as canonicalColor writes it, and that
+// ancestor; "" when none does. An image or a gradient is a background
+// too, whose colour matches none. Each element's answer is kept for the
+// page.
+func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
+	if r.backdrops == nil {
+		r.backdrops = map[*html.Node]painted{}
+	}
+	var found painted
+	var path []*html.Node
+	for a := n.Parent; a != nil && a.Type == html.ElementNode; a = a.Parent {
+		if got, ok := r.backdrops[a]; ok {
+			found = got
+			break
+		}
+		path = append(path, a)
+		if c := ownBackground(a); c != "" {
+			found = painted{c, a}
+			// a is its own answer's start: what lies behind a's children
+			path = path[:len(path)-1]
+			break
+		}
+	}
+	for _, a := range path {
+		r.backdrops[a] = found
+	}
+	return found.colour, found.at
+}
+
+// ownBackground returns the background n's style or bgcolor attribute
+// declares, or "" for none, transparent or one that defers to its parent.
+func ownBackground(n *html.Node) string {
+	c := ""
+	if style := attr(n, "style"); strings.Contains(asciiLower(style), "background") {
+		c = background(cssDeclarations(style))
+	}
+	if c == "" {
+		c = asciiLower(strings.TrimSpace(attr(n, "bgcolor")))
+	}
+	switch c {
+	case "", "transparent", "none", "inherit", "initial", "unset", "currentcolor":
+		return ""
+	}
+	return canonicalColor(c)
+}
+
+// sheetPaint is a rule of the page's stylesheets that gives elements a
+// background.
+type sheetPaint struct {
+	sel    cascadia.Sel
+	colour string
+	page   bool // its selector is body or html
+}
+
+// pageBackdrop returns the background colour the stylesheets give the
+// page's <body> or <html>, or "".
+func (r *sheetRules) pageBackdrop() string {
+	colour := ""
+	for _, p := range r.paints() {
+		if p.page {
+			colour = p.colour
+		}
+	}
+	return colour
+}
+
+// paintedBySheet reports whether a rule of the stylesheets gives n a
+// background.
+func (r *sheetRules) paintedBySheet(n *html.Node) bool {
+	for _, p := range r.paints() {
+		if p.sel.Match(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// paints returns the rules of the stylesheets, outside at-rules but those
+// that apply on every screen, that give elements a background, read once
+// for the page when first needed.
+func (r *sheetRules) paints() []sheetPaint {
+	if r.painted {
+		return r.paintRules
+	}
+	r.painted = true
+	for i, lower := range r.lower {
+		var at []int
+		for _, j := range wordOffsets(lower, "background") {
+			if j == 0 || !isNameByte(lower[j-1]) {
+				at = append(at, j)
+			}
+		}
+		for _, span := range ruleSpans(lower, at) {
+			var texts []string
+			decls := map[string]string{}
+			if !readRule(r.sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(n, v string) { decls[n] = v }) {
+				continue
+			}
+			resolveVars(decls, nil)
+			colour := background(decls)
+			switch colour {
+			case "", "transparent", "none", "inherit", "initial", "unset", "currentcolor":
+				continue
+			}
+			for _, text := range expandEach(texts) {
+				if sel, ok := parseSelector(text); ok {
+					page := asciiLower(strings.TrimSpace(text))
+					r.paintRules = append(r.paintRules, sheetPaint{sel: sel, colour: canonicalColor(colour), page: page == "body" || page == "html"})
+				}
+			}
+		}
+	}
+	return r.paintRules
+}

@@ -1,0 +1,45 @@
+package html
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTextColouredAsBehind: text coloured as the background its nearest
+// painted ancestor or the page's body declares is removed; text on a band
+// the stylesheets paint in between, or whose background sift cannot know,
+// is read.
+func TestTextColouredAsBehind(t *testing.T) {
+	for _, tc := range []struct {
+		name, sheet, body, element string
+		gone                       bool
+	}{
+		{"style on an ancestor's background", ``, ``, `<div style="background: #fafafa"><div><p style="color: #FAFAFA">W</p></div></div>`, true},
+		{"font on a table's bgcolor", ``, ``, `<table bgcolor="white"><tr><td><font color="#ffffff">W</font></td></tr></table>`, true},
+		{"font on the body's bgcolor", ``, ` bgcolor="#000"`, `<p><font color="black">W</font></p>`, true},
+		{"style on the page's sheet background", `body { background-color: rgb(255,255,255) }`, ``, `<p><span style="color:#fff">W</span></p>`, true},
+		{"font on the page's sheet background", `html { background: #ffffff }`, ``, `<p><font color="white">W</font></p>`, true},
+		{"the nearest background differs", ``, ``, `<div style="background:#fff"><div style="background-color:#000"><p style="color:#fff">W</p></div></div>`, false},
+		{"a band the sheet paints in between", `body { background: #fff } .band { background: #123 }`, ``, `<div class="band"><p style="color:#fff">W</p></div>`, false},
+		{"a band the sheet paints, under a style", `.band { background: #123 }`, ``, `<div style="background:#fff"><div class="band"><p style="color:#fff">W</p></div></div>`, false},
+		{"the element painted by the sheet", `body { background: #fff } .chip { background: #c00 }`, ``, `<p><span class="chip" style="color:#fff">W</span></p>`, false},
+		{"no background declared: the page's default is not assumed", ``, ``, `<p><font color="white">W</font></p>`, false},
+		{"an image behind", ``, ``, `<div style="background: url(/sky.jpg)"><p style="color:#fff">W</p></div>`, false},
+		{"a transparent ancestor is seen through", ``, ` style="background:#fff"`, `<div style="background: transparent"><p style="color: white">W</p></div>`, true},
+		{"on its own background", ``, ` bgcolor="#fff"`, `<div style="background-color:#9e3493;color:#fff">W</div>`, false},
+		{"a classed element in between, which other stylesheets may paint", ``, ` style="background:#fff"`, `<div class="card-overlay"><span style="color:#fff">W</span></div>`, false},
+		{"the element has an id", ``, ` style="background:#fff"`, `<span id="title" style="color:#fff">W</span>`, false},
+		{"a classed body holds the page's background", `body { background: #fff }`, ` class="home page-template"`, `<p><span style="color:#fff">W</span></p>`, true},
+		{"another colour", ``, ` bgcolor="#fff"`, `<p><font color="#333">W</font></p>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body`+tc.body+`><article>`+
+				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
+				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
+			removeHidden(root)
+			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+				t.Errorf("removed = %v, want %v", gone, tc.gone)
+			}
+		})
+	}
+}
