@@ -14,9 +14,7 @@ import (
 // back to the last line end, and a fence it leaves open is closed, within
 // the cap.
 func capMarkdown(md string, maxOut int64) (string, string) {
-	if maxOut <= 0 {
-		maxOut = DefaultMaxOutput
-	}
+	maxOut = outputCap(maxOut)
 	if int64(len(md)) <= maxOut {
 		return md, ""
 	}
@@ -37,6 +35,15 @@ func capMarkdown(md string, maxOut int64) (string, string) {
 		limit = maxOut - int64(len(closing))
 	}
 	return sdk.CapOutput(md, maxOut, DefaultMaxOutput)
+}
+
+// outputCap is the output cap a request asks for: maxOut, or
+// DefaultMaxOutput when it is 0 or less.
+func outputCap(maxOut int64) int64 {
+	if maxOut <= 0 {
+		return DefaultMaxOutput
+	}
+	return maxOut
 }
 
 // openFence is the line that closes the code fence left open at the end of
