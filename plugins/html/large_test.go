@@ -73,7 +73,7 @@ func deepJSONLDPage(n int) []byte {
 // cost grows with the page, a figure that grows with it that it grows
 // faster. The nested pages hold 1k to 50k of the links' paragraphs under
 // 400 <div>s; the gallery pages 10k to 100k images, read with the images
-// option (an element is an image); the JSON-LD pages a script nested 1k to
+// option (an element is an image), and the largest without it; the JSON-LD pages a script nested 1k to
 // 50k deep (an element is a level); the pre pages one <pre> of 10k to 100k
 // lines (an element is a line).
 // The unbounded runs switch the bounds off (bounded.go), to show in the
@@ -95,6 +95,7 @@ func BenchmarkLargePage(b *testing.B) {
 		{"links", func(n int) []byte { return nestedPage(n, true, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
 		{"nested", func(n int) []byte { return nestedPage(n, true, 400) }, nil, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
 		{"gallery", galleryPage, map[string]string{OptionImages: "true"}, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
+		{"gallery-noimages", galleryPage, nil, []int{100_000}, 0},
 		{"jsonld", deepJSONLDPage, nil, []int{1_000, 5_000, 10_000, 50_000}, 0},
 		{"pre", prePage, nil, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
 	} {
