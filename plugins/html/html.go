@@ -114,6 +114,13 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 		return nil, sdk.Invalid("parse HTML: %v", err)
 	}
 	out := &sdk.ExtractResult{Format: sdk.FormatMarkdown, Warnings: warnings}
+	// A text longer than the output cap is cut there before anything
+	// reads it (longtext.go).
+	if e.rules.on("bound") {
+		if warning := cutLongTexts(root, max(outputCap(req.MaxOutputBytes), DefaultMaxOutput)); warning != "" {
+			out.Warnings = append(out.Warnings, warning)
+		}
+	}
 	// JSON-LD too large or too deep to read in bounded time goes before
 	// anything reads it (jsonld.go).
 	out.Warnings = append(out.Warnings, boundJSONLD(root)...)

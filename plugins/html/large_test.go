@@ -48,6 +48,19 @@ func galleryPage(n int) []byte {
 	return []byte(b.String())
 }
 
+// prePage is a page whose body is one <pre> of n lines of code, the
+// shape of a log or a dump an outside tester found took seconds at 4 MB
+// (about 65,000 lines).
+func prePage(n int) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Large page</title></head><body><pre>")
+	for i := range n {
+		fmt.Fprintf(&b, "line %d of the listing: x = y + %d; // a comment\n", i, i)
+	}
+	b.WriteString("</pre></body></html>")
+	return []byte(b.String())
+}
+
 // deepJSONLDPage is a short page whose JSON-LD nests n objects deep.
 func deepJSONLDPage(n int) []byte {
 	ld := strings.Repeat(`{"@type":"Product","name":"D","a":`, n) + "1" + strings.Repeat("}", n)
@@ -60,8 +73,9 @@ func deepJSONLDPage(n int) []byte {
 // cost grows with the page, a figure that grows with it that it grows
 // faster. The nested pages hold 1k to 50k of the links' paragraphs under
 // 400 <div>s; the gallery pages 10k to 100k images, read with the images
-// option (an element is an image); the JSON-LD pages a script nested 1k to
-// 50k deep (an element is a level).
+// option (an element is an image), and the largest without it; the JSON-LD pages a script nested 1k to
+// 50k deep (an element is a level); the pre pages one <pre> of 10k to 100k
+// lines (an element is a line).
 // The unbounded runs switch the bounds off (bounded.go), to show in the
 // same run what they save; they stop where a page takes tens of seconds
 // (100k words run a plugin out of memory).
@@ -81,7 +95,9 @@ func BenchmarkLargePage(b *testing.B) {
 		{"links", func(n int) []byte { return nestedPage(n, true, 0) }, nil, []int{10_000, 20_000, 50_000, 100_000}, 20_000},
 		{"nested", func(n int) []byte { return nestedPage(n, true, 400) }, nil, []int{1_000, 2_000, 10_000, 50_000}, 2_000},
 		{"gallery", galleryPage, map[string]string{OptionImages: "true"}, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
+		{"gallery-noimages", galleryPage, nil, []int{100_000}, 0},
 		{"jsonld", deepJSONLDPage, nil, []int{1_000, 5_000, 10_000, 50_000}, 0},
+		{"pre", prePage, nil, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
 	} {
 		for _, n := range shape.sizes {
 			page := shape.page(n)

@@ -92,3 +92,66 @@ func TestHeadMetadataKept(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputCapInsideLongLine: with images on, a paragraph of 4,000
+// images is one line over the cap; the output keeps the intro and the
+// images that fit, each whole, up to near the cap, with a warning saying
+// the cut is inside a line. Cut at the line's start, it kept the intro
+// alone ("output truncated at 73 of …").
+func TestOutputCapInsideLongLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`<html><head><title>Gallery</title></head><body><article><h1>Gallery</h1>` +
+		`<p>The intro of the gallery, long enough to be read as the page's text.</p><p>`)
+	for i := range 4_000 {
+		fmt.Fprintf(&b, `<img src="/i/%d.jpg" alt="img %d">`, i, i)
+	}
+	b.WriteString(`</p><p>The paragraph after the gallery.</p></article></body></html>`)
+	const maxOut = 50_000
+	res, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(b.String()), ContentType: "text/html",
+		URL: "https://example.com/", MaxOutputBytes: maxOut, Options: map[string]string{OptionImages: "true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Content) > maxOut || len(res.Content) < maxOut-100 {
+		t.Errorf("content %d bytes, want a little under %d", len(res.Content), maxOut)
+	}
+	if !strings.HasPrefix(res.Content, "# Gallery\n\nThe intro of the gallery") {
+		t.Errorf("content starts %q", res.Content[:min(80, len(res.Content))])
+	}
+	if !regexp.MustCompile(`\)\n*$`).MatchString(res.Content) || !regexp.MustCompile(`!\[img \d+\]\(https://example\.com/i/\d+\.jpg\)$`).MatchString(res.Content) {
+		t.Errorf("content ends %q, not with a whole image", res.Content[max(0, len(res.Content)-80):])
+	}
+	want := fmt.Sprintf("output truncated at %d of ", len(res.Content))
+	if len(res.Warnings) != 1 || !strings.HasPrefix(res.Warnings[0], want) || !strings.Contains(res.Warnings[0], "inside a line of") {
+		t.Errorf("warnings %q, want one starting %q and saying the line was cut", res.Warnings, want)
+	}
+}
+
+// TestCutPoint: the cut is at the last line end within the limit, or
+// inside a line that would give back more than a sixteenth of the cap, at
+// its last blank or between two images, else at the limit.
+func TestCutPoint(t *testing.T) {
+	imgs := strings.Repeat("![a](u)", 20) // 140 bytes, a break every 7
+	for _, tc := range []struct {
+		name, md      string
+		limit, maxOut int64
+		end, inLine   int
+	}{
+		{"line end", "one\ntwo three", 10, 1000, 3, 0},
+		{"limit at a line end", "one\ntwo\nthree", 7, 1000, 7, 0},
+		{"long line, blank", "one\n" + strings.Repeat("word ", 40), 100, 100, 98, 200},
+		{"not inside a link", "x\n[a b c](u) " + strings.Repeat("[some link text](u)", 10), 100, 100, 89, 201},
+		{"not inside alt text", "x\n" + strings.Repeat("![img 1](u)", 20), 100, 100, 90, 220},
+		{"long line, images", "x\n" + imgs, 100, 100, 100, 140},
+		{"between images", "x\n" + imgs, 103, 103, 100, 140},
+		{"no break", strings.Repeat("a", 200), 100, 100, 100, 200},
+		{"no line end", strings.Repeat("word ", 40), 100, 100, 99, 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			end, inLine := cutPoint(tc.md, tc.limit, tc.maxOut)
+			if end != tc.end || inLine != tc.inLine {
+				t.Errorf("cutPoint = %d, %d; want %d, %d", end, inLine, tc.end, tc.inLine)
+			}
+		})
+	}
+}

@@ -1,16 +1,10 @@
 package html
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // mdLinkText matches the text of a markdown link: escapes, or anything but
 // a closing bracket.
 const mdLinkText = `(?:\\.|[^\]\\])*`
-
-// mdLink matches a markdown link, capturing its text.
-var mdLink = regexp.MustCompile(`\[(` + mdLinkText + `)\]\([^)]*\)`)
 
 // isFence reports whether line opens or closes fenced code.
 func isFence(line string) bool { return strings.HasPrefix(strings.TrimSpace(line), "```") }
@@ -93,22 +87,22 @@ func linkWords(block string) (links, linked, other int) {
 // questions lead to the page's own answers (a town's building department
 // lists "How do I know if I need a permit?" and fifteen more); tags and
 // "read next" lists name topics and titles, and a title that asks is one
-// among them. One pass of mdLink over the block: the three it took (the
-// questions, the links' words, the words left) cost a 4 MB gallery's
-// markdown 1.3 s of CPU.
+// among them. One pass over the block's links (markdownLinks): the three
+// it took (the questions, the links' words, the words left) cost a 4 MB
+// gallery's markdown 1.3 s of CPU.
 func linkCounts(block string) (links, linked, other, questions int) {
 	var rest strings.Builder
 	at := 0
-	for _, m := range mdLink.FindAllStringSubmatchIndex(block, -1) {
+	markdownLinks(block, func(start, textStart, textEnd, end int) {
 		links++
-		text := block[m[2]:m[3]]
+		text := block[textStart:textEnd]
 		linked += len(strings.Fields(text))
 		if strings.HasSuffix(strings.TrimSpace(text), "?") {
 			questions++
 		}
-		rest.WriteString(block[at:m[0]])
-		at = m[1]
-	}
+		rest.WriteString(block[at:start])
+		at = end
+	})
 	if links == 0 {
 		return 0, 0, len(strings.FieldsFunc(block, isWordSeparator)), 0
 	}
