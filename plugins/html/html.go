@@ -141,6 +141,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	page.comments = comments.keep(page.discussion)
 	content := mainContent(root, page, hrefs, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
+	e.rules.apply("quotes", content, func(c *html.Node) { restoreQuoteStructure(root, c) })
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
 	restoreListStarts(content)
