@@ -29,7 +29,9 @@ func restoreQuoteStructure(root, content *html.Node) {
 	// loses, by their text.
 	pageQuotes := map[string]*html.Node{}
 	for _, q := range matching(root, func(n *html.Node) bool { return n.Data == "blockquote" }) {
-		if isWithin(q, content) || !holdsQuoteStructure(q) {
+		// A table is left as go-trafilatura wrote it: the copy would
+		// unwrap its cells into one run of text.
+		if isWithin(q, content) || !holdsQuoteStructure(q) || hasElement(q, "table") {
 			continue
 		}
 		if key := squeezed(textOf(q)); key != "" && pageQuotes[key] == nil {
