@@ -142,6 +142,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	content := mainContent(root, page, hrefs, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
 	e.rules.apply("quotes", content, func(c *html.Node) { restoreQuoteStructure(root, c) })
+	e.rules.apply("itemlines", content, func(c *html.Node) { restoreItemLines(root, c) })
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
 	restoreListStarts(content)

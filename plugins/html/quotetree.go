@@ -1,6 +1,7 @@
 package html
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/go-shiori/dom"
@@ -15,7 +16,7 @@ import (
 // restoreQuoteStructure puts the page's own quote back in place of such a
 // flat one when the two hold the same text, blanks aside: only the
 // structure changes, never a word. The copy is made as go-trafilatura
-// copies content (quoteCopy).
+// copies content (copyElements).
 func restoreQuoteStructure(root, content *html.Node) {
 	if content == nil || !hasElement(content, "blockquote") {
 		return
@@ -43,7 +44,7 @@ func restoreQuoteStructure(root, content *html.Node) {
 		if page == nil {
 			continue
 		}
-		q.Parent.InsertBefore(quoteCopy(page), q)
+		q.Parent.InsertBefore(copyElements(page), q)
 		q.Parent.RemoveChild(q)
 	}
 }
@@ -82,9 +83,9 @@ func squeezed(s string) string {
 	}, s)
 }
 
-// quoteKept are the elements a quote's copy keeps as they are: those
-// go-trafilatura keeps, and the list items and blocks it reads.
-var quoteKept = map[string]bool{
+// copyKept are the elements a copy of the page's content keeps as they
+// are: those go-trafilatura keeps, and the list items and blocks it reads.
+var copyKept = map[string]bool{
 	"blockquote": true, "p": true, "div": true, "ul": true, "ol": true, "li": true,
 	"dl": true, "dt": true, "dd": true, "pre": true, "code": true, "q": true,
 	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true,
@@ -93,26 +94,34 @@ var quoteKept = map[string]bool{
 	"del": true, "s": true, "strike": true, "br": true, "hr": true,
 }
 
-// quoteCopy copies a quote of the page as go-trafilatura copies content:
-// no attribute (a list's start rides in its text, liststart.go), its
-// links unwrapped, their text keeping the link marks from which the links
-// are written again (links.go), other elements unwrapped to their text,
+// copyElements copies an element of the page (a quote, a list item) as
+// go-trafilatura copies content: no attribute (a list's start rides in
+// its text, liststart.go), its links unwrapped onto one line, their text
+// keeping the link marks from which the links are written again
+// (links.go), other elements unwrapped to their text,
 // and those with no text (images, which ride as marked text when asked
 // for, objects.go) left out.
-func quoteCopy(q *html.Node) *html.Node {
+func copyElements(q *html.Node) *html.Node {
 	c := dom.Clone(q, true)
 	c.Attr = nil
-	keepQuoteElements(c)
+	keepCopiedElements(c)
 	return c
 }
 
-func keepQuoteElements(n *html.Node) {
+func keepCopiedElements(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
 		if c.Type == html.ElementNode {
-			keepQuoteElements(c)
+			if c.Data == "a" {
+				// Its marks stand beside it or inside it, and the link is
+				// written again only from marks on one line (tidy's
+				// flattenLink does the same on the whole page).
+				flattenLink(c)
+				trimInsideLinkMarks(c)
+			}
+			keepCopiedElements(c)
 			switch {
-			case quoteKept[c.Data]:
+			case copyKept[c.Data]:
 				c.Attr = nil
 			case c.FirstChild == nil:
 				n.RemoveChild(c)
@@ -124,4 +133,25 @@ func keepQuoteElements(n *html.Node) {
 		}
 		c = next
 	}
+}
+
+// blanksInsideLink are the blanks just inside a link's marks.
+var blanksInsideLink = regexp.MustCompile(`(\x{E001}[\x{F0000}-\x{FFFFD}])[\s\x{E000}]+|[\s\x{E000}]+(\x{E002})`)
+
+// trimInsideLinkMarks removes the blanks just inside the link marks of
+// the text under a: flattenLink puts a space on each side of a block,
+// which at a link's edges stood between the list marker and the link
+// ("-  [Carson City homes for sale](…) ").
+func trimInsideLinkMarks(a *html.Node) {
+	mergeTextRuns(a)
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				c.Data = blanksInsideLink.ReplaceAllString(c.Data, "$1$2")
+			}
+			walk(c)
+		}
+	}
+	walk(a)
 }
