@@ -44,6 +44,7 @@ func New() sdk.Extractor {
 	conv.Register.Renderer(renderLooseTable, htmltomarkdown.PriorityEarly)
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
 	conv.Register.Renderer(renderQuotedCode, htmltomarkdown.PriorityEarly)
+	conv.Register.Renderer(renderReversedList, htmltomarkdown.PriorityEarly)
 	return &Extractor{md: conv}
 }
 
@@ -147,6 +148,8 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	page.comments = comments.keep(page.discussion)
 	content := mainContent(root, page, hrefs, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
+	e.rules.apply("quotes", content, func(c *html.Node) { restoreQuoteStructure(root, c) })
+	e.rules.apply("itemlines", content, func(c *html.Node) { restoreItemLines(root, c) })
 	restoreFigures(root, content, objs)
 	restoreCodeLanguages(content)
 	restoreListStarts(content)

@@ -8,12 +8,15 @@ import (
 )
 
 // A numbered list that goes on after a code block or a figure starts
-// where it left off (<ol start="3">), and so do a recipe's later steps.
-// go-trafilatura keeps no attribute, so the steps came out numbered from
-// 1 again. markListStarts puts the start, between private-use marks,
-// ahead of the list's first item's text; restoreListStarts takes it out
-// and sets it on the list again, which the markdown converter numbers
-// from.
+// where it left off (<ol start="3">), and so do a recipe's later steps;
+// a countdown (<ol reversed>) counts down from its start, which without
+// the attribute is its number of items. go-trafilatura keeps no
+// attribute, so the steps came out numbered from 1 again, and a
+// countdown counted up. markListStarts puts the start, between
+// private-use marks and led by reversedMark for a countdown, ahead of the
+// list's first item's text; restoreListStarts takes it out and sets it on
+// the list again, which the markdown converter numbers from (and
+// renderReversedList counts down from, reversed.go).
 
 const (
 	listStartOpen  = '\uE00D'
@@ -21,14 +24,21 @@ const (
 	// maxListStart bounds the number carried: a list numbered past a
 	// million is a hostile page's, not a reader's.
 	maxListStart = 1_000_000
+	// reversedMark leads the start of a countdown in its mark.
+	reversedMark = 'r'
 )
 
 // markListStarts marks the start of every <ol> under n that does not
-// start at 1.
+// count up from 1.
 func markListStarts(n *html.Node) {
 	eachOrderedList(n, func(ol *html.Node, start int) {
-		if li := firstElement(ol); li != nil && li.Data == "li" && start != 1 {
-			li.InsertBefore(&html.Node{Type: html.TextNode, Data: string(listStartOpen) + strconv.Itoa(start) + string(listStartClose)}, li.FirstChild)
+		reversed := hasAttr(ol, "reversed")
+		if li := firstElement(ol); li != nil && li.Data == "li" && (start != 1 || reversed) {
+			number := strconv.Itoa(start)
+			if reversed {
+				number = string(reversedMark) + number
+			}
+			li.InsertBefore(&html.Node{Type: html.TextNode, Data: string(listStartOpen) + number + string(listStartClose)}, li.FirstChild)
 		}
 	})
 }
@@ -39,19 +49,45 @@ func markListStarts(n *html.Node) {
 // "099999999.").
 func dropOddListStarts(n *html.Node) { eachOrderedList(n, func(*html.Node, int) {}) }
 
-// eachOrderedList calls f with each <ol> under n that has a start
-// attribute, and its start; an odd start is removed instead.
+// eachOrderedList calls f with each <ol> under n and its start: its start
+// attribute, else its number of items for a countdown, else 1. A start
+// attribute that is no number or past maxListStart is removed first.
 func eachOrderedList(n *html.Node, f func(ol *html.Node, start int)) {
 	walkElements(n, func(c *html.Node) bool {
-		if c.Data == "ol" && hasAttr(c, "start") {
-			if start, ok := listStart(c); ok {
-				f(c, start)
-			} else {
-				c.Attr = withoutAttr(c.Attr, "start")
+		if c.Data == "ol" {
+			if hasAttr(c, "start") {
+				if _, ok := listStart(c); !ok {
+					c.Attr = withoutAttr(c.Attr, "start")
+				}
 			}
+			f(c, orderedStart(c))
 		}
 		return true
 	})
+}
+
+// orderedStart is the number an <ol>'s first item carries: its start
+// attribute when that is a number in bounds, else for a countdown its
+// number of items (the HTML standard's default), else 1.
+func orderedStart(ol *html.Node) int {
+	if start, ok := listStart(ol); ok {
+		return start
+	}
+	if hasAttr(ol, "reversed") {
+		return min(listItems(ol), maxListStart)
+	}
+	return 1
+}
+
+// listItems counts the <li> children of a list.
+func listItems(list *html.Node) int {
+	items := 0
+	for c := list.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.Data == "li" {
+			items++
+		}
+	}
+	return items
 }
 
 // listStart reads an <ol>'s start attribute.
@@ -78,7 +114,11 @@ func restoreListStarts(n *html.Node) {
 			number := c.Data[i+len(string(listStartOpen)) : i+j]
 			c.Data = c.Data[:i] + c.Data[i+j+len(string(listStartClose)):]
 			if ol := listOpenedBy(c); ol != nil && strings.TrimSpace(c.Data[:i]) == "" {
-				ol.Attr = append(withoutAttr(ol.Attr, "start"), html.Attribute{Key: "start", Val: number})
+				countdown, reversed := strings.CutPrefix(number, string(reversedMark))
+				ol.Attr = append(withoutAttr(withoutAttr(ol.Attr, "start"), "reversed"), html.Attribute{Key: "start", Val: countdown})
+				if reversed {
+					ol.Attr = append(ol.Attr, html.Attribute{Key: "reversed"})
+				}
 			}
 		}
 	}

@@ -18,7 +18,7 @@ func ruleNames() []string {
 		"emphasis", "spaces", "breaks", "hatom", "landmarks", "links", "reviews", "articles", "intext",
 		"comments", "density", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "heading-levels", "section-headings",
-		"title-heading", "heading-markers", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
+		"title-heading", "quotes", "itemlines", "heading-markers", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
 	}
 }
 
