@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
-	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
@@ -108,11 +107,20 @@ func ownBackground(n *html.Node) string {
 	if c == "" {
 		c = asciiLower(strings.TrimSpace(attr(n, "bgcolor")))
 	}
-	switch c {
-	case "", "transparent", "none", "inherit", "initial", "unset", "currentcolor":
+	if noBackground(c) {
 		return ""
 	}
 	return canonicalColor(c)
+}
+
+// noBackground reports whether a declared background lets the parent's
+// show through.
+func noBackground(c string) bool {
+	switch c {
+	case "", "transparent", "none", "inherit", "initial", "unset", "currentcolor":
+		return true
+	}
+	return false
 }
 
 // sheetPaint is a rule of the page's stylesheets that gives elements a
@@ -154,32 +162,18 @@ func (r *sheetRules) paints() []sheetPaint {
 		return r.paintRules
 	}
 	r.painted = true
-	for i, lower := range r.lower {
-		var at []int
-		for _, j := range wordOffsets(lower, "background") {
-			if j == 0 || !isNameByte(lower[j-1]) {
-				at = append(at, j)
+	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
+	declaringRules(r.sheets, r.lower, []string{"background"}, startsName, func(rule declared) {
+		colour := background(rule.decls)
+		if noBackground(colour) {
+			return
+		}
+		for _, text := range rule.selectors {
+			if sel, ok := parseSelector(text); ok {
+				page := asciiLower(strings.TrimSpace(text))
+				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, colour: canonicalColor(colour), page: page == "body" || page == "html"})
 			}
 		}
-		for _, span := range ruleSpans(lower, at) {
-			var texts []string
-			decls := map[string]string{}
-			if !readRule(r.sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(n, v string) { decls[n] = v }) {
-				continue
-			}
-			resolveVars(decls, nil)
-			colour := background(decls)
-			switch colour {
-			case "", "transparent", "none", "inherit", "initial", "unset", "currentcolor":
-				continue
-			}
-			for _, text := range expandEach(texts) {
-				if sel, ok := parseSelector(text); ok {
-					page := asciiLower(strings.TrimSpace(text))
-					r.paintRules = append(r.paintRules, sheetPaint{sel: sel, colour: canonicalColor(colour), page: page == "body" || page == "html"})
-				}
-			}
-		}
-	}
+	})
 	return r.paintRules
 }

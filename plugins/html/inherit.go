@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
-	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
@@ -155,33 +154,17 @@ func (r *sheetRules) varSettings(name string) []varSetting {
 		return got
 	}
 	var found []varSetting
-	for i, lower := range r.lower {
-		var at []int
-		for _, j := range wordOffsets(lower, name) {
-			if setsProperty(lower, j, name) {
-				at = append(at, j)
+	declaringRules(r.sheets, r.lower, []string{name}, setsProperty, func(rule declared) {
+		value, set := rule.raw[name]
+		if !set {
+			return
+		}
+		for _, text := range rule.selectors {
+			if sel, ok := parseSelector(text); ok {
+				found = append(found, varSetting{sel: sel, spec: sel.Specificity(), order: rule.order, important: rule.important, value: value})
 			}
 		}
-		for _, span := range ruleSpans(lower, at) {
-			var texts []string
-			var value string
-			var set bool
-			rule := r.sheets[i][span[0]:span[1]]
-			if !readRule(rule, func(t []css.Token) { texts = selectorTexts(t) }, func(n, v string) {
-				if n == name {
-					value, set = v, true
-				}
-			}) || !set {
-				continue
-			}
-			important := strings.Contains(asciiLower(rule), "!important")
-			for _, text := range expandEach(texts) {
-				if sel, ok := parseSelector(text); ok {
-					found = append(found, varSetting{sel: sel, spec: sel.Specificity(), order: i<<32 | span[0], important: important, value: value})
-				}
-			}
-		}
-	}
+	})
 	if r.settings == nil {
 		r.settings = map[string][]varSetting{}
 	}

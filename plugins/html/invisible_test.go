@@ -247,9 +247,7 @@ func FuzzInvisibleRules(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, sheet string) {
-		for _, rule := range hintedRules(strings.ToLower(sheet)) {
-			invisibleSelectors(rule)
-		}
+		declaringRules([]string{sheet}, []string{asciiLower(sheet)}, hintWords, invisibleHint, func(d declared) { invisibleSelectors(d) })
 		root, _, err := parse([]byte("<html><head><style>"+sheet+"</style></head><body><p class=a>x</p></body></html>"), "text/html")
 		if err != nil {
 			return // binary data, refused as such

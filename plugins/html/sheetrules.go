@@ -214,20 +214,17 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 		r.lower[i] = asciiLower(sheet)
 	}
 	counts := map[string]int{}
-	for i, lower := range r.lower {
-		for _, span := range ruleSpans(lower, hintOffsets(lower, hintWords)) {
-			for _, rule := range invisibleSelectors(r.sheets[i][span[0]:span[1]]) {
-				rule.order = i<<32 | span[0]
-				rule.wrapped = within(wrapped[i], span[0])
-				// Names are counted in the page's sheets, not again in
-				// the nested rules written out from them.
-				if !rule.folds && namedElsewhere(rule.subject, r.lower[:len(sheets)], counts) {
-					continue
-				}
-				r.hiding = append(r.hiding, rule)
+	declaringRules(r.sheets, r.lower, hintWords, invisibleHint, func(d declared) {
+		for _, rule := range invisibleSelectors(d) {
+			rule.wrapped = within(wrapped[d.order>>32], d.order&(1<<32-1))
+			// Names are counted in the page's sheets, not again in the
+			// nested rules written out from them.
+			if !rule.folds && namedElsewhere(rule.subject, r.lower[:len(sheets)], counts) {
+				continue
 			}
+			r.hiding = append(r.hiding, rule)
 		}
-	}
+	})
 	// With no hiding rule, the sheets may still set the custom
 	// properties an inline style reads.
 	r.byName = map[string][]int{}
@@ -337,40 +334,81 @@ var showWords = []string{"display", "visibility"}
 // display other than none, visibility visible.
 func showRules(sheets, lower []string) []showRule {
 	var shows []showRule
+	declaringRules(sheets, lower, showWords, showHint, func(rule declared) {
+		decls := rule.decls
+		if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
+			return
+		}
+		for _, text := range rule.selectors {
+			if c, ok := parseSelector(text); ok {
+				shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: rule.order, text: asciiLower(text), important: rule.important, written: rule.written()})
+			}
+		}
+	})
+	return shows
+}
+
+// declared is a rule of a stylesheet as declaringRules reads it.
+type declared struct {
+	selectors []string // each selector, :is() and :where() written out
+	// decls are its declarations, each var() resolved within them; raw
+	// the same as the page wrote them.
+	decls, raw map[string]string
+	order      int // its sheet's index << 32 | its offset there
+	important  bool
+}
+
+// written returns the rule's declarations as the page wrote them when one
+// that hides reads a custom property they do not set, or nil: whether the
+// rule hides is then decided for each element (inherit.go).
+func (d declared) written() map[string]string {
+	if inheritsVars(d.raw) {
+		return d.raw
+	}
+	return nil
+}
+
+// readsVar reports whether a declaration's value holds a var().
+func readsVar(decls map[string]string) bool {
+	for _, value := range decls {
+		if strings.Contains(value, "var(") {
+			return true
+		}
+	}
+	return false
+}
+
+// declaringRules calls each with every rule of sheets (lower: the same,
+// lower-cased), outside at-rules, that declares one of words where at
+// says so: the one loop of the rules that hide, show, set custom
+// properties and paint backgrounds, each reading only the rules around
+// the words it looks for.
+func declaringRules(sheets, lower []string, words []string, at func(text string, i int, word string) bool, each func(declared)) {
 	for i, text := range lower {
 		var offsets []int
-		for _, word := range showWords {
-			for _, at := range wordOffsets(text, word) {
-				if showHint(text, at, word) {
-					offsets = append(offsets, at)
+		for _, word := range words {
+			for _, j := range wordOffsets(text, word) {
+				if at(text, j, word) {
+					offsets = append(offsets, j)
 				}
 			}
 		}
 		slices.Sort(offsets)
 		for _, span := range ruleSpans(text, offsets) {
-			order := i<<32 | span[0]
-			important := strings.Contains(text[span[0]:span[1]], "!important")
 			var texts []string // the parser reuses its tokens: written out at once
 			decls := map[string]string{}
 			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
 				continue
 			}
-			var written map[string]string
-			if inheritsVars(decls) {
-				written = maps.Clone(decls)
+			rule := declared{selectors: expandEach(texts), decls: decls, raw: decls, order: i<<32 | span[0],
+				important: strings.Contains(text[span[0]:span[1]], "!important")}
+			if readsVar(decls) {
+				rule.raw = maps.Clone(decls)
 			}
 			resolveVars(decls, nil)
-			if d, ok := decls["display"]; ok && d == "none" || decls["visibility"] == "hidden" || decls["visibility"] == "collapse" {
-				continue
-			}
-			for _, text := range expandEach(texts) {
-				if c, ok := parseSelector(text); ok {
-					shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: order, text: asciiLower(text), important: important, written: written})
-				}
-			}
+			each(rule)
 		}
 	}
-	return shows
 }
 
 // showHint reports whether the property at text[i:] shows an element.
@@ -430,31 +468,6 @@ func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
 }
 
-// hintedRules returns the rules of text (lower-cased), outside any
-// at-rule, that hold a declaration invisibleHint points at.
-func hintedRules(text string) []string {
-	var rules []string
-	for _, span := range ruleSpans(text, hintOffsets(text, hintWords)) {
-		rules = append(rules, text[span[0]:span[1]])
-	}
-	return rules
-}
-
-// hintOffsets returns the offsets in text (lower-cased) of the
-// declarations invisibleHint points at, in order.
-func hintOffsets(text string, words []string) []int {
-	var hints []int
-	for _, word := range words {
-		for _, i := range wordOffsets(text, word) {
-			if invisibleHint(text, i, word) {
-				hints = append(hints, i)
-			}
-		}
-	}
-	slices.Sort(hints)
-	return hints
-}
-
 // wordOffsets returns the offsets of word in text.
 func wordOffsets(text, word string) []int {
 	var at []int
@@ -500,22 +513,11 @@ func ruleSpans(text string, hints []int) [][2]int {
 	return spans
 }
 
-// invisibleSelectors parses one rule and returns its selectors when its
-// declarations make text invisible.
-func invisibleSelectors(rule string) []sheetRule {
-	var selected []string
-	decls := map[string]string{}
-	ended := readRule(rule, func(sel []css.Token) { selected = selectorTexts(sel) },
-		func(name, value string) { decls[name] = value })
-	if !ended {
-		return nil
-	}
-	var written map[string]string
-	if inheritsVars(decls) {
-		written = maps.Clone(decls)
-	}
-	resolveVars(decls, nil)
-	hidden, folds := hidingDecls(decls)
+// invisibleSelectors returns a rule's selectors when its declarations
+// make text invisible, or may for some elements (inherit.go).
+func invisibleSelectors(d declared) []sheetRule {
+	written := d.written()
+	hidden, folds := hidingDecls(d.decls)
 	if written != nil {
 		// decided for each element; a display or visibility that reads a
 		// custom property may fold, and another rule show it
@@ -523,11 +525,10 @@ func invisibleSelectors(rule string) []sheetRule {
 	} else if !hidden {
 		return nil
 	}
-	important := strings.Contains(asciiLower(rule), "!important")
 	var rules []sheetRule
-	for _, text := range expandEach(selected) {
+	for _, text := range d.selectors {
 		if sel, ok := parseSelector(text); ok {
-			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), folds: folds, subject: subjectNames(text), important: important, written: written})
+			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), order: d.order, folds: folds, subject: subjectNames(text), important: d.important, written: written})
 		}
 	}
 	return rules
