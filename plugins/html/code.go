@@ -1,6 +1,7 @@
 package html
 
 import (
+	"math"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -318,16 +319,45 @@ func separateTopLevel(content *html.Node) {
 }
 
 func textOf(n *html.Node) string {
+	text, _ := textUpTo(n, math.MaxInt)
+	return text
+}
+
+// textUpTo returns the text under n, and false when it passes limit bytes
+// (the text then stops there): a rule that keys each of a page's elements
+// by its text reads a deep nest's text once per level, and bounds what it
+// reads.
+func textUpTo(n *html.Node, limit int) (string, bool) {
 	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
+	var walk func(*html.Node) bool
+	walk = func(n *html.Node) bool {
 		if n.Type == html.TextNode {
+			if b.Len()+len(n.Data) > limit {
+				return false
+			}
 			b.WriteString(n.Data)
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	whole := walk(n)
+	return b.String(), whole
+}
+
+// hasText reports whether n holds a character other than a blank, read
+// up to the first.
+func hasText(n *html.Node) bool {
+	if n.Type == html.TextNode {
+		return strings.IndexFunc(n.Data, func(r rune) bool { return !isBlank(r) }) >= 0
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if hasText(c) {
+			return true
 		}
 	}
-	walk(n)
-	return b.String()
+	return false
 }

@@ -496,8 +496,10 @@ func parseNested(text string) (*html.Node, string, error) {
 var blankRuns = regexp.MustCompile(`\n{3,}`)
 
 func (e *Extractor) markdown(ctx context.Context, n *html.Node, docBase string) (string, error) {
-	// The converter's first step, done in linear time (textruns.go).
+	// The converter's first step, done in linear time (textruns.go), and
+	// nesting it reads at every level bounded (nestcap.go).
 	mergeTextRuns(n)
+	capNesting(n)
 	b, err := e.md.ConvertNode(n, htmltomarkdown.WithContext(ctx), htmltomarkdown.WithDomain(docBase))
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)

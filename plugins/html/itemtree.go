@@ -59,10 +59,21 @@ func restoreItemLines(root, content *html.Node) {
 	}
 }
 
+// maxItemText bounds the text of an item restoreItemLines compares: an
+// item holds a few lines, and a list nested hundreds deep above a
+// mebibyte of text was read whole and sorted at every level (21 s in
+// BenchmarkLargePage/deep-lists).
+const maxItemText = 16 << 10
+
 // itemKey is the characters of an item's text, blanks aside, in order of
-// their code: go-trafilatura moves text after a block ahead of it.
+// their code (go-trafilatura moves text after a block ahead of it), or ""
+// for an item of more than maxItemText bytes.
 func itemKey(li *html.Node) string {
-	r := []rune(squeezed(textOf(li)))
+	text, ok := textUpTo(li, maxItemText)
+	if !ok {
+		return ""
+	}
+	r := []rune(squeezed(text))
 	slices.Sort(r)
 	return string(r)
 }
@@ -75,7 +86,7 @@ func itemLines(n *html.Node) int {
 	lines, inRun := 0, false
 	var only *html.Node
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		visible := isVisibleText(c) || c.Type == html.ElementNode && !isBlankText(textOf(c))
+		visible := isVisibleText(c) || c.Type == html.ElementNode && hasText(c)
 		switch {
 		case c.Type == html.ElementNode && blockTags[c.Data]:
 			inRun = false
@@ -95,5 +106,3 @@ func itemLines(n *html.Node) int {
 	return lines
 }
 
-// isBlankText reports whether s holds no more than blanks.
-func isBlankText(s string) bool { return squeezed(s) == "" }

@@ -68,6 +68,27 @@ func deepJSONLDPage(n int) []byte {
 		`</script></head><body><article><p>A short page whose JSON-LD nests deep.</p></article></body></html>`)
 }
 
+// deepListPage is an article whose list nests n items deep, each item a
+// line of text and a block, with a mebibyte of text in the deepest; and,
+// with quotes, the same of quotes each holding a list: the shapes whose
+// every level was read whole again by rules that compare the content's
+// items and quotes with the page's (itemtree.go, quotetree.go).
+func deepListPage(n int, quotes bool) []byte {
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Large page</title></head><body><article><h1>T</h1><p>")
+	b.WriteString(strings.Repeat("Intro text of the page. ", 20))
+	b.WriteString("</p>")
+	open, shut := "<ul><li>item<div>block</div>", "</li></ul>"
+	if quotes {
+		open, shut = "<blockquote><ul><li>a</li></ul>", "</blockquote>"
+	}
+	b.WriteString(strings.Repeat(open, n))
+	b.WriteString(strings.Repeat("word ", 200_000))
+	b.WriteString(strings.Repeat(shut, n))
+	b.WriteString("</article></body></html>")
+	return []byte(b.String())
+}
+
 // BenchmarkLargePage extracts generated pages of 10k to 100k paragraphs and
 // reports the time per element: flat figures across the sizes mean the
 // cost grows with the page, a figure that grows with it that it grows
@@ -75,7 +96,8 @@ func deepJSONLDPage(n int) []byte {
 // 400 <div>s; the gallery pages 10k to 100k images, read with the images
 // option (an element is an image), and the largest without it; the JSON-LD pages a script nested 1k to
 // 50k deep (an element is a level); the pre pages one <pre> of 10k to 100k
-// lines (an element is a line).
+// lines (an element is a line); the deep lists and quotes 100 to 480
+// levels above a mebibyte of text (an element is a level).
 // The unbounded runs switch the bounds off (bounded.go), to show in the
 // same run what they save; they stop where a page takes tens of seconds
 // (100k words run a plugin out of memory).
@@ -98,6 +120,8 @@ func BenchmarkLargePage(b *testing.B) {
 		{"gallery-noimages", galleryPage, nil, []int{100_000}, 0},
 		{"jsonld", deepJSONLDPage, nil, []int{1_000, 5_000, 10_000, 50_000}, 0},
 		{"pre", prePage, nil, []int{10_000, 20_000, 50_000, 100_000}, 100_000},
+		{"deep-lists", func(n int) []byte { return deepListPage(n, false) }, nil, []int{100, 480}, 0},
+		{"deep-quotes", func(n int) []byte { return deepListPage(n, true) }, nil, []int{100, 480}, 0},
 	} {
 		for _, n := range shape.sizes {
 			page := shape.page(n)
@@ -108,7 +132,11 @@ func BenchmarkLargePage(b *testing.B) {
 				if run.ex == unbounded && n > shape.unboundedUpTo {
 					continue
 				}
-				b.Run(fmt.Sprintf("%s/%dk/%s", shape.name, n/1000, run.name), func(b *testing.B) {
+				size := fmt.Sprintf("%dk", n/1000)
+				if n < 1000 {
+					size = fmt.Sprint(n)
+				}
+				b.Run(shape.name+"/"+size+"/"+run.name, func(b *testing.B) {
 					b.SetBytes(int64(len(page)))
 					for b.Loop() {
 						_, err := run.ex.Extract(ctx, &sdk.ExtractRequest{Body: page, ContentType: "text/html", URL: "https://example.com/", Options: shape.opts})

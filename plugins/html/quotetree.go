@@ -30,12 +30,16 @@ func restoreQuoteStructure(root, content *html.Node) {
 	// loses, by their text.
 	pageQuotes := map[string]*html.Node{}
 	for _, q := range matching(root, func(n *html.Node) bool { return n.Data == "blockquote" }) {
-		// A table is left as go-trafilatura wrote it: the copy would
-		// unwrap its cells into one run of text.
-		if isWithin(q, content) || !holdsQuoteStructure(q) || hasElement(q, "table") {
+		if isWithin(q, content) || !holdsQuoteStructure(q) {
 			continue
 		}
-		if key := squeezed(textOf(q)); key != "" && pageQuotes[key] == nil {
+		text, ok := textUpTo(q, maxQuoteText)
+		// A table is left as go-trafilatura wrote it: the copy would
+		// unwrap its cells into one run of text.
+		if !ok || hasElement(q, "table") {
+			continue
+		}
+		if key := squeezed(text); key != "" && pageQuotes[key] == nil {
 			pageQuotes[key] = q
 		}
 	}
@@ -48,6 +52,11 @@ func restoreQuoteStructure(root, content *html.Node) {
 		q.Parent.RemoveChild(q)
 	}
 }
+
+// maxQuoteText bounds the text of a page's quote restoreQuoteStructure
+// compares: quotes nested hundreds deep above a mebibyte of text were
+// read whole at every level (BenchmarkLargePage/deep-quotes).
+const maxQuoteText = 64 << 10
 
 // keepFlat keeps the quotes that hold no structure of their own: no list
 // and no quote.
