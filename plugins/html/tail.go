@@ -33,18 +33,21 @@ func dropLinkTail(md string, article, images bool) string {
 	if end == len(text) {
 		return strings.Join(blocks, "\n\n")
 	}
+	// The blocks of images among the tail stay (tailimages.go).
 	kept := blocks[:at[end]]
-	for _, b := range blocks[at[end]:] {
-		if images && isImageBlock(b) {
-			kept = append(kept, b) // tailimages.go
+	for i, k := at[end], end; i < len(blocks); i++ {
+		if k < len(at) && at[k] == i {
+			k++
+			continue
 		}
+		kept = append(kept, blocks[i])
 	}
 	return strings.Join(kept, "\n\n")
 }
 
 // tailText returns the blocks the tail is sought among, and where each
-// stands in blocks: all of them, or with images those that hold text
-// (tailimages.go).
+// stands in blocks: all of them, or with images those that hold more than
+// images (tailimages.go).
 func tailText(blocks []string, images bool) (text []string, at []int) {
 	for i, b := range blocks {
 		if !images || !isImageBlock(b) {
@@ -86,7 +89,7 @@ func shortTailStart(blocks []string, images bool) int {
 // content: with images, judged without them (tailimages.go).
 func isTailLinks(block string, images bool) bool {
 	if images {
-		block = withoutImages(block)
+		block, _ = withoutImages(block)
 	}
 	return isLinkList(block)
 }

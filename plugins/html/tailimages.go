@@ -16,12 +16,11 @@ import "strings"
 // isImageBlock reports whether block holds images and nothing else but
 // list markers, table pipes and blanks.
 func isImageBlock(block string) bool {
-	found := false
-	markdownImages(block, func(int, int) { found = true })
-	if !found {
+	rest, images := withoutImages(block)
+	if images == 0 {
 		return false
 	}
-	for _, line := range strings.Split(withoutImages(block), "\n") {
+	for line := range strings.Lines(rest) {
 		if strings.ContainsFunc(withoutListMarker(line), isWordRune) {
 			return false
 		}
@@ -53,20 +52,21 @@ func withoutListMarker(line string) string {
 }
 
 // withoutImages is block with each image, and each link holding an image
-// alone, replaced by a blank.
-func withoutImages(block string) string {
+// alone, replaced by a blank, and the number of images.
+func withoutImages(block string) (string, int) {
 	var b strings.Builder
-	at := 0
+	at, images := 0, 0
 	markdownImages(block, func(start, end int) {
 		b.WriteString(block[at:start])
 		b.WriteByte(' ')
 		at = end
+		images++
 	})
-	if at == 0 {
-		return block
+	if images == 0 {
+		return block, 0
 	}
 	b.WriteString(block[at:])
-	return b.String()
+	return b.String(), images
 }
 
 // markdownImages calls f with the bounds of each markdown image of s,

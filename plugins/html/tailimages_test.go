@@ -94,7 +94,7 @@ func TestMarkdownImages(t *testing.T) {
 		{"![open](/never closes", "![open](/never closes"},
 		{"[text](/t) and ! [not](/n)", "[text](/t) and ! [not](/n)"},
 	} {
-		if got := withoutImages(tc.in); got != tc.want {
+		if got, _ := withoutImages(tc.in); got != tc.want {
 			t.Errorf("withoutImages(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
