@@ -164,7 +164,7 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if err != nil {
 		return nil, err
 	}
-	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, docBase)), root, page, out, e.rules)
+	md = finish(objs.objectMarkdown(linkMarkdown(md, hrefs, docBase)), root, page, images, out, e.rules)
 	md = withProductFacts(md, schema)
 	// Links and images go last, so that what the rules above read in
 	// them (tag blocks, promotions) goes whether or not they are asked
@@ -332,12 +332,13 @@ func mainContent(root *html.Node, page pageType, hrefs []string, pageURL string,
 }
 
 // finish removes from the markdown what follows an article's text (tag
-// blocks, one-link paragraphs), and returns no content, with a warning in
+// blocks, one-link paragraphs; with images, the images among them stay),
+// and returns no content, with a warning in
 // out, when what is left is only words of the page's title or of its
 // menus and footer (thin.go).
-func finish(md string, root *html.Node, page pageType, out *sdk.ExtractResult, r *rules) string {
+func finish(md string, root *html.Node, page pageType, images bool, out *sdk.ExtractResult, r *rules) string {
 	if r.on("tail") {
-		kept := dropLinkTail(md, page.article)
+		kept := dropLinkTail(md, page.article, images)
 		r.note("tail", kept != md)
 		md = kept
 	}

@@ -21,21 +21,46 @@ func isFence(line string) bool { return strings.HasPrefix(strings.TrimSpace(line
 // tail cut articles' real paragraphs.
 const tailWords = 30
 
-func dropLinkTail(md string, article bool) string {
+func dropLinkTail(md string, article, images bool) string {
 	blocks := splitMarkdownBlocks(md)
-	end := linkTailStart(blocks, len(blocks))
-	if article && end == len(blocks) {
-		if last := shortTailStart(blocks); last < end {
-			end = linkTailStart(blocks, last)
+	text, at := tailText(blocks, images)
+	end := linkTailStart(text, len(text), images)
+	if article && end == len(text) {
+		if last := shortTailStart(text, images); last < end {
+			end = linkTailStart(text, last, images)
 		}
 	}
-	return strings.Join(blocks[:end], "\n\n")
+	if end == len(text) {
+		return strings.Join(blocks, "\n\n")
+	}
+	// The blocks of images among the tail stay (tailimages.go).
+	kept := blocks[:at[end]]
+	for i, k := at[end], end; i < len(blocks); i++ {
+		if k < len(at) && at[k] == i {
+			k++
+			continue
+		}
+		kept = append(kept, blocks[i])
+	}
+	return strings.Join(kept, "\n\n")
+}
+
+// tailText returns the blocks the tail is sought among, and where each
+// stands in blocks: all of them, or with images those that hold more than
+// images (tailimages.go).
+func tailText(blocks []string, images bool) (text []string, at []int) {
+	for i, b := range blocks {
+		if !images || !isImageBlock(b) {
+			text, at = append(text, b), append(at, i)
+		}
+	}
+	return text, at
 }
 
 // linkTailStart returns where the link blocks that end blocks[:end] start,
 // keeping the first block whatever it is.
-func linkTailStart(blocks []string, end int) int {
-	for end > 1 && isLinkList(blocks[end-1]) {
+func linkTailStart(blocks []string, end int, images bool) int {
+	for end > 1 && isTailLinks(blocks[end-1], images) {
 		end--
 	}
 	return end
@@ -44,10 +69,10 @@ func linkTailStart(blocks []string, end int) int {
 // shortTailStart returns where the last blocks holding no more than
 // tailWords words start, when link blocks come just before them, and
 // len(blocks) otherwise.
-func shortTailStart(blocks []string) int {
+func shortTailStart(blocks []string, images bool) int {
 	words := 0
 	for k := len(blocks); k > 1; k-- {
-		if isLinkList(blocks[k-1]) {
+		if isTailLinks(blocks[k-1], images) {
 			if k == len(blocks) {
 				break
 			}
@@ -58,6 +83,15 @@ func shortTailStart(blocks []string) int {
 		}
 	}
 	return len(blocks)
+}
+
+// isTailLinks reports whether block is a block of links that may end the
+// content: with images, judged without them (tailimages.go).
+func isTailLinks(block string, images bool) bool {
+	if images {
+		block, _ = withoutImages(block)
+	}
+	return isLinkList(block)
 }
 
 func isLinkList(block string) bool {

@@ -28,7 +28,7 @@ func TestDropLinkTail(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := dropLinkTail(tc.in, tc.article); got != tc.want {
+			if got := dropLinkTail(tc.in, tc.article, false); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
