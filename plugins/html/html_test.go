@@ -353,7 +353,7 @@ func TestDiscussion(t *testing.T) {
 // never shown, so it stays out.
 func TestStreamedSegmentsRevealed(t *testing.T) {
 	md := extractFile(t, "streamed").Content
-	checkText(t, md, []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE", "STREAMED-FRAGMENT"}, []string{"Loading", "TRAP"})
+	checkText(t, md, []string{"STREAMED-ARTICLE", "STREAMED-TIP", "STREAMED-NOTE", "STREAMED-HEX", "STREAMED-FRAGMENT"}, []string{"Loading", "TRAP"})
 	if strings.Index(md, "STREAMED-ARTICLE") > strings.Index(md, "STREAMED-TIP") ||
 		strings.Index(md, "Fittings") > strings.Index(md, "STREAMED-FRAGMENT") {
 		t.Errorf("segments out of order:\n%s", md)

@@ -13,7 +13,9 @@ import (
 // <template id="B:3">, dropping the fallback (a spinner, a skeleton) that
 // stood there, or a pending segment's <template id="P:3">. (The numbers
 // pair up: the scripts' calls join equal numbers, $RC("B:n","S:n") and
-// $RS("S:n","P:n").) A reader sees the segment where the placeholder
+// $RS("S:n","P:n"); React writes them in hexadecimal, so a page's
+// thirty-first segment is S:1f, which a decimal pattern missed and an
+// investing guide lost its middle, WCXB 4503.) A reader sees the segment where the placeholder
 // stood; without this move the hidden-element rules dropped it, and with
 // it whole articles.
 //
@@ -26,8 +28,8 @@ import (
 // segment with no placeholder is never shown, and stays hidden.
 
 var (
-	segmentID     = regexp.MustCompile(`^S:(\d+)$`)
-	placeholderID = regexp.MustCompile(`^[BP]:\d+$`)
+	segmentID     = regexp.MustCompile(`^S:([0-9a-f]+)$`)
+	placeholderID = regexp.MustCompile(`^[BP]:[0-9a-f]+$`)
 	fragmentID    = regexp.MustCompile(`^af([A-Za-z_]*?)(\d+)$`)
 )
 
