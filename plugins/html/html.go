@@ -325,6 +325,9 @@ func mainContent(root *html.Node, page pageType, hrefs []string, pageURL string,
 	out.Title, out.Metadata = stripObjectMarks(stripLinkMarks(restoreSpaces(res.Metadata.Title))), metadata(res.Metadata)
 	setLanguage(out.Metadata, root, res)
 	content := chooseContent(root, page, hrefs, res, r)
+	if !page.discussion {
+		r.apply("split", content, func(c *html.Node) { restoreSplitBody(root, c) })
+	}
 	r.apply("heading-levels", content, func(c *html.Node) { restoreHeadingLevels(root, c) })
 	r.apply("section-headings", content, func(c *html.Node) { restoreSectionHeadings(root, c) })
 	r.apply("title-heading", content, func(c *html.Node) { restoreTitleHeading(root, c, out.Title) })

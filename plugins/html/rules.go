@@ -17,7 +17,7 @@ func ruleNames() []string {
 		"streamed", "noscript", "cloaks", "panels", "tabcode", "tablabels", "menus", "overlays", "modals", "strike", "cells", "liststart", "pre",
 		"emphasis", "spaces", "breaks", "hatom", "landmarks", "links", "reviews", "articles", "intext",
 		"comments", "density", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
-		"widen", "signatures", "teasers", "heading-levels", "section-headings",
+		"widen", "signatures", "teasers", "split", "heading-levels", "section-headings",
 		"title-heading", "quotes", "itemlines", "heading-markers", "tidy", "tail", "lonelinks", "titleonly", "chromeonly",
 	}
 }
