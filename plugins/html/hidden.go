@@ -46,6 +46,9 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 // for the rules that open or close what is hidden (cloaks, panels, menus).
 func removeHiddenWith(root *html.Node, r *rules) {
 	h := hiding{pageWords: words(root), panels: panels(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
+	if r.on("disclosures") {
+		h.disclosed = disclosed(root)
+	}
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	if r.on("tablabels") {
 		h.tabs.labels = labelTabCode(root, h.hides, h.keepsCode)
@@ -58,6 +61,9 @@ func removeHiddenWith(root *html.Node, r *rules) {
 type hiding struct {
 	pageWords int
 	panels    map[string]bool
+	// disclosed are the hidden elements beside a collapsed disclosure
+	// button that names none (disclosure.go): panels too.
+	disclosed map[*html.Node]bool
 	// tabs are the page's visible tabs, whose hidden panels keep their
 	// code blocks (tabs.go).
 	tabs tabs
@@ -134,6 +140,10 @@ func hasClassIn(value string, set map[string]bool) bool {
 }
 
 func (h hiding) isPanel(n *html.Node) bool {
+	if h.disclosed[n] {
+		h.rules.note("disclosures", true)
+		return true
+	}
 	id := attr(n, "id")
 	return id != "" && h.panels[id]
 }

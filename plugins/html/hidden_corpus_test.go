@@ -204,6 +204,11 @@ var hidingTechniques = []technique{
 	// panel; an empty element naming it is none
 	{name: "panel-empty-control", markup: `<span aria-controls="p-empty"></span><div id="p-empty" style="display:none"><p>INSTRUCTION</p></div>`},
 	{name: "panel-blank-icon-control", markup: `<i data-bs-target="#p-icon"> </i><div id="p-icon" hidden><p>INSTRUCTION</p></div>`},
+	// disclosures (disclosure.go): only a collapsed button a reader sees
+	// opens the hidden element beside it
+	{name: "disclosure-empty-control", markup: `<button aria-expanded="false"></button><div hidden><p>INSTRUCTION</p></div>`},
+	{name: "disclosure-hidden-control", markup: `<button aria-expanded="false" hidden>More</button><div style="display:none"><p>INSTRUCTION</p></div>`},
+	{name: "disclosure-menu", markup: `<button aria-expanded="false">Menu</button><div role="menu" hidden><p>INSTRUCTION</p></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
 

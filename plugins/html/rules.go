@@ -14,7 +14,7 @@ import (
 // them: they stay whatever they cost.
 func ruleNames() []string {
 	return []string{
-		"streamed", "noscript", "cloaks", "panels", "tabcode", "tablabels", "menus", "overlays", "modals", "strike", "cells", "liststart", "pre",
+		"streamed", "noscript", "cloaks", "panels", "disclosures", "tabcode", "tablabels", "menus", "overlays", "modals", "strike", "cells", "liststart", "pre",
 		"emphasis", "spaces", "breaks", "hatom", "landmarks", "links", "reviews", "articles", "intext",
 		"comments", "density", "recall", "thread", "opening", "echo", "codeblocks", "separate", "rejoin", "thin",
 		"widen", "signatures", "teasers", "split", "heading-levels", "section-headings",

@@ -117,10 +117,16 @@ func isProsePart(n *html.Node, have string) bool {
 	}
 	total, linked := 0, 0
 	for _, p := range ps {
-		total += len(strings.Fields(textOf(p)))
-		for _, l := range matching(p, func(c *html.Node) bool { return c.Data == "a" }) {
-			linked += len(strings.Fields(textOf(l)))
-		}
+		t, l := linkedWords(p)
+		total, linked = total+t, linked+l
 	}
 	return total >= splitMinWords && linked*2 < total
+}
+
+// linkedWords returns the words under n, and those of them in links.
+func linkedWords(n *html.Node) (total, linked int) {
+	for _, l := range matching(n, func(c *html.Node) bool { return c.Data == "a" }) {
+		linked += len(strings.Fields(textOf(l)))
+	}
+	return len(strings.Fields(textOf(n))), linked
 }
