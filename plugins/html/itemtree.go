@@ -105,4 +105,3 @@ func itemLines(n *html.Node) int {
 	}
 	return lines
 }
-

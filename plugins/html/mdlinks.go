@@ -23,21 +23,7 @@ func markdownLinks(s string, f func(start, textStart, textEnd, end int)) {
 			return
 		}
 		start := i + open
-		j := start + 1
-	text:
-		for j < len(s) {
-			switch s[j] {
-			case ']':
-				break text
-			case '\\':
-				if j+1 >= len(s) || s[j+1] == '\n' {
-					break text
-				}
-				j += 2
-			default:
-				j++
-			}
-		}
+		j := linkTextEnd(s, start)
 		if j >= len(s) {
 			return // no text closes: nor will any after
 		}
@@ -53,4 +39,25 @@ func markdownLinks(s string, f func(start, textStart, textEnd, end int)) {
 		f(start, start+1, j, end)
 		i = end
 	}
+}
+
+// linkTextEnd returns where the text of a link opened at s[open] (its
+// "[") ends: at its "]", or at a backslash before a line end, which
+// escapes nothing, or len(s).
+func linkTextEnd(s string, open int) int {
+	j := open + 1
+	for j < len(s) {
+		switch s[j] {
+		case ']':
+			return j
+		case '\\':
+			if j+1 >= len(s) || s[j+1] == '\n' {
+				return j
+			}
+			j += 2
+		default:
+			j++
+		}
+	}
+	return len(s)
 }

@@ -50,7 +50,9 @@ func TestBodyParts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parsePage(t, `<html><body><div class="post">`+tc.before+`<div class="rich main">`+
 				strings.Repeat(`<p>The body paragraph tells how to book a car and which company to pick.</p>`, 3)+`</div></div></body></html>`)
-			picked := findElement(root, func(n *html.Node) bool { return attr(n, "class") == "rich main" && !hasHeading(n) && strings.Contains(textOf(n), "body paragraph") })
+			picked := findElement(root, func(n *html.Node) bool {
+				return attr(n, "class") == "rich main" && !hasHeading(n) && strings.Contains(textOf(n), "body paragraph")
+			})
 			content := dom.Clone(picked, true)
 			restoreSplitBody(root, content)
 			text := textOf(content)

@@ -106,21 +106,7 @@ func markdownImages(s string, f func(start, end int)) {
 // did; -1 when neither its text nor its target closes, nor will any
 // after.
 func linkEnd(s string, open int) (end, next int) {
-	j := open + 1
-text:
-	for j < len(s) {
-		switch s[j] {
-		case ']':
-			break text
-		case '\\':
-			if j+1 >= len(s) || s[j+1] == '\n' {
-				break text
-			}
-			j += 2
-		default:
-			j++
-		}
-	}
+	j := linkTextEnd(s, open)
 	if j >= len(s) {
 		return -1, -1
 	}
