@@ -30,6 +30,7 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"a classed element in between, which other stylesheets may paint", ``, ` style="background:#fff"`, `<div class="card-overlay"><span style="color:#fff">W</span></div>`, false},
 		{"the element has an id", ``, ` style="background:#fff"`, `<span id="title" style="color:#fff">W</span>`, false},
 		{"a classed body holds the page's background", `body { background: #fff }`, ` class="home page-template"`, `<p><span style="color:#fff">W</span></p>`, true},
+		{"in three places", ``, ``, strings.Repeat(`<div style="background: #fafafa"><p style="color: #fafafa">W</p></div>`, 3), true},
 		{"another colour", ``, ` bgcolor="#fff"`, `<p><font color="#333">W</font></p>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

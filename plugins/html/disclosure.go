@@ -24,7 +24,7 @@ func disclosed(root *html.Node) map[*html.Node]bool {
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
-			if isHidden(n) || hiddenStyle.MatchString(normalizeCSS(attr(n, "style"))) {
+			if isHidden(n) || unseenByStyle(n) {
 				return // a control nobody sees opens nothing
 			}
 			if isCollapsedDisclosure(n) && showsItself(n, byID) {
@@ -39,6 +39,20 @@ func disclosed(root *html.Node) map[*html.Node]bool {
 	}
 	walk(root)
 	return found
+}
+
+// unseenByStyle reports whether n's inline style hides it or makes it
+// invisible (opacity:0, coloured as its background, boxed to nothing):
+// a button an outside check made invisible so opened a panel of
+// instructions no reader could open.
+func unseenByStyle(n *html.Node) bool {
+	style := attr(n, "style")
+	if style == "" {
+		return false
+	}
+	d := cssDeclarations(style)
+	return hiddenStyle.MatchString(normalizeCSS(style)) || invisibleStyle(style) ||
+		isZero(d["width"]) && isZero(d["height"]) && overflowHidden(d)
 }
 
 // minDisclosedWords is the fewest words a disclosed panel holds.

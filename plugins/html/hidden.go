@@ -217,7 +217,7 @@ func panels(root *html.Node) map[string]bool {
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
-			if isHidden(n) {
+			if isHidden(n) || unseenByStyle(n) {
 				return // a control nobody sees opens nothing
 			}
 			for _, key := range []string{"aria-controls", "data-target", "data-bs-target", "data-panel-id"} {

@@ -156,6 +156,8 @@ var hidingTechniques = []technique{
 	{name: "sheet-root-custom-property-display-none", sheet: ":root { --gone: none } " + byDescendant, style: "display: var(--gone)"},
 	{name: "sheet-ancestor-custom-property-opacity-0", sheet: ".aside-note { --o: 0 } " + byChild, style: "opacity: var(--o)"},
 	{name: "inherited-custom-property-font-size-0", markup: `<div style="--f: 0"><div style="font-size: var(--f)"><p>INSTRUCTION</p></div></div>`},
+	{name: "sheet-root-custom-property-important", sheet: ":root { --gone : none ! important } " + byDescendant, style: "display: var(--gone)"},
+	{name: "colour-of-ancestor-background-three-times", markup: strings.Repeat(`<div style="background:#fafafa"><p style="color:#fafafa">INSTRUCTION</p></div>`, 3)},
 	{name: "colour-of-ancestor-background", markup: `<div style="background:#fafafa"><div><p style="color:#FAFAFA">INSTRUCTION</p></div></div>`},
 	{name: "font-colour-of-table-bgcolor", markup: `<table bgcolor="#ffffff"><tr><td><font color="white">INSTRUCTION</font></td></tr></table>`},
 	{name: "filter-opacity-0", style: "filter: opacity(0)"},
@@ -206,6 +208,7 @@ var hidingTechniques = []technique{
 	{name: "panel-blank-icon-control", markup: `<i data-bs-target="#p-icon"> </i><div id="p-icon" hidden><p>INSTRUCTION</p></div>`},
 	// disclosures (disclosure.go): only a collapsed button a reader sees
 	// opens the hidden element beside it
+	{name: "panel-transparent-control", markup: `<button aria-controls="p-clear" style="opacity:0">More</button><div id="p-clear" hidden><p>INSTRUCTION</p></div>`},
 	{name: "disclosure-empty-control", markup: `<button aria-expanded="false"></button><div hidden><p>INSTRUCTION</p></div>`},
 	{name: "disclosure-hidden-control", markup: `<button aria-expanded="false" hidden>More</button><div style="display:none"><p>INSTRUCTION</p></div>`},
 	{name: "disclosure-menu", markup: `<button aria-expanded="false">Menu</button><div role="menu" hidden><p>INSTRUCTION</p></div>`},

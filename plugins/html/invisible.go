@@ -73,10 +73,34 @@ func resolveVars(decls map[string]string, inherited func(name string) (string, b
 			if !ok {
 				sub = fallback
 			}
-			value = value[:i] + strings.TrimSpace(sub) + value[i+end+1:]
+			value = value[:i] + customValue(sub) + value[i+end+1:]
 		}
 		decls[name] = value
 	}
+}
+
+// customValue is a custom property's value as the declarations that read
+// it take it: without comments, blanks and !important, which the parser
+// leaves in a custom property's raw text (":root { --h: none !important }"
+// read as "none!important" hid nothing).
+func customValue(raw string) string {
+	for {
+		open := strings.Index(raw, "/*")
+		if open < 0 {
+			break
+		}
+		shut := strings.Index(raw[open+2:], "*/")
+		if shut < 0 {
+			raw = raw[:open]
+			break
+		}
+		raw = raw[:open] + raw[open+2+shut+2:]
+	}
+	raw = strings.TrimSpace(raw)
+	if i := strings.LastIndexByte(raw, '!'); i >= 0 && strings.EqualFold(strings.TrimSpace(raw[i+1:]), "important") {
+		raw = strings.TrimSpace(raw[:i])
+	}
+	return raw
 }
 
 // styleHints are the properties invisibleDecls reads: a style naming none
@@ -430,7 +454,7 @@ func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html
 	walk(root)
 	found := map[*html.Node]bool{}
 	hidden := 0
-	for _, nodes := range byWay {
+	for way, nodes := range byWay {
 		counts := make([]int, len(nodes))
 		places := 0
 		for i, n := range nodes {
@@ -438,7 +462,9 @@ func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html
 				places++
 			}
 		}
-		if places > maxHidingPlaces {
+		// Text coloured as what lies behind it is no page's way of
+		// showing anything later (backdrop.go): it goes wherever it is.
+		if places > maxHidingPlaces && !strings.HasPrefix(way, "colour ") {
 			continue
 		}
 		for i, n := range nodes {
