@@ -37,9 +37,13 @@ var (
 func revealStreamed(root *html.Node) {
 	placeholders := map[string]*html.Node{}
 	var segments []*html.Node
+	var scripts strings.Builder
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
+			if n.Data == "script" && n.FirstChild != nil {
+				scripts.WriteString(n.FirstChild.Data)
+			}
 			id := attr(n, "id")
 			switch {
 			case placeholderID.MatchString(id) && n.Data == "template",
@@ -55,7 +59,11 @@ func revealStreamed(root *html.Node) {
 		}
 	}
 	walk(root)
+	moves := streamMoves(scripts.String())
 	for _, seg := range segments {
+		if moves != nil && segmentID.MatchString(attr(seg, "id")) && !moves[attr(seg, "id")] {
+			continue // the page's scripts never show it
+		}
 		for _, id := range placeholderIDs(attr(seg, "id")) {
 			// A placeholder inside its own segment cannot take it: the
 			// browser's move fails there too, and the segment stays hidden.
@@ -64,6 +72,26 @@ func revealStreamed(root *html.Node) {
 			}
 		}
 	}
+}
+
+// streamCall is a call of React's scripts that moves a segment: $RC (and
+// $RR, with stylesheets) for a boundary's, $RS for a pending segment's.
+var streamCall = regexp.MustCompile(`\$R[CRS]\(\s*"([BSP]:[0-9a-f]+)"\s*,\s*"([BSP]:[0-9a-f]+)"`)
+
+// streamMoves returns the segments the page's inline scripts move, or nil
+// for a page without inline scripts: a page saved without them (the
+// benchmark's are) is read as its scripts would have shown it, but on a
+// page with scripts, a segment no call moves is one a browser never
+// shows (an outside check hid text so).
+func streamMoves(scripts string) map[string]bool {
+	if strings.TrimSpace(scripts) == "" {
+		return nil
+	}
+	moves := map[string]bool{}
+	for _, m := range streamCall.FindAllStringSubmatch(scripts, -1) {
+		moves[m[1]], moves[m[2]] = true, true
+	}
+	return moves
 }
 
 // placeholderIDs returns the ids of the placeholders a segment may fill:
