@@ -29,7 +29,7 @@ func ownColor(n *html.Node) string {
 		}
 	}
 	if style := attr(n, "style"); strings.Contains(asciiLower(style), "color") {
-		if c := cssDeclarations(style)["color"]; c != "" {
+		if c := spacedDeclarations(style)["color"]; c != "" {
 			return canonicalColor(c)
 		}
 	}
@@ -102,7 +102,7 @@ func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
 func ownBackground(n *html.Node) string {
 	c := ""
 	if style := attr(n, "style"); strings.Contains(asciiLower(style), "background") {
-		c = background(cssDeclarations(style))
+		c = background(spacedDeclarations(style))
 	}
 	if c == "" {
 		c = asciiLower(strings.TrimSpace(attr(n, "bgcolor")))

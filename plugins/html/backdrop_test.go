@@ -31,6 +31,11 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"the element has an id", ``, ` style="background:#fff"`, `<span id="title" style="color:#fff">W</span>`, false},
 		{"a classed body holds the page's background", `body { background: #fff }`, ` class="home page-template"`, `<p><span style="color:#fff">W</span></p>`, true},
 		{"in three places", ``, ``, strings.Repeat(`<div style="background: #fafafa"><p style="color: #fafafa">W</p></div>`, 3), true},
+		{"rgb with spaces against hex", ``, ``, `<div style="background: rgb(255 255 255)"><p style="color:#fff">W</p></div>`, true},
+		{"eight-digit hex", ``, ``, `<div style="background:#ffffffff"><p style="color:white">W</p></div>`, true},
+		{"hsl against a name", ``, ``, `<div style="background-color: hsl(0, 0%, 100%)"><p style="color: white">W</p></div>`, true},
+		{"rgb percentages", ``, ``, `<div style="background: #000"><p style="color: rgb(0%, 0%, 0% / 1)">W</p></div>`, true},
+		{"translucent text", ``, ``, `<div style="background: #000"><p style="color: rgba(0, 0, 0, 0.5)">W</p></div>`, false},
 		{"another colour", ``, ` bgcolor="#fff"`, `<p><font color="#333">W</font></p>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -159,6 +159,7 @@ var hidingTechniques = []technique{
 	{name: "sheet-root-custom-property-important", sheet: ":root { --gone : none ! important } " + byDescendant, style: "display: var(--gone)"},
 	{name: "colour-of-ancestor-background-three-times", markup: strings.Repeat(`<div style="background:#fafafa"><p style="color:#fafafa">INSTRUCTION</p></div>`, 3)},
 	{name: "colour-of-ancestor-background", markup: `<div style="background:#fafafa"><div><p style="color:#FAFAFA">INSTRUCTION</p></div></div>`},
+	{name: "colour-of-ancestor-background-other-spellings", markup: `<div style="background: rgb(250 250 250 / 1)"><div><p style="color: hsl(0, 0%, 98.04%)">INSTRUCTION</p></div></div>`},
 	{name: "font-colour-of-table-bgcolor", markup: `<table bgcolor="#ffffff"><tr><td><font color="white">INSTRUCTION</font></td></tr></table>`},
 	{name: "filter-opacity-0", style: "filter: opacity(0)"},
 	{name: "scale-property-0", style: "scale: 0"},

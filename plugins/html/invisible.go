@@ -231,37 +231,6 @@ func sameColor(text, back string) bool {
 	return t != "" && t == b
 }
 
-var namedColors = map[string]string{"white": "#ffffff", "black": "#000000"}
-
-// canonicalColor writes a colour as #rrggbb, or returns it as it is when
-// it is not a hex, rgb() or common named colour.
-func canonicalColor(c string) string {
-	c = strings.TrimSuffix(c, "!important")
-	if named, ok := namedColors[c]; ok {
-		return named
-	}
-	if hex, ok := strings.CutPrefix(c, "#"); ok && len(hex) == 3 {
-		return "#" + string([]byte{hex[0], hex[0], hex[1], hex[1], hex[2], hex[2]})
-	}
-	if args, ok := strings.CutPrefix(c, "rgb("); ok {
-		parts := strings.Split(strings.TrimSuffix(args, ")"), ",")
-		if len(parts) != 3 {
-			return c
-		}
-		var b strings.Builder
-		b.WriteByte('#')
-		for _, p := range parts {
-			v, err := strconv.Atoi(p)
-			if err != nil || v < 0 || v > 255 {
-				return c
-			}
-			b.WriteString(strconv.FormatInt(int64(v)|0x100, 16)[1:])
-		}
-		return b.String()
-	}
-	return c
-}
-
 // clippedAway reports whether clip or clip-path leave nothing to see.
 func clippedAway(clip, clipPath string) bool {
 	if args, ok := strings.CutPrefix(clip, "rect("); ok {

@@ -1,0 +1,153 @@
+package html
+
+import (
+	"errors"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	cssparse "github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
+)
+
+// Text coloured as its background is compared colour to colour, whatever
+// way each is written: "#FFF", "#ffffffff", "white", "rgb(255 255 255)",
+// "rgb(100%, 100%, 100%)" and "hsl(0 0% 100%)" are one colour, and an
+// outside check hid text behind each spelling sift did not read.
+
+// namedColors are the named colours, as #rrggbb, that pages write most.
+var namedColors = map[string]string{
+	"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
+	"yellow": "#ffff00", "gray": "#808080", "grey": "#808080", "silver": "#c0c0c0", "whitesmoke": "#f5f5f5",
+	"snow": "#fffafa", "ivory": "#fffff0", "navy": "#000080", "orange": "#ffa500", "purple": "#800080",
+}
+
+// canonicalColor writes an opaque colour as #rrggbb; anything else (a
+// translucent colour, an image, a gradient, a var()) comes back as it is.
+func canonicalColor(c string) string {
+	c = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), "!important"))
+	if named, ok := namedColors[c]; ok {
+		return named
+	}
+	if hex, ok := strings.CutPrefix(c, "#"); ok {
+		return canonicalHex(c, hex)
+	}
+	open := strings.IndexByte(c, '(')
+	if open < 0 || !strings.HasSuffix(c, ")") {
+		return c
+	}
+	args := strings.FieldsFunc(c[open+1:len(c)-1], func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
+	if len(args) == 4 {
+		if alpha, ok := fraction(args[3], 1); !ok || alpha != 1 {
+			return c // translucent: not this colour
+		}
+		args = args[:3]
+	}
+	if len(args) != 3 {
+		return c
+	}
+	var rgb [3]float64
+	switch strings.TrimSuffix(c[:open], "a") {
+	case "rgb":
+		for i, a := range args {
+			v, ok := fraction(a, 255)
+			if !ok {
+				return c
+			}
+			rgb[i] = v
+		}
+	case "hsl":
+		h, err := strconv.ParseFloat(strings.TrimSuffix(args[0], "deg"), 64)
+		s, okS := fraction(args[1], 100)
+		l, okL := fraction(args[2], 100)
+		if err != nil || !okS || !okL {
+			return c
+		}
+		rgb = hslToRGB(h, s, l)
+	default:
+		return c
+	}
+	var b strings.Builder
+	b.WriteByte('#')
+	for _, v := range rgb {
+		b.WriteString(strconv.FormatInt(int64(math.Round(v*255))|0x100, 16)[1:])
+	}
+	return b.String()
+}
+
+// canonicalHex writes #rgb, #rgba, #rrggbb and #rrggbbaa of full alpha
+// as #rrggbb, and returns c for anything else.
+func canonicalHex(c, hex string) string {
+	if _, err := strconv.ParseUint(hex, 16, 64); err != nil {
+		return c
+	}
+	switch len(hex) {
+	case 4:
+		if hex[3] != 'f' {
+			return c
+		}
+		fallthrough
+	case 3:
+		return "#" + string([]byte{hex[0], hex[0], hex[1], hex[1], hex[2], hex[2]})
+	case 8:
+		if hex[6:] != "ff" {
+			return c
+		}
+		return "#" + hex[:6]
+	case 6:
+		return c
+	}
+	return c
+}
+
+// fraction reads a channel, a number of at most max or a percentage, as a
+// fraction of its full value.
+func fraction(s string, max float64) (float64, bool) {
+	if pct, ok := strings.CutSuffix(s, "%"); ok {
+		v, err := strconv.ParseFloat(pct, 64)
+		return v / 100, err == nil && v >= 0 && v <= 100
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v / max, err == nil && v >= 0 && v <= max
+}
+
+// hslToRGB converts hue (degrees), saturation and lightness (fractions)
+// to red, green and blue fractions (CSS Color 4's algorithm).
+func hslToRGB(h, s, l float64) [3]float64 {
+	h = math.Mod(math.Mod(h, 360)+360, 360)
+	f := func(n float64) float64 {
+		k := math.Mod(n+h/30, 12)
+		a := s * math.Min(l, 1-l)
+		return l - a*math.Max(-1, math.Min(math.Min(k-3, 9-k), 1))
+	}
+	return [3]float64{f(0), f(8), f(4)}
+}
+
+// spacedDeclarations is cssDeclarations with the blanks between a value's
+// tokens kept as one space ("rgb(255 255 255)", which cssDeclarations
+// writes "rgb(255255255)"), for the colours compared here.
+func spacedDeclarations(list string) map[string]string {
+	p := css.NewParser(cssparse.NewInputString(list), true)
+	decls := map[string]string{}
+	for {
+		gt, _, data := p.Next()
+		switch gt {
+		case css.ErrorGrammar:
+			if errors.Is(p.Err(), io.EOF) {
+				resolveVars(decls, nil)
+				return decls
+			}
+		case css.DeclarationGrammar, css.CustomPropertyGrammar:
+			var b strings.Builder
+			for _, t := range p.Values() {
+				if t.TokenType == css.WhitespaceToken {
+					b.WriteByte(' ')
+				} else {
+					b.Write(t.Data)
+				}
+			}
+			decls[strings.ToLower(string(data))] = strings.ToLower(strings.TrimSpace(b.String()))
+		}
+	}
+}
