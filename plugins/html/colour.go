@@ -1,13 +1,10 @@
 package html
 
 import (
-	"errors"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 
-	cssparse "github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 )
 
@@ -128,26 +125,21 @@ func hslToRGB(h, s, l float64) [3]float64 {
 // tokens kept as one space ("rgb(255 255 255)", which cssDeclarations
 // writes "rgb(255255255)"), for the colours compared here.
 func spacedDeclarations(list string) map[string]string {
-	p := css.NewParser(cssparse.NewInputString(list), true)
-	decls := map[string]string{}
-	for {
-		gt, _, data := p.Next()
-		switch gt {
-		case css.ErrorGrammar:
-			if errors.Is(p.Err(), io.EOF) {
-				resolveVars(decls, nil)
-				return decls
-			}
-		case css.DeclarationGrammar, css.CustomPropertyGrammar:
-			var b strings.Builder
-			for _, t := range p.Values() {
-				if t.TokenType == css.WhitespaceToken {
-					b.WriteByte(' ')
-				} else {
-					b.Write(t.Data)
-				}
-			}
-			decls[strings.ToLower(string(data))] = strings.ToLower(strings.TrimSpace(b.String()))
+	decls := parseDeclarations(list, spacedValue)
+	resolveVars(decls, nil)
+	return decls
+}
+
+// spacedValue writes a value's tokens lower-cased, each run of blanks
+// between them as one space.
+func spacedValue(tokens []css.Token) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		if t.TokenType == css.WhitespaceToken {
+			b.WriteByte(' ')
+		} else {
+			b.Write(t.Data)
 		}
 	}
+	return strings.ToLower(strings.TrimSpace(b.String()))
 }

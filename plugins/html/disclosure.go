@@ -12,33 +12,21 @@ import (
 // panels) the panel is the hidden element next to it. Amazon writes a
 // book's description so, a "Read more" link with aria-expanded="false"
 // in a row after the collapsed text, and the page lost the excerpt its
-// truth holds (WCXB-dev 0613). disclosed returns those panels: for each
-// control a reader sees, collapsed and naming no panel, the first hidden
-// element before or after it, or before or after its parent or
-// grandparent, among the element siblings there. Overlays stay closed as
+// truth holds (WCXB-dev 0613). disclosedBy returns the panel of n, a
+// control a reader sees (panels walks them, hidden.go), when n is
+// collapsed and names no panel: the first hidden element before or after
+// it, or before or after its parent or grandparent, among the element
+// siblings there. Overlays stay closed as
 // ever (a menu's button is a disclosure too), and so do panels of fewer
 // than minDisclosedWords words or mostly links (isProsePanel).
-func disclosed(root *html.Node) map[*html.Node]bool {
-	found := map[*html.Node]bool{}
-	byID := elementsByID(root)
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode {
-			if isHidden(n) || unseenByStyle(n) {
-				return // a control nobody sees opens nothing
-			}
-			if isCollapsedDisclosure(n) && showsItself(n, byID) {
-				if panel := besideDisclosure(n); panel != nil && !isOverlay(panel) && isProsePanel(panel) {
-					found[panel] = true
-				}
-			}
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
+func disclosedBy(n *html.Node, byID map[string]*html.Node) *html.Node {
+	if !isCollapsedDisclosure(n) || !showsItself(n, byID) {
+		return nil
 	}
-	walk(root)
-	return found
+	if panel := besideDisclosure(n); panel != nil && !isOverlay(panel) && isProsePanel(panel) {
+		return panel
+	}
+	return nil
 }
 
 // unseenByStyle reports whether n's inline style hides it or makes it
@@ -50,9 +38,16 @@ func unseenByStyle(n *html.Node) bool {
 	if style == "" {
 		return false
 	}
+	if hiddenStyle.MatchString(normalizeCSS(style)) || invisibleStyle(style) {
+		return true
+	}
+	// panels walks every element a reader sees: a style is parsed once
+	// more only when it sets a width and a height.
+	if lower := asciiLower(style); !strings.Contains(lower, "width") || !strings.Contains(lower, "height") {
+		return false
+	}
 	d := cssDeclarations(style)
-	return hiddenStyle.MatchString(normalizeCSS(style)) || invisibleStyle(style) ||
-		isZero(d["width"]) && isZero(d["height"]) && overflowHidden(d)
+	return isZero(d["width"]) && isZero(d["height"]) && overflowHidden(d)
 }
 
 // minDisclosedWords is the fewest words a disclosed panel holds.

@@ -45,10 +45,8 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 // removeHiddenWith is removeHidden with the ablation benchmark's switches
 // for the rules that open or close what is hidden (cloaks, panels, menus).
 func removeHiddenWith(root *html.Node, r *rules) {
-	h := hiding{pageWords: words(root), panels: panels(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
-	if r.on("disclosures") {
-		h.disclosed = disclosed(root)
-	}
+	h := hiding{pageWords: words(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
+	h.panels, h.disclosed = panels(root, r.on("disclosures"))
 	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
 	if r.on("tablabels") {
 		h.tabs.labels = labelTabCode(root, h.hides, h.keepsCode)
@@ -211,8 +209,16 @@ func (h hiding) keepTabCode(n, c *html.Node) {
 // text: an accordion's empty button laid over its heading); an empty
 // element naming a panel is no control a reader can see, and opened a
 // hidden instruction with one more tag.
-func panels(root *html.Node) map[string]bool {
+//
+// With disclosures, it also returns the panels disclosure buttons show
+// (disclosure.go): both are read in one walk of the controls a reader
+// sees.
+func panels(root *html.Node, disclosures bool) (map[string]bool, map[*html.Node]bool) {
 	ids := map[string]bool{}
+	var disclosed map[*html.Node]bool
+	if disclosures {
+		disclosed = map[*html.Node]bool{}
+	}
 	byID := elementsByID(root)
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
@@ -229,13 +235,18 @@ func panels(root *html.Node) map[string]bool {
 					ids[strings.TrimPrefix(id, "#")] = true
 				}
 			}
+			if disclosures {
+				if panel := disclosedBy(n, byID); panel != nil {
+					disclosed[panel] = true
+				}
+			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			walk(c)
 		}
 	}
 	walk(root)
-	return ids
+	return ids, disclosed
 }
 
 // showsItself reports whether a control is something a reader sees: it

@@ -32,7 +32,11 @@ func cssDeclarations(list string) map[string]string {
 }
 
 // declaredAs is cssDeclarations with each var() as written.
-func declaredAs(list string) map[string]string {
+func declaredAs(list string) map[string]string { return parseDeclarations(list, cssValue) }
+
+// parseDeclarations parses a declaration list into its properties,
+// lower-cased, each with its value as value writes its tokens.
+func parseDeclarations(list string, value func([]css.Token) string) map[string]string {
 	p := css.NewParser(cssparse.NewInputString(list), true)
 	decls := map[string]string{}
 	for {
@@ -43,7 +47,7 @@ func declaredAs(list string) map[string]string {
 				return decls
 			}
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
-			decls[strings.ToLower(string(data))] = cssValue(p.Values())
+			decls[strings.ToLower(string(data))] = value(p.Values())
 		}
 	}
 }

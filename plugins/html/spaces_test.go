@@ -79,16 +79,7 @@ func TestSpacesInsideElementsKeepWordsApart(t *testing.T) {
 		{"table cell", `<table><tr><td><b>Released </b>in May</td><td>Two</td></tr><tr><td>Three</td><td>Four</td></tr></table>`, "**Released** in May"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + para + tc.body + para + `</article></body></html>`
-			res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(res.Content, tc.want) {
-				t.Errorf("content lacks %q:\n%s", tc.want, res.Content)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkInArticle(t, para+tc.body+para, tc.want) })
 	}
 }
 
@@ -104,16 +95,21 @@ func TestLineBreakBeforeAnElementKept(t *testing.T) {
 		{"text after a break, as before", `<p>Line one<br>Line two</p>`, "Line one  \nLine two"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + para + tc.body + para + `</article></body></html>`
-			res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(res.Content, tc.want) {
-				t.Errorf("content lacks %q:\n%s", tc.want, res.Content)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkInArticle(t, para+tc.body+para, tc.want) })
+	}
+}
+
+// checkInArticle extracts an article of body and checks its markdown
+// holds want.
+func checkInArticle(t *testing.T, body, want string) {
+	t.Helper()
+	page := `<html><head><title>A title</title></head><body><article><h1>A title</h1>` + body + `</article></body></html>`
+	res, err := extractHTML(t, []byte(page), "https://example.com/a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Content, want) {
+		t.Errorf("content lacks %q:\n%s", want, res.Content)
 	}
 }
 

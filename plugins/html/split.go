@@ -1,6 +1,7 @@
 package html
 
 import (
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -95,11 +96,7 @@ func bodyParts(a *html.Node, have string) []*html.Node {
 func hasClasses(n *html.Node, classes []string) bool {
 	own := strings.Fields(attr(n, "class"))
 	for _, c := range classes {
-		found := false
-		for _, o := range own {
-			found = found || o == c
-		}
-		if !found {
+		if !slices.Contains(own, c) {
 			return false
 		}
 	}
