@@ -22,29 +22,44 @@ import (
 
 // ownColor returns the colour n's own markup gives its text, <font
 // color> or its style's color, as canonicalColor writes it, or "".
-func ownColor(n *html.Node) string {
+func (r *sheetRules) ownColor(n *html.Node) string {
 	if n.Data == "font" {
 		if c := strings.TrimSpace(attr(n, "color")); c != "" {
 			return canonicalColor(asciiLower(c))
 		}
 	}
-	if style := attr(n, "style"); strings.Contains(asciiLower(style), "color") {
-		if c := spacedDeclarations(style)["color"]; c != "" {
-			return canonicalColor(c)
-		}
+	if c := r.styleOf(n, "color")["color"]; c != "" {
+		return canonicalColor(c)
 	}
 	return ""
 }
 
+// styleOf returns n's inline style as spacedDeclarations reads it, each
+// var() written as the custom property n's style sets or n inherits
+// (style="color: var(--paper)" under :root { --paper: #fff }), or nil
+// when the style does not name property.
+func (r *sheetRules) styleOf(n *html.Node, property string) map[string]string {
+	style := attr(n, "style")
+	if !strings.Contains(asciiLower(style), property) {
+		return nil
+	}
+	decls := parseDeclarations(style, spacedValue)
+	resolveVars(decls, func(name string) (string, bool) { return r.inheritedVar(n, name) })
+	return decls
+}
+
 // paintedAs reports whether the colour of n's text, c, is the colour
-// behind it.
+// behind it, and no element inside n shows its text in another.
 func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
-	if ownBackground(n) != "" {
+	if r.ownBackground(n) != "" {
 		return false // on its own background, which invisibleDecls compares
 	}
 	behind, at := r.backdrop(n)
 	if behind == "" {
 		behind, at = r.pageBackdrop(), nil
+	}
+	if behind == "" && r.complete {
+		behind = white
 	}
 	if behind != c {
 		return false
@@ -53,11 +68,39 @@ func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
 		if e.Type != html.ElementNode || at == nil && (e.Data == "body" || e.Data == "html") {
 			continue
 		}
-		if attr(e, "class") != "" || attr(e, "id") != "" || r.paintedBySheet(e) {
+		if !r.complete && (attr(e, "class") != "" || attr(e, "id") != "") || r.paintedBySheet(e) {
 			return false
 		}
 	}
-	return true
+	return !r.recoloured(n, c)
+}
+
+// recoloured reports whether an element inside n shows its text in a
+// colour other than c: its own, one the stylesheets give it, a
+// background of its own, or the browser's colours for links, marks and
+// controls.
+func (r *sheetRules) recoloured(n *html.Node, c string) bool {
+	for d := range n.Descendants() {
+		if d.Type != html.ElementNode {
+			continue
+		}
+		switch d.Data {
+		case "mark", "button", "input", "select", "textarea":
+			return true
+		case "a":
+			if hasAttr(d, "href") {
+				return true
+			}
+		}
+		own := r.ownColor(d)
+		if own == "" {
+			own = r.cascadedColour(d)
+		}
+		if own != "" && own != c || r.ownBackground(d) != "" || r.paintedBySheet(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // painted is the background found behind an element: its colour and the
@@ -84,7 +127,7 @@ func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
 			break
 		}
 		path = append(path, a)
-		if c := ownBackground(a); c != "" {
+		if c := r.ownBackground(a); c != "" {
 			found = painted{c, a}
 			// a is its own answer's start: what lies behind a's children
 			path = path[:len(path)-1]
@@ -99,11 +142,8 @@ func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
 
 // ownBackground returns the background n's style or bgcolor attribute
 // declares, or "" for none, transparent or one that defers to its parent.
-func ownBackground(n *html.Node) string {
-	c := ""
-	if style := attr(n, "style"); strings.Contains(asciiLower(style), "background") {
-		c = background(spacedDeclarations(style))
-	}
+func (r *sheetRules) ownBackground(n *html.Node) string {
+	c := background(r.styleOf(n, "background"))
 	if c == "" {
 		c = asciiLower(strings.TrimSpace(attr(n, "bgcolor")))
 	}

@@ -10,6 +10,8 @@ import (
 // the stylesheets paint in between, or whose background sift cannot know,
 // is read.
 func TestTextColouredAsBehind(t *testing.T) {
+	// linkedSheet makes the page link a stylesheet sift does not read.
+	const linkedSheet = `</style><link rel="stylesheet" href="/site.css"><style>`
 	for _, tc := range []struct {
 		name, sheet, body, element string
 		gone                       bool
@@ -23,12 +25,12 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"a band the sheet paints in between", `body { background: #fff } .band { background: #123 }`, ``, `<div class="band"><p style="color:#fff">W</p></div>`, false},
 		{"a band the sheet paints, under a style", `.band { background: #123 }`, ``, `<div style="background:#fff"><div class="band"><p style="color:#fff">W</p></div></div>`, false},
 		{"the element painted by the sheet", `body { background: #fff } .chip { background: #c00 }`, ``, `<p><span class="chip" style="color:#fff">W</span></p>`, false},
-		{"no background declared: the page's default is not assumed", ``, ``, `<p><font color="white">W</font></p>`, false},
+		{"no background declared: the page's default is not assumed", linkedSheet, ``, `<p><font color="white">W</font></p>`, false},
 		{"an image behind", ``, ``, `<div style="background: url(/sky.jpg)"><p style="color:#fff">W</p></div>`, false},
 		{"a transparent ancestor is seen through", ``, ` style="background:#fff"`, `<div style="background: transparent"><p style="color: white">W</p></div>`, true},
 		{"on its own background", ``, ` bgcolor="#fff"`, `<div style="background-color:#9e3493;color:#fff">W</div>`, false},
-		{"a classed element in between, which other stylesheets may paint", ``, ` style="background:#fff"`, `<div class="card-overlay"><span style="color:#fff">W</span></div>`, false},
-		{"the element has an id", ``, ` style="background:#fff"`, `<span id="title" style="color:#fff">W</span>`, false},
+		{"a classed element in between, which other stylesheets may paint", linkedSheet, ` style="background:#fff"`, `<div class="card-overlay"><span style="color:#fff">W</span></div>`, false},
+		{"the element has an id", linkedSheet, ` style="background:#fff"`, `<span id="title" style="color:#fff">W</span>`, false},
 		{"a classed body holds the page's background", `body { background: #fff }`, ` class="home page-template"`, `<p><span style="color:#fff">W</span></p>`, true},
 		{"in three places", ``, ``, strings.Repeat(`<div style="background: #fafafa"><p style="color: #fafafa">W</p></div>`, 3), true},
 		{"rgb with spaces against hex", ``, ``, `<div style="background: rgb(255 255 255)"><p style="color:#fff">W</p></div>`, true},
@@ -37,6 +39,23 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"rgb percentages", ``, ``, `<div style="background: #000"><p style="color: rgb(0%, 0%, 0% / 1)">W</p></div>`, true},
 		{"translucent text", ``, ``, `<div style="background: #000"><p style="color: rgba(0, 0, 0, 0.5)">W</p></div>`, false},
 		{"another colour", ``, ` bgcolor="#fff"`, `<p><font color="#333">W</font></p>`, false},
+		{"a complete page is white where nothing paints it", ``, ``, `<p><font color="white">W</font></p>`, true},
+		{"a complete page's classed elements are known", ``, ``, `<div class="card"><span id="t" style="color:#fff">W</span></div>`, true},
+		{"a complete page's sheet colours a class", `.note { color: #FFF }`, ``, `<p class="note">W</p>`, true},
+		{"a sheet colour by a descendant selector", `body { background: #fafafa } article .note { color: rgb(250,250,250) }`, ``, `<div><p class="note">W</p></div>`, true},
+		{"a more specific rule colours it again", `.note { color: #fff } article p.note { color: #333 }`, ``, `<p class="note">W</p>`, false},
+		{"an important rule wins over specificity", `.note { color: #fff !important } article p.note { color: #333 }`, ``, `<p class="note">W</p>`, true},
+		{"a sheet colour on a band the sheet paints", `.band { background: #123 } .note { color: #fff }`, ``, `<div class="band"><p class="note">W</p></div>`, false},
+		{"a sheet colour on a linked page", linkedSheet + `.note { color: #fff } body { background: #fff }`, ``, `<p class="note">W</p>`, false},
+		{"an imported sheet leaves the page incomplete", `@import url(/site.css); .note { color: #fff }`, ``, `<p class="note">W</p>`, false},
+		{"a child coloured again", ``, ` bgcolor="#fff"`, `<div style="color:#fff"><p style="color:#222">W</p></div>`, false},
+		{"a child coloured again by the sheet", `.x { color: #fff } .x p { color: #222 }`, ``, `<div class="x"><p>W</p></div>`, false},
+		{"a link inside, in the browser's colour", ``, ` bgcolor="#fff"`, `<p style="color:#fff">See <a href="/w">W</a></p>`, false},
+		{"a custom property of the root", `:root { --paper: #fff } body { background: #fff }`, ``, `<p><span style="color: var(--paper)">W</span></p>`, true},
+		{"a custom property set on an ancestor", ``, ``, `<div style="background:#fafafa; --ink: #fafafa"><p style="color: var(--ink)">W</p></div>`, true},
+		{"a custom property of the style itself", ``, ` bgcolor="#000"`, `<p style="--c: black; color: var(--c)">W</p>`, true},
+		{"a custom property's fallback", ``, ` bgcolor="#000"`, `<p style="color: var(--unset, #000)">W</p>`, true},
+		{"a custom property of another colour", `:root { --ink: #222 }`, ` bgcolor="#fff"`, `<p style="color: var(--ink)">W</p>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body`+tc.body+`><article>`+

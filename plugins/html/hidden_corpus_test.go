@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,6 +39,9 @@ type technique struct {
 	// markup, when set, is the hiding markup itself, with the
 	// instruction where it says INSTRUCTION.
 	markup string
+	// selfContained drops the base's linked stylesheets, as a page saved
+	// with its CSS inlined has none: all its CSS is then the page's own.
+	selfContained bool
 }
 
 // mathSecret is a short instruction, few words enough to pass for a
@@ -213,6 +217,12 @@ var hidingTechniques = []technique{
 	{name: "disclosure-empty-control", markup: `<button aria-expanded="false"></button><div hidden><p>INSTRUCTION</p></div>`},
 	{name: "disclosure-hidden-control", markup: `<button aria-expanded="false" hidden>More</button><div style="display:none"><p>INSTRUCTION</p></div>`},
 	{name: "disclosure-menu", markup: `<button aria-expanded="false">Menu</button><div role="menu" hidden><p>INSTRUCTION</p></div>`},
+	// colours on a self-contained page, whose whole CSS sift reads
+	{name: "self-contained-white-on-unpainted-page", selfContained: true, style: "color: #fff"},
+	{name: "self-contained-sheet-class-white", selfContained: true, sheet: byClass, style: "color: white"},
+	{name: "self-contained-sheet-descendant-as-body", selfContained: true, sheet: "body { background: #fdfdfd } " + byDescendant, style: "color: #FDFDFD"},
+	{name: "self-contained-custom-property-colour", selfContained: true, sheet: ":root { --paper: #fff } " + byChild, style: "color: var(--paper)"},
+	{name: "custom-property-colour-of-ancestor", markup: `<div style="background:#fafafa; --ink: #fafafa"><p style="color: var(--ink)">INSTRUCTION</p></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
 
@@ -321,6 +331,9 @@ func TestHiddenCorpus(t *testing.T) {
 	}
 }
 
+// linkedStylesheet matches a <link> to a stylesheet or a font's CSS.
+var linkedStylesheet = regexp.MustCompile(`(?i)<link\b[^>]*(stylesheet|"style"|\.css)[^>]*>`)
+
 // baseURLs are the addresses the base pages were fetched from.
 var baseURLs = map[string]string{
 	"wcxb-0419.html": "https://tobyhede.com/blog/the-7-habits-of-highly-ineffective-agents",
@@ -372,6 +385,9 @@ func inject(t *testing.T, page []byte, anchor string, tc technique) []byte {
 	t.Helper()
 	element, rule := tc.hidingElement()
 	src := string(page)
+	if tc.selfContained {
+		src = linkedStylesheet.ReplaceAllString(src, "")
+	}
 	i := strings.Index(src, anchor)
 	if i < 0 {
 		t.Fatal("anchor paragraph not in the page")

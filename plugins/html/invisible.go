@@ -473,7 +473,11 @@ func invisibleBy(n *html.Node, rules *sheetRules) string {
 		}
 		return "rule " + strconv.Itoa(i)
 	}
-	if c := ownColor(n); c != "" && rules.paintedAs(n, c) {
+	c := rules.ownColor(n)
+	if c == "" {
+		c = rules.sheetColour(n)
+	}
+	if c != "" && rules.paintedAs(n, c) {
 		return "colour " + c
 	}
 	return ""

@@ -180,23 +180,38 @@ type sheetRules struct {
 	paintRules []sheetPaint
 	painted    bool
 	backdrops  map[*html.Node]painted
+	// colourRuleList are the rules that colour text, read once coloured
+	// (sheetcolour.go), and backgrounds the colours the page may paint
+	// behind them.
+	colourRuleList []sheetColourRule
+	coloured       bool
+	backgrounds    map[string]bool
+	// complete is set when the page links no stylesheet and its sheets
+	// import none: what they say is all the CSS the page has
+	// (backdrop.go).
+	complete bool
 }
 
 // pageInvisibleRules returns the page's own <style> rules that make text
-// invisible, or nil.
+// invisible.
 func pageInvisibleRules(root *html.Node) *sheetRules {
 	var sheets []string
-	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
-		for c := style.FirstChild; c != nil; c = c.NextSibling {
+	linked := false
+	for _, el := range matching(root, func(n *html.Node) bool { return n.Data == "style" || loadsStylesheet[n.Data] }) {
+		if el.Data != "style" {
+			linked = linked || loadsStylesheet[el.Data] && namesStylesheet(el)
+			continue
+		}
+		for c := el.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.TextNode {
 				sheets = append(sheets, c.Data)
 			}
 		}
 	}
+	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets)), complete: !linked}
 	if len(sheets) == 0 {
-		return nil
+		return r
 	}
-	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets))}
 	wrapped := make([][][2]int, len(sheets))
 	var nested strings.Builder
 	for i, sheet := range sheets {
@@ -212,6 +227,7 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 	r.lower = make([]string, len(r.sheets))
 	for i, sheet := range r.sheets {
 		r.lower[i] = asciiLower(sheet)
+		r.complete = r.complete && !strings.Contains(r.lower[i], "@import")
 	}
 	counts := map[string]int{}
 	declaringRules(r.sheets, r.lower, hintWords, invisibleHint, func(d declared) {
@@ -236,6 +252,32 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 		}
 	}
 	return r
+}
+
+// loadsStylesheet are the elements by which a page loads a stylesheet
+// sift does not read: a <link>, or a script or a <noscript> that writes
+// one (a preload's onload turning it into a stylesheet, a loader's
+// createElement('link')).
+var loadsStylesheet = map[string]bool{"link": true, "script": true, "noscript": true}
+
+// namesStylesheet reports whether el's attributes or text name a
+// stylesheet or a .css file.
+func namesStylesheet(el *html.Node) bool {
+	names := func(s string) bool {
+		s = asciiLower(s)
+		return strings.Contains(s, "stylesheet") || strings.Contains(s, ".css") || s == "style"
+	}
+	for _, a := range el.Attr {
+		if names(a.Val) {
+			return true
+		}
+	}
+	for c := el.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode && names(c.Data) {
+			return true
+		}
+	}
+	return false
 }
 
 // asciiLower lower-cases the ASCII letters of s alone, so that offsets in
