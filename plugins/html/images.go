@@ -126,7 +126,7 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 		return
 	}
 	abs := absoluteURL(base, src)
-	if u, err := url.Parse(abs); err != nil || u.Scheme != "http" && u.Scheme != "https" {
+	if !imageURL(abs, base) {
 		n.Parent.RemoveChild(n)
 		return
 	}
@@ -139,6 +139,18 @@ func markImage(n, img *html.Node, sources []*html.Node, objs *objects, base *url
 		n = a
 	}
 	objs.mark(n, "", md, h)
+}
+
+// imageURL reports whether abs, an image's URL resolved against the
+// page's address base, is one to write: http or https, or, on a page read
+// without its address (sift extract on a file), a relative URL, kept as
+// the page's relative links are.
+func imageURL(abs string, base *url.URL) bool {
+	u, err := url.Parse(abs)
+	if err != nil {
+		return false
+	}
+	return u.Scheme == "http" || u.Scheme == "https" || u.Scheme == "" && (base == nil || !base.IsAbs())
 }
 
 // soleLink is the link n stands alone in (blanks beside it at most), when

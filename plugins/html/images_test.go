@@ -130,6 +130,21 @@ func TestImagesLeftOut(t *testing.T) {
 	}
 }
 
+// TestImagesWithoutPageURL: a page read without its address (sift
+// extract on a file, no --url) keeps its images' relative URLs, as its
+// links keep theirs, rather than dropping the images unsaid; a scheme
+// other than http(s) still goes.
+func TestImagesWithoutPageURL(t *testing.T) {
+	page := imagePage(`<p><img src="img/cut.jpg" alt="A cut above a bud"> <img src="//cdn.garden.example/crown.jpg" alt="The crown"></p>` +
+		`<p><img src="javascript:alert(1)" alt="bad"> <img src="file:///etc/passwd" alt="secret"></p>`)
+	res, err := extractHTML(t, []byte(page), "", map[string]string{OptionImages: "true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkText(t, res.Content, []string{"![A cut above a bud](img/cut.jpg)", "![The crown](//cdn.garden.example/crown.jpg)"},
+		[]string{"javascript:", "![bad]", "file:", "![secret]"})
+}
+
 // TestFigureWithoutCaption: a figure with no caption is its image, and a
 // figure after the article's text (a teaser) stays out.
 func TestFigureWithoutCaption(t *testing.T) {
