@@ -16,15 +16,53 @@ import (
 // in it. Headings, list items, tables, quotes and images stay, and so does
 // the first block. Some pages lose a list of links written as paragraphs
 // that is content; measured over many articles, far more gain.
+//
+// A lone link that opens a tweet of the page's own sentence (the "Click
+// To Tweet" boxes of Social Warfare and Better Click To Tweet) is no
+// promotion: it is a sentence of the article offered for sharing, and its
+// words stay, without the link and the button's label.
 func dropLoneLinks(md string) string {
 	blocks := splitMarkdownBlocks(md)
 	kept := blocks[:0]
 	for i, b := range blocks {
-		if i == 0 || !isLoneLink(b) {
+		switch quote, shared := sharedQuote(b); {
+		case shared:
+			kept = append(kept, quote)
+		case i == 0 || !isLoneLink(b):
 			kept = append(kept, b)
 		}
 	}
 	return strings.Join(kept, "\n\n")
+}
+
+// tweetIntent matches the address of a link that opens a tweet for the
+// reader to send.
+var tweetIntent = regexp.MustCompile(`^https?://(www\.)?(twitter|x)\.com/(intent/tweet|share)\b`)
+
+// shareLabel matches a share button's label at the end of a link's text.
+var shareLabel = regexp.MustCompile(`(?i)\s*(click to tweet|tweet this)\s*$`)
+
+// sharedQuote returns the words of block when block is one link, of six
+// words or more, that opens a tweet of them, with the button's label
+// taken off.
+func sharedQuote(block string) (string, bool) {
+	block = strings.TrimSpace(block)
+	var text, target string
+	links := 0
+	markdownLinks(block, func(start, textStart, textEnd, end int) {
+		links++
+		if start == 0 && end == len(block) {
+			text, target = block[textStart:textEnd], block[textEnd+len("]("):end-1]
+		}
+	})
+	if links != 1 || !tweetIntent.MatchString(target) {
+		return "", false
+	}
+	text = strings.TrimSpace(shareLabel.ReplaceAllString(text, ""))
+	if len(strings.Fields(text)) < 6 {
+		return "", false
+	}
+	return text, true
 }
 
 // notParagraph matches how headings, list items, quotes, tables, fenced
