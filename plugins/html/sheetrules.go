@@ -280,15 +280,22 @@ func namesStylesheet(el *html.Node) bool {
 	return false
 }
 
-// asciiLower lower-cases the ASCII letters of s alone, so that offsets in
-// the result are offsets in s.
+// asciiLower lower-cases the ASCII letters of s alone, byte by byte, so
+// that offsets in the result are offsets in s, invalid UTF-8 included
+// (strings.Map wrote each stray byte as a three-byte U+FFFD, and a rule's
+// offsets ran past the page's sheet).
 func asciiLower(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
+	i := strings.IndexFunc(s, func(r rune) bool { return r >= 'A' && r <= 'Z' })
+	if i < 0 {
+		return s
+	}
+	b := []byte(s)
+	for j := i; j < len(b); j++ {
+		if c := b[j]; c >= 'A' && c <= 'Z' {
+			b[j] = c + 'a' - 'A'
 		}
-		return r
-	}, s)
+	}
+	return string(b)
 }
 
 // hides returns the index of the rule that hides n, or -1, and whether
