@@ -16,6 +16,7 @@ import (
 	"github.com/markusmobius/go-trafilatura"
 	"golang.org/x/net/html"
 
+	"github.com/siftd/sift/plugins/html/visibility"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/tokens"
 )
@@ -158,7 +159,7 @@ func BenchmarkPageHiddenClasses(b *testing.B) {
 	roots := benchRoots(b)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		pageHiddenClasses(roots[i%len(roots)])
+		visibility.HiddenClasses(roots[i%len(roots)])
 	}
 }
 
@@ -170,7 +171,7 @@ func BenchmarkInvisibleText(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		root := roots[i%len(roots)]
-		invisibleNodes(root, pageInvisibleRules(root), words(root))
+		visibility.InvisibleNodes(root, visibility.PageRules(root), words(root), words)
 	}
 }
 

@@ -3,6 +3,7 @@ package html
 import (
 	"strings"
 
+	"github.com/siftd/sift/plugins/html/visibility"
 	"golang.org/x/net/html"
 )
 
@@ -38,16 +39,16 @@ func unseenByStyle(n *html.Node) bool {
 	if style == "" {
 		return false
 	}
-	if hiddenStyle.MatchString(normalizeCSS(style)) || invisibleStyle(style) {
+	if hiddenStyle.MatchString(visibility.NormalizeCSS(style)) || visibility.InvisibleStyle(style) {
 		return true
 	}
 	// panels walks every element a reader sees: a style is parsed once
 	// more only when it sets a width and a height.
-	if lower := asciiLower(style); !strings.Contains(lower, "width") || !strings.Contains(lower, "height") {
+	if lower := strings.ToLower(style); !strings.Contains(lower, "width") || !strings.Contains(lower, "height") {
 		return false
 	}
-	d := cssDeclarations(style)
-	return isZero(d["width"]) && isZero(d["height"]) && overflowHidden(d)
+	d := visibility.Declarations(style)
+	return visibility.IsZero(d["width"]) && visibility.IsZero(d["height"]) && visibility.OverflowHidden(d)
 }
 
 // minDisclosedWords is the fewest words a disclosed panel holds.
@@ -92,5 +93,5 @@ func besideDisclosure(control *html.Node) *html.Node {
 // hiddenAsPanel reports whether n is hidden the way a collapsed panel is:
 // the hidden attribute or an inline display:none.
 func hiddenAsPanel(n *html.Node) bool {
-	return hasAttr(n, "hidden") || strings.Contains(normalizeCSS(attr(n, "style")), "display:none")
+	return hasAttr(n, "hidden") || strings.Contains(visibility.NormalizeCSS(attr(n, "style")), "display:none")
 }

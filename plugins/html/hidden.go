@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/siftd/sift/plugins/html/visibility"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -45,9 +46,9 @@ func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
 // removeHiddenWith is removeHidden with the ablation benchmark's switches
 // for the rules that open or close what is hidden (cloaks, panels, menus).
 func removeHiddenWith(root *html.Node, r *rules) {
-	h := hiding{pageWords: words(root), tabs: visibleTabs(root), classes: pageHiddenClasses(root), rules: r}
+	h := hiding{pageWords: words(root), tabs: visibleTabs(root), classes: visibility.HiddenClasses(root), rules: r}
 	h.panels, h.disclosed = panels(root, r.on("disclosures"))
-	h.invisible = invisibleNodes(root, pageInvisibleRules(root), h.pageWords)
+	h.invisible = visibility.InvisibleNodes(root, visibility.PageRules(root), h.pageWords, words)
 	if r.on("tablabels") {
 		h.tabs.labels = labelTabCode(root, h.hides, h.keepsCode)
 		r.note("tablabels", len(h.tabs.labels) > 0)
@@ -345,7 +346,7 @@ func openPanel(n *html.Node) {
 const cloakShare = 0.9
 
 func isCloak(n *html.Node, pageWords int) bool {
-	style := normalizeCSS(attr(n, "style"))
+	style := visibility.NormalizeCSS(attr(n, "style"))
 	others := strings.ReplaceAll(style, "visibility:hidden", "")
 	if others == style || hiddenStyle.MatchString(others) || hasAttr(n, "hidden") {
 		return false
@@ -388,7 +389,7 @@ func isHidden(n *html.Node) bool {
 				return true
 			}
 		case "style":
-			style := normalizeCSS(a.Val)
+			style := visibility.NormalizeCSS(a.Val)
 			if hiddenStyle.MatchString(style) || strings.Contains(style, "var(") && hiddenByVar(a.Val) {
 				return true
 			}
@@ -401,24 +402,9 @@ func isHidden(n *html.Node) bool {
 	return false
 }
 
-// normalizeCSS lower-cases a declaration list and removes whitespace, so
-// "Display : None" matches "display:none".
 // hiddenByVar reports whether a style that names custom properties
 // hides its element once they are read (resolveVars).
 func hiddenByVar(style string) bool {
-	d := cssDeclarations(style)
+	d := visibility.Declarations(style)
 	return d["display"] == "none" || d["visibility"] == "hidden" || d["visibility"] == "collapse"
-}
-
-func normalizeCSS(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case ' ', '\t', '\n', '\r', '\f':
-			return -1
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, s)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 
+	"github.com/siftd/sift/plugins/html/visibility"
 	"github.com/siftd/sift/plugins/sdk"
 	"github.com/siftd/sift/plugins/sdk/sdktest"
 )
@@ -254,7 +255,7 @@ func TestIsHidden(t *testing.T) {
 		{"display:block", false},
 	}
 	for _, tc := range tests {
-		if got := hiddenStyle.MatchString(normalizeCSS(tc.style)); got != tc.want {
+		if got := hiddenStyle.MatchString(visibility.NormalizeCSS(tc.style)); got != tc.want {
 			t.Errorf("style %q hidden = %v, want %v", tc.style, got, tc.want)
 		}
 	}

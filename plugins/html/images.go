@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/siftd/sift/plugins/html/visibility"
 	"github.com/siftd/sift/plugins/sdk"
 )
 
@@ -280,7 +281,7 @@ func imageSize(img *html.Node, side string) int {
 	if n := leadingInt(attr(img, side)); n > 0 || strings.TrimSpace(attr(img, side)) == "0" {
 		return n
 	}
-	style := normalizeCSS(attr(img, "style"))
+	style := visibility.NormalizeCSS(attr(img, "style"))
 	for _, decl := range strings.Split(style, ";") {
 		if v, ok := strings.CutPrefix(decl, side+":"); ok && strings.HasSuffix(v, "px") {
 			return leadingInt(v)

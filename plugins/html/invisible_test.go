@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/siftd/sift/plugins/html/visibility"
 )
 
 // TestInvisibleStyle: every declaration that leaves text unseen counts,
@@ -87,7 +89,7 @@ func TestInvisibleStyle(t *testing.T) {
 		{"--o: 1; opacity: var(--o, 0)", false},
 		{"--a: var(--a); opacity: var(--a)", false},
 	} {
-		if got := invisibleStyle(tc.style); got != tc.want {
+		if got := visibility.InvisibleStyle(tc.style); got != tc.want {
 			t.Errorf("style %q invisible = %v, want %v", tc.style, got, tc.want)
 		}
 	}
@@ -241,23 +243,6 @@ func TestInvisibleConventions(t *testing.T) {
 	if strings.Contains(textOfNode(root), "REVEALED") {
 		t.Error("a lone opacity:0 section was read")
 	}
-}
-
-// FuzzInvisibleRules: any stylesheet is read without a panic.
-func FuzzInvisibleRules(f *testing.F) {
-	for _, seed := range []string{".a{opacity:0}", "#b c.d{font-size:0}", "@media x{.e{opacity:0}}", "{{color:#fff;background:#fff", ".f{height:0;overflow:hidden}}}",
-		"@media screen{@layer a{:is(.a,p) .b{display:none}}}", "@supports (x){:where(p){scale:0}}", "@media (width>=0){.a{translate:0 -9999px}}}", ".a{.b{&.c{opacity:0}}}", ".a,.b{>.c{display:none}"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, sheet string) {
-		declaringRules([]string{sheet}, []string{asciiLower(sheet)}, hintWords, invisibleHint, func(d declared) { invisibleSelectors(d) })
-		root, _, err := parse([]byte("<html><head><style>"+sheet+"</style></head><body><p class=a>x</p></body></html>"), "text/html")
-		if err != nil {
-			return // binary data, refused as such
-		}
-		invisibleNodes(root, pageInvisibleRules(root), 1)
-		invisibleStyle(sheet)
-	})
 }
 
 // TestFoldingRules: the page's display:none and visibility:hidden rules

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 )
 
@@ -181,14 +182,7 @@ func matchAny(re *regexp.Regexp, texts []string) bool {
 }
 
 // attr returns the value of n's attribute key, or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
+func attr(n *html.Node, key string) string { return dom.Attr(n, key) }
 
 // roleOf returns n's ARIA role as browsers read it: trimmed, lower-cased.
 func roleOf(n *html.Node) string {
@@ -196,11 +190,4 @@ func roleOf(n *html.Node) string {
 }
 
 // hasAttr reports whether n has the attribute key, whatever its value.
-func hasAttr(n *html.Node, key string) bool {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
+func hasAttr(n *html.Node, key string) bool { return dom.HasAttr(n, key) }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -160,15 +161,7 @@ func prune(n *html.Node, match func(*html.Node) bool) {
 // matching returns the elements under n that match reports, without
 // looking into them.
 func matching(n *html.Node, match func(*html.Node) bool) []*html.Node {
-	var found []*html.Node
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.ElementNode && match(c) {
-			found = append(found, c)
-		} else {
-			found = append(found, matching(c, match)...)
-		}
-	}
-	return found
+	return dom.Matching(n, match)
 }
 
 // bodyOf returns the <body> of the document under root, or root if it

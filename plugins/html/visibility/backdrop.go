@@ -1,9 +1,10 @@
-package html
+package visibility
 
 import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 )
 
@@ -22,9 +23,9 @@ import (
 
 // ownColor returns the colour n's own markup gives its text, <font
 // color> or its style's color, as canonicalColor writes it, or "".
-func (r *sheetRules) ownColor(n *html.Node) string {
+func (r *Rules) ownColor(n *html.Node) string {
 	if n.Data == "font" {
-		if c := strings.TrimSpace(attr(n, "color")); c != "" {
+		if c := strings.TrimSpace(dom.Attr(n, "color")); c != "" {
 			return canonicalColor(asciiLower(c))
 		}
 	}
@@ -38,8 +39,8 @@ func (r *sheetRules) ownColor(n *html.Node) string {
 // var() written as the custom property n's style sets or n inherits
 // (style="color: var(--paper)" under :root { --paper: #fff }), or nil
 // when the style does not name property.
-func (r *sheetRules) styleOf(n *html.Node, property string) map[string]string {
-	style := attr(n, "style")
+func (r *Rules) styleOf(n *html.Node, property string) map[string]string {
+	style := dom.Attr(n, "style")
 	if !strings.Contains(asciiLower(style), property) {
 		return nil
 	}
@@ -50,7 +51,7 @@ func (r *sheetRules) styleOf(n *html.Node, property string) map[string]string {
 
 // paintedAs reports whether the colour of n's text, c, is the colour
 // behind it, and no element inside n shows its text in another.
-func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
+func (r *Rules) paintedAs(n *html.Node, c string) bool {
 	if r.ownBackground(n) != "" {
 		return false // on its own background, which invisibleDecls compares
 	}
@@ -68,7 +69,7 @@ func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
 		if e.Type != html.ElementNode || at == nil && (e.Data == "body" || e.Data == "html") {
 			continue
 		}
-		if !r.complete && (attr(e, "class") != "" || attr(e, "id") != "") || r.paintedBySheet(e) {
+		if !r.complete && (dom.Attr(e, "class") != "" || dom.Attr(e, "id") != "") || r.paintedBySheet(e) {
 			return false
 		}
 	}
@@ -79,7 +80,7 @@ func (r *sheetRules) paintedAs(n *html.Node, c string) bool {
 // colour other than c: its own, one the stylesheets give it, a
 // background of its own, or the browser's colours for links, marks and
 // controls.
-func (r *sheetRules) recoloured(n *html.Node, c string) bool {
+func (r *Rules) recoloured(n *html.Node, c string) bool {
 	for d := range n.Descendants() {
 		if d.Type != html.ElementNode {
 			continue
@@ -88,7 +89,7 @@ func (r *sheetRules) recoloured(n *html.Node, c string) bool {
 		case "mark", "button", "input", "select", "textarea":
 			return true
 		case "a":
-			if hasAttr(d, "href") {
+			if dom.HasAttr(d, "href") {
 				return true
 			}
 		}
@@ -115,7 +116,7 @@ type painted struct {
 // ancestor; "" when none does. An image or a gradient is a background
 // too, whose colour matches none. Each element's answer is kept for the
 // page.
-func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
+func (r *Rules) backdrop(n *html.Node) (string, *html.Node) {
 	if r.backdrops == nil {
 		r.backdrops = map[*html.Node]painted{}
 	}
@@ -142,10 +143,10 @@ func (r *sheetRules) backdrop(n *html.Node) (string, *html.Node) {
 
 // ownBackground returns the background n's style or bgcolor attribute
 // declares, or "" for none, transparent or one that defers to its parent.
-func (r *sheetRules) ownBackground(n *html.Node) string {
+func (r *Rules) ownBackground(n *html.Node) string {
 	c := background(r.styleOf(n, "background"))
 	if c == "" {
-		c = asciiLower(strings.TrimSpace(attr(n, "bgcolor")))
+		c = asciiLower(strings.TrimSpace(dom.Attr(n, "bgcolor")))
 	}
 	if noBackground(c) {
 		return ""
@@ -173,7 +174,7 @@ type sheetPaint struct {
 
 // pageBackdrop returns the background colour the stylesheets give the
 // page's <body> or <html>, or "".
-func (r *sheetRules) pageBackdrop() string {
+func (r *Rules) pageBackdrop() string {
 	colour := ""
 	for _, p := range r.paints() {
 		if p.page {
@@ -185,7 +186,7 @@ func (r *sheetRules) pageBackdrop() string {
 
 // paintedBySheet reports whether a rule of the stylesheets gives n a
 // background.
-func (r *sheetRules) paintedBySheet(n *html.Node) bool {
+func (r *Rules) paintedBySheet(n *html.Node) bool {
 	for _, p := range r.paints() {
 		if p.sel.Match(n) {
 			return true
@@ -197,7 +198,7 @@ func (r *sheetRules) paintedBySheet(n *html.Node) bool {
 // paints returns the rules of the stylesheets, outside at-rules but those
 // that apply on every screen, that give elements a background, read once
 // for the page when first needed.
-func (r *sheetRules) paints() []sheetPaint {
+func (r *Rules) paints() []sheetPaint {
 	if r.painted {
 		return r.paintRules
 	}

@@ -1,4 +1,4 @@
-package html
+package visibility
 
 import (
 	"maps"
@@ -7,13 +7,14 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
 )
 
 // A page's own <style> can hide text as an inline style does (a class
 // with font-size:0 or opacity:0, a rule with display:none).
-// pageInvisibleRules reads those rules outside any at-rule and inside the
+// PageRules reads those rules outside any at-rule and inside the
 // at-rules that apply on every screen (atrules.go); their
 // selectors are matched with cascadia, so descendant, child and sibling
 // combinators, attributes and :not() select as a browser selects. A
@@ -28,7 +29,7 @@ import (
 // visibility:hidden, which fold carousels, tabs and menus, an element
 // stays when a rule that shows it (display other than none, visibility
 // visible) matches it and wins the cascade (".tab-content > .active"),
-// or names its subject's class or id without matching it now (a state a
+// or names its subject's class or id without dom.Matching it now (a state a
 // script sets: ".menu.open"); the guards of invisible.go (at most two
 // places, never more than stays visible) apply to both.
 
@@ -104,7 +105,7 @@ func invisibleHint(text string, i int, word string) bool {
 		if !strings.Contains(rule, "background") {
 			return false // most colours, and parsing each rule for them cost
 		}
-		decls := cssDeclarations(rule)
+		decls := Declarations(rule)
 		return sameColor(decls["color"], background(decls))
 	}
 	return false
@@ -147,9 +148,9 @@ type showRule struct {
 	written map[string]string
 }
 
-// sheetRules are the hiding rules of a page's stylesheets, and the
+// Rules are the hiding rules of a page's stylesheets, and the
 // stylesheets to read the rules that show what they fold from.
-type sheetRules struct {
+type Rules struct {
 	hiding []sheetRule
 	// byName indexes the hiding rules by a class or id their subject
 	// names (".b", "#c"); anyElement are those whose subject names none.
@@ -192,12 +193,12 @@ type sheetRules struct {
 	complete bool
 }
 
-// pageInvisibleRules returns the page's own <style> rules that make text
+// PageRules returns the page's own <style> rules that make text
 // invisible.
-func pageInvisibleRules(root *html.Node) *sheetRules {
+func PageRules(root *html.Node) *Rules {
 	var sheets []string
 	linked := false
-	for _, el := range matching(root, func(n *html.Node) bool { return n.Data == "style" || loadsStylesheet[n.Data] }) {
+	for _, el := range dom.Matching(root, func(n *html.Node) bool { return n.Data == "style" || loadsStylesheet[n.Data] }) {
 		if el.Data != "style" {
 			linked = linked || loadsStylesheet[el.Data] && namesStylesheet(el)
 			continue
@@ -208,7 +209,7 @@ func pageInvisibleRules(root *html.Node) *sheetRules {
 			}
 		}
 	}
-	r := &sheetRules{raw: sheets, sheets: make([]string, len(sheets)), complete: !linked}
+	r := &Rules{raw: sheets, sheets: make([]string, len(sheets)), complete: !linked}
 	if len(sheets) == 0 {
 		return r
 	}
@@ -300,7 +301,7 @@ func asciiLower(s string) string {
 
 // hides returns the index of the rule that hides n, or -1, and whether
 // it hides by folding (display:none, visibility:hidden).
-func (r *sheetRules) hides(n *html.Node) (found int, folds bool) {
+func (r *Rules) hides(n *html.Node) (found int, folds bool) {
 	found = -1
 	try := func(i int) {
 		rule := r.hiding[i]
@@ -318,12 +319,12 @@ func (r *sheetRules) hides(n *html.Node) (found int, folds bool) {
 	for _, i := range r.anyElement {
 		try(i)
 	}
-	for _, class := range strings.Fields(asciiLower(attr(n, "class"))) {
+	for _, class := range strings.Fields(asciiLower(dom.Attr(n, "class"))) {
 		for _, i := range r.byName["."+class] {
 			try(i)
 		}
 	}
-	if id := attr(n, "id"); id != "" {
+	if id := dom.Attr(n, "id"); id != "" {
 		for _, i := range r.byName["#"+asciiLower(id)] {
 			try(i)
 		}
@@ -334,7 +335,7 @@ func (r *sheetRules) hides(n *html.Node) (found int, folds bool) {
 // shown reports whether a rule of the stylesheets shows n, which rule
 // folds: one that matches n and wins the cascade, or one that names the
 // subject's class or id and does not match n now (a state a script sets).
-func (r *sheetRules) shown(n *html.Node, rule sheetRule) bool {
+func (r *Rules) shown(n *html.Node, rule sheetRule) bool {
 	which := 0
 	if rule.wrapped {
 		which = 1

@@ -1,4 +1,4 @@
-package html
+package visibility
 
 import (
 	"strings"
@@ -30,7 +30,7 @@ type sheetColourRule struct {
 
 // colourOn returns the colour rule gives n's text, as canonicalColor
 // writes it: its value, each var() the custom property n inherits.
-func (r *sheetRules) colourOn(n *html.Node, rule *sheetColourRule) string {
+func (r *Rules) colourOn(n *html.Node, rule *sheetColourRule) string {
 	if rule.colour != "" {
 		return rule.colour
 	}
@@ -47,7 +47,7 @@ var white = canonicalColor("white")
 // n's text, as canonicalColor writes it, when a rule of theirs matches n
 // with a colour some background of the page has; "" otherwise (the
 // colour n inherits was its ancestor's to answer for).
-func (r *sheetRules) sheetColour(n *html.Node) string {
+func (r *Rules) sheetColour(n *html.Node) string {
 	if !r.complete || len(r.sheets) == 0 {
 		return ""
 	}
@@ -71,7 +71,7 @@ func (r *sheetRules) sheetColour(n *html.Node) string {
 
 // cascadedColour returns the colour the winning rule of a complete page's
 // stylesheets gives n's text, or "" when none sets it.
-func (r *sheetRules) cascadedColour(n *html.Node) string {
+func (r *Rules) cascadedColour(n *html.Node) string {
 	if !r.complete {
 		return ""
 	}
@@ -95,7 +95,7 @@ func (r *sheetRules) cascadedColour(n *html.Node) string {
 
 // isBackground reports whether c is a colour the page may paint behind
 // text: the page's own or a background a rule gives.
-func (r *sheetRules) isBackground(c string) bool {
+func (r *Rules) isBackground(c string) bool {
 	if r.backgrounds == nil {
 		page := r.pageBackdrop()
 		if page == "" {
@@ -112,7 +112,7 @@ func (r *sheetRules) isBackground(c string) bool {
 // colourRules returns the rules of the stylesheets, outside at-rules but
 // those that apply on every screen, that set the colour of text, read
 // once for the page when first needed.
-func (r *sheetRules) colourRules() []sheetColourRule {
+func (r *Rules) colourRules() []sheetColourRule {
 	if r.coloured {
 		return r.colourRuleList
 	}

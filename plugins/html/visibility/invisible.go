@@ -1,4 +1,4 @@
-package html
+package visibility
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	cssparse "github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
@@ -19,19 +20,19 @@ import (
 // content-visibility. The same declarations also animate content in
 // (opacity:0 before a fade) and fold panels a reader opens, so what they
 // hide is removed only when it is less than what stays visible
-// (invisibleNodes); panels named by a visible control are opened as ever.
+// (InvisibleNodes); panels named by a visible control are opened as ever.
 
-// cssDeclarations parses a declaration list (an inline style, or a rule's
+// Declarations parses a declaration list (an inline style, or a rule's
 // body) into its properties, lower-cased, each with its value lower-cased,
 // without whitespace and without !important. A later declaration of a
 // property wins, as in a browser.
-func cssDeclarations(list string) map[string]string {
+func Declarations(list string) map[string]string {
 	decls := declaredAs(list)
 	resolveVars(decls, nil)
 	return decls
 }
 
-// declaredAs is cssDeclarations with each var() as written.
+// declaredAs is Declarations with each var() as written.
 func declaredAs(list string) map[string]string { return parseDeclarations(list, cssValue) }
 
 // parseDeclarations parses a declaration list into its properties,
@@ -111,13 +112,13 @@ func customValue(raw string) string {
 // of them is not parsed.
 var styleHints = []string{"opacity", "font", "color", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility", "position"}
 
-// invisibleStyle reports whether an inline style makes its element's text
+// InvisibleStyle reports whether an inline style makes its element's text
 // invisible in one of the ways invisibleDecls knows.
-func invisibleStyle(style string) bool {
+func InvisibleStyle(style string) bool {
 	lower := strings.ToLower(style)
 	for _, hint := range styleHints {
 		if strings.Contains(lower, hint) {
-			return invisibleDecls(cssDeclarations(style))
+			return invisibleDecls(Declarations(style))
 		}
 	}
 	return false
@@ -128,11 +129,11 @@ func invisibleStyle(style string) bool {
 func invisibleDecls(d map[string]string) bool {
 	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
 		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
-		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) || isZero(d["scale"]) ||
+		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) || IsZero(d["scale"]) ||
 		filteredAway(d["filter"]) || translatedAway(d["transform"], d["translate"]) || edgeOn.MatchString(d["transform"]) ||
 		placedAway(d) ||
 		indentedAway(d["text-indent"]) || d["content-visibility"] == "hidden" ||
-		overflowHidden(d) && (isZero(d["height"]) || isZero(d["max-height"]) || isZero(d["line-height"]))
+		OverflowHidden(d) && (IsZero(d["height"]) || IsZero(d["max-height"]) || IsZero(d["line-height"]))
 }
 
 // animated reports whether declarations move or animate their element:
@@ -162,9 +163,9 @@ func number(value string) (n float64, unit string, ok bool) {
 	return n, value[i:], true
 }
 
-// isZero reports whether a length is zero, in any unit ("0", "0px", "0em",
+// IsZero reports whether a length is zero, in any unit ("0", "0px", "0em",
 // "0%", "0.0").
-func isZero(value string) bool {
+func IsZero(value string) bool {
 	n, _, ok := number(value)
 	return ok && n == 0
 }
@@ -259,7 +260,7 @@ func clippedAway(clip, clipPath string) bool {
 func allZero(list string) bool {
 	fields := strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' })
 	for _, f := range fields {
-		if !isZero(f) {
+		if !IsZero(f) {
 			return false
 		}
 	}
@@ -284,12 +285,12 @@ func scaledAway(transform string) bool {
 		args := strings.Split(rest[open+1:shut], ",")
 		switch {
 		case axis == "" && len(args) == 1, axis == "x", axis == "y":
-			if isZero(args[0]) {
+			if IsZero(args[0]) {
 				return true
 			}
 		case axis == "" || axis == "3d":
 			for _, a := range args[:min(len(args), 2)] {
-				if isZero(a) {
+				if IsZero(a) {
 					return true
 				}
 			}
@@ -387,9 +388,9 @@ func indentedAway(value string) bool {
 	return false
 }
 
-// overflowHidden reports whether what overflows the element's box is not
+// OverflowHidden reports whether what overflows the element's box is not
 // shown.
-func overflowHidden(d map[string]string) bool {
+func OverflowHidden(d map[string]string) bool {
 	for _, p := range []string{"overflow", "overflow-y"} {
 		if v := d[p]; strings.HasPrefix(v, "hidden") || strings.HasPrefix(v, "clip") {
 			return true
@@ -398,17 +399,18 @@ func overflowHidden(d map[string]string) bool {
 	return false
 }
 
-// invisibleNodes returns the outermost elements whose inline style or one
+// InvisibleNodes returns the outermost elements whose inline style or one
 // of rules makes their text invisible, with two exceptions. A style or
 // rule that hides text in more than maxHidingPlaces elements is the page's
 // own convention (every section faded in until it scrolls into view, a
 // link stretched invisibly over each product card), not a hiding place,
 // and counts for none of them. And when together they hold more of the
 // page's words than stay visible, the page is one whose content a script
-// fades or expands in, and none go.
-func invisibleNodes(root *html.Node, rules *sheetRules, pageWords int) map[*html.Node]bool {
+// fades or expands in, and none go. words counts the words of an
+// element's text as the caller counts them, pageWords those of the page.
+func InvisibleNodes(root *html.Node, rules *Rules, pageWords int, words func(*html.Node) int) map[*html.Node]bool {
 	if rules == nil {
-		rules = &sheetRules{} // no stylesheet: inline styles alone
+		rules = &Rules{} // no stylesheet: inline styles alone
 	}
 	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
@@ -463,9 +465,9 @@ const maxHidingPlaces = 2
 
 // invisibleBy returns what makes n's text invisible, its inline style or
 // one of rules, or "".
-func invisibleBy(n *html.Node, rules *sheetRules) string {
-	if style := attr(n, "style"); style != "" && (invisibleStyle(style) || rules.inlineHidesAsInherited(n, style)) {
-		return "style " + normalizeCSS(style)
+func invisibleBy(n *html.Node, rules *Rules) string {
+	if style := dom.Attr(n, "style"); style != "" && (InvisibleStyle(style) || rules.inlineHidesAsInherited(n, style)) {
+		return "style " + NormalizeCSS(style)
 	}
 	if i, folds := rules.hides(n); i >= 0 {
 		if folds {
@@ -481,4 +483,19 @@ func invisibleBy(n *html.Node, rules *sheetRules) string {
 		return "colour " + c
 	}
 	return ""
+}
+
+// NormalizeCSS lower-cases a declaration list and removes whitespace, so
+// "Display : None" matches "display:none".
+func NormalizeCSS(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '\t', '\n', '\r', '\f':
+			return -1
+		}
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
 }

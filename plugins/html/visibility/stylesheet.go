@@ -1,4 +1,4 @@
-package html
+package visibility
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	cssparse "github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 	"golang.org/x/net/html"
@@ -17,7 +18,7 @@ import (
 // hiddenClasses knows the conventional names (sr-only, visually-hidden);
 // pages built with CSS-in-JS or their own themes name theirs as they like
 // (css-idkz9h, elementor-screen-only, clipped), and define them in a
-// <style> of the page. pageHiddenClasses reads those definitions.
+// <style> of the page. HiddenClasses reads those definitions.
 //
 // Only the clip recipe counts: a clip to nothing with a width or height
 // of a pixel at most. It hides for good; display:none in a stylesheet
@@ -27,11 +28,11 @@ import (
 // slide in. Rules inside @media and other at-rules are left out, unless
 // the at-rule applies on every screen (atrules.go).
 
-// pageHiddenClasses returns the classes that the page's own <style>
+// HiddenClasses returns the classes that the page's own <style>
 // elements define as visually hidden, or nil.
-func pageHiddenClasses(root *html.Node) map[string]bool {
+func HiddenClasses(root *html.Node) map[string]bool {
 	var classes map[string]bool
-	for _, style := range matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
+	for _, style := range dom.Matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
 		for c := style.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.TextNode {
 				sheet, _ := unwrapAtRules(c.Data, reachEverywhere)

@@ -1,10 +1,11 @@
-package html
+package visibility
 
 import (
 	"maps"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 )
 
@@ -65,7 +66,7 @@ func hidingDecls(d map[string]string) (hidden, folds bool) {
 // hidesAsInherited reports whether declarations written as the page wrote
 // them (var() unresolved) hide n once each custom property takes the
 // value n inherits, and whether they fold.
-func (r *sheetRules) hidesAsInherited(n *html.Node, written map[string]string) (hidden, folds bool) {
+func (r *Rules) hidesAsInherited(n *html.Node, written map[string]string) (hidden, folds bool) {
 	decls := maps.Clone(written)
 	resolveVars(decls, func(name string) (string, bool) { return r.inheritedVar(n, name) })
 	return hidingDecls(decls)
@@ -91,7 +92,7 @@ type inherited struct {
 // n or on its nearest ancestor that sets it. Each element's answer is kept
 // for the page, so that a deep page with many such elements walks each
 // ancestor once per property.
-func (r *sheetRules) inheritedVar(n *html.Node, name string) (string, bool) {
+func (r *Rules) inheritedVar(n *html.Node, name string) (string, bool) {
 	if r.varsOn == nil {
 		r.varsOn = map[string]map[*html.Node]inherited{}
 	}
@@ -124,8 +125,8 @@ func (r *sheetRules) inheritedVar(n *html.Node, name string) (string, bool) {
 
 // setOn returns the value element n's own style or the stylesheets' rules
 // give the custom property name, the style winning as in a browser.
-func (r *sheetRules) setOn(n *html.Node, name string) (string, bool) {
-	if style := attr(n, "style"); strings.Contains(asciiLower(style), name) {
+func (r *Rules) setOn(n *html.Node, name string) (string, bool) {
+	if style := dom.Attr(n, "style"); strings.Contains(asciiLower(style), name) {
 		if value, ok := declaredAs(style)[name]; ok {
 			return value, true
 		}
@@ -149,7 +150,7 @@ func (r *sheetRules) setOn(n *html.Node, name string) (string, bool) {
 // varSettings returns the rules of the stylesheets, outside at-rules but
 // those that apply on every screen, that set the custom property name,
 // read on the first element that needs them.
-func (r *sheetRules) varSettings(name string) []varSetting {
+func (r *Rules) varSettings(name string) []varSetting {
 	if got, ok := r.settings[name]; ok {
 		return got
 	}
@@ -186,9 +187,9 @@ func setsProperty(text string, i int, name string) bool {
 }
 
 // inlineHidesAsInherited reports whether n's inline style, which
-// invisibleStyle read with no custom property but its own, hides n with
+// InvisibleStyle read with no custom property but its own, hides n with
 // the ones it inherits (style="display: var(--h)" under --h: none).
-func (r *sheetRules) inlineHidesAsInherited(n *html.Node, style string) bool {
+func (r *Rules) inlineHidesAsInherited(n *html.Node, style string) bool {
 	if !strings.Contains(style, "var(") {
 		return false
 	}
