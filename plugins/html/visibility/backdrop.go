@@ -35,8 +35,9 @@ func (r *Rules) ownColor(n *html.Node) string {
 	return ""
 }
 
-// styleOf returns n's inline style as spacedDeclarations reads it, each
-// var() written as the custom property n's style sets or n inherits
+// styleOf returns n's inline style, the blanks in each value kept as one
+// space ("rgb(255 255 255)", which Declarations writes "rgb(255255255)")
+// and each var() written as the custom property n's style sets or n inherits
 // (style="color: var(--paper)" under :root { --paper: #fff }), or nil
 // when the style does not name property.
 func (r *Rules) styleOf(n *html.Node, property string) map[string]string {

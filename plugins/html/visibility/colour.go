@@ -121,15 +121,6 @@ func hslToRGB(h, s, l float64) [3]float64 {
 	return [3]float64{f(0), f(8), f(4)}
 }
 
-// spacedDeclarations is Declarations with the blanks between a value's
-// tokens kept as one space ("rgb(255 255 255)", which Declarations
-// writes "rgb(255255255)"), for the colours compared here.
-func spacedDeclarations(list string) map[string]string {
-	decls := parseDeclarations(list, spacedValue)
-	resolveVars(decls, nil)
-	return decls
-}
-
 // spacedValue writes a value's tokens lower-cased, each run of blanks
 // between them as one space.
 func spacedValue(tokens []css.Token) string {
