@@ -165,13 +165,15 @@ func BenchmarkPageHiddenClasses(b *testing.B) {
 
 // BenchmarkInvisibleText reports the time per page spent finding the text
 // CSS makes invisible, in the page's stylesheets and inline styles
-// (invisible.go, sheetrules.go), to set beside BenchmarkExtractPage.
+// (visibility/invisible.go, visibility/sheetrules.go), to set beside BenchmarkExtractPage.
 func BenchmarkInvisibleText(b *testing.B) {
 	roots := benchRoots(b)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		root := roots[i%len(roots)]
-		visibility.InvisibleNodes(root, visibility.PageRules(root), words(root), words)
+		if _, err := visibility.InvisibleNodes(root, visibility.PageRules(root), words(root), words); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/siftd/sift/plugins/html/visibility"
+	"github.com/siftd/sift/plugins/sdk"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -41,19 +42,26 @@ var hiddenClasses = map[string]bool{
 	"printfooter": true, "print-header": true, "print-footer": true,
 }
 
-func removeHidden(root *html.Node) { removeHiddenWith(root, nil) }
+func removeHidden(root *html.Node) error { return removeHiddenWith(root, nil) }
 
 // removeHiddenWith is removeHidden with the ablation benchmark's switches
 // for the rules that open or close what is hidden (cloaks, panels, menus).
-func removeHiddenWith(root *html.Node, r *rules) {
+// A page whose styles cost too much to read is refused, as a TooLarge
+// DocError: read without them, it would be read with what they hide.
+func removeHiddenWith(root *html.Node, r *rules) error {
 	h := hiding{pageWords: words(root), tabs: visibleTabs(root), classes: visibility.HiddenClasses(root), rules: r}
 	h.panels, h.disclosed = panels(root, r.on("disclosures"))
-	h.invisible = visibility.InvisibleNodes(root, visibility.PageRules(root), h.pageWords, words)
+	invisible, err := visibility.InvisibleNodes(root, visibility.PageRules(root), h.pageWords, words)
+	if err != nil {
+		return sdk.TooLarge("%v", err)
+	}
+	h.invisible = invisible
 	if r.on("tablabels") {
 		h.tabs.labels = labelTabCode(root, h.hides, h.keepsCode)
 		r.note("tablabels", len(h.tabs.labels) > 0)
 	}
 	h.drop(root)
+	return nil
 }
 
 // hiding is what removeHidden knows of the page.

@@ -144,7 +144,10 @@ func (e *Extractor) Extract(ctx context.Context, req *sdk.ExtractRequest) (*sdk.
 	if po.whole {
 		return e.wholePage(ctx, root, req, docBase, objs, schema, keepLinks, wantHTML, out)
 	}
-	page, hrefs := prepare(root, objs, e.rules)
+	page, hrefs, err := prepare(root, objs, e.rules)
+	if err != nil {
+		return nil, err
+	}
 	page.comments = comments.keep(page.discussion)
 	content := mainContent(root, page, hrefs, req.URL, out, e.rules)
 	out.Metadata = withSchema(out.Metadata, schema)
@@ -199,7 +202,10 @@ func capped(out *sdk.ExtractResult, md, contentAsHTML string, maxOut int64) *sdk
 // still read as for the main content, the text is the body's. Its URLs
 // resolve against docBase (documentBase).
 func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.ExtractRequest, docBase string, objs *objects, schema map[string]string, keepLinks, wantHTML bool, out *sdk.ExtractResult) (*sdk.ExtractResult, error) {
-	page, hrefs := prepareVisible(root, objs)
+	page, hrefs, err := prepareVisible(root, objs)
+	if err != nil {
+		return nil, err
+	}
 	if why := tooCostly(root); why != "" {
 		out.Title = pageTitle(root)
 		out.Metadata = headMetadata(root, out.Title)
@@ -244,11 +250,13 @@ func (e *Extractor) wholePage(ctx context.Context, root *html.Node, req *sdk.Ext
 // writes code in table cells and preformatted blocks as go-trafilatura
 // keeps it (cells.go, code.go). It returns the page type and the links'
 // hrefs by number. r switches rules off for the ablation benchmark.
-func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
+func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string, error) {
 	r.apply("streamed", root, revealStreamed)
 	r.apply("noscript", root, openNoscript)
 	markMath(root, objs)
-	removeHiddenWith(root, r)
+	if err := removeHiddenWith(root, r); err != nil {
+		return pageType{}, nil, err
+	}
 	countFormulasTooLarge(root, objs)
 	r.apply("overlays", root, dropOverlays)
 	r.apply("modals", root, dropClosedModals)
@@ -281,7 +289,7 @@ func prepare(root *html.Node, objs *objects, r *rules) (pageType, []string) {
 	}
 	// Last, so every rule above reads the page whole (intext.go).
 	r.apply("intext", root, func(n *html.Node) { dropFromText(n) })
-	return page, hrefs
+	return page, hrefs, nil
 }
 
 // mainContent finds the page's main content with go-trafilatura, steered

@@ -261,3 +261,27 @@ func TestTooCostly(t *testing.T) {
 		})
 	}
 }
+
+// TestStylesTooCostlyRefused: a page whose stylesheets would take too long
+// to read for hidden text (descendant rules over a deep tree: a 58 KB page
+// took 2 s, larger ones the plugin's whole 30 s) is refused as too large,
+// in either mode, rather than read with what its styles may hide.
+func TestStylesTooCostlyRefused(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<html><head><style>")
+	for i := range 100 {
+		fmt.Fprintf(&b, "div.a%d div.b%d p span{color:#fff}", i, i)
+	}
+	b.WriteString(`</style></head><body><article><div class="a1">` + strings.Repeat(`<div class="b1">`, 200))
+	for i := range 2000 {
+		fmt.Fprintf(&b, "<p><span>x%d</span> words a reader sees.</p>", i)
+	}
+	b.WriteString(strings.Repeat("</div>", 201) + "</article></body></html>")
+	for _, opts := range []map[string]string{nil, {OptionMainContent: "false"}} {
+		_, err := New().Extract(context.Background(), &sdk.ExtractRequest{Body: []byte(b.String()), ContentType: "text/html", URL: "https://example.com/", Options: opts})
+		var de *sdk.DocError
+		if !asDocError(err, &de) || de.Class != sdk.ClassTooLarge || !strings.Contains(de.Message, "stylesheets") {
+			t.Errorf("options %v: err = %v, want a too_large error naming the stylesheets", opts, err)
+		}
+	}
+}

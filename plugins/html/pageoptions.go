@@ -102,11 +102,13 @@ func (po pageOptions) applyTags(root *html.Node, out *sdk.ExtractResult) {
 // prepareVisible readies the whole page for rendering: what readers
 // cannot see goes (hidden elements, overlays, closed modals), as for the
 // main content, but the banner, navigation and footer stay.
-func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
+func prepareVisible(root *html.Node, objs *objects) (pageType, []string, error) {
 	revealStreamed(root)
 	openNoscript(root)
 	markMath(root, objs)
-	removeHidden(root)
+	if err := removeHidden(root); err != nil {
+		return pageType{}, nil, err
+	}
 	countFormulasTooLarge(root, objs)
 	dropOverlays(root)
 	dropClosedModals(root)
@@ -124,7 +126,7 @@ func prepareVisible(root *html.Node, objs *objects) (pageType, []string) {
 	breakAfterSummaries(root)
 	markSpaces(root)
 	page := pageTypeOf(root)
-	return page, markLinks(root, true)
+	return page, markLinks(root, true), nil
 }
 
 // visibleBody is a copy of the page's body without what renders as no

@@ -65,6 +65,25 @@ func TestMediaReach(t *testing.T) {
 	}
 }
 
+// isBomb is twelve :is() of eight arguments in one compound: 8^12
+// selectors, had each argument been written out.
+var isBomb = strings.Repeat(":is(.a,.b,.c,.d,.e,.f,.g,.h)", 12)
+
+// TestExpandIsBounded: a selector too large to write out is given up
+// after a few reads, not after reading every alternative (the 2 KB page
+// holding isBomb took 30 s).
+func TestExpandIsBounded(t *testing.T) {
+	for _, sel := range []string{isBomb, strings.Repeat(":is(.a,.b) ", 40) + ".n", strings.Repeat(":where(:is(.a,.b),.c)", 9)} {
+		calls := 0
+		if got := expandCounted(sel, &calls); got != nil {
+			t.Errorf("expandCounted(%.40q…) = %d selectors, want none", sel, len(got))
+		}
+		if calls > maxExpandCalls+1 {
+			t.Errorf("expandCounted(%.40q…) read %d selectors, want at most %d", sel, calls, maxExpandCalls+1)
+		}
+	}
+}
+
 func TestExpandIs(t *testing.T) {
 	for _, tc := range []struct {
 		sel  string
@@ -79,6 +98,7 @@ func TestExpandIs(t *testing.T) {
 		{":is(.a", nil},
 		{":is(a,b,c,d) :is(a,b,c,d) :is(a,b)", nil},
 		{strings.Repeat(":is(", 5000) + ".a" + strings.Repeat(")", 5000), nil},
+		{isBomb, nil},
 	} {
 		got := expandIs(tc.sel)
 		if len(got) != len(tc.want) {

@@ -189,7 +189,7 @@ func (r *Rules) pageBackdrop() string {
 // background.
 func (r *Rules) paintedBySheet(n *html.Node) bool {
 	for _, p := range r.paints() {
-		if p.sel.Match(n) {
+		if r.match(p.sel, n) {
 			return true
 		}
 	}

@@ -19,7 +19,7 @@ func FuzzInvisibleRules(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		InvisibleNodes(root, PageRules(root), 1, func(*html.Node) int { return 1 })
+		_, _ = InvisibleNodes(root, PageRules(root), 1, func(*html.Node) int { return 1 })
 		InvisibleStyle(sheet)
 	})
 }

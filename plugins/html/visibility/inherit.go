@@ -133,7 +133,7 @@ func (r *Rules) setOn(n *html.Node, name string) (string, bool) {
 	}
 	var best *varSetting
 	for i, s := range r.varSettings(name) {
-		if !s.sel.Match(n) {
+		if !r.match(s.sel, n) {
 			continue
 		}
 		if best == nil || s.important != best.important && s.important ||

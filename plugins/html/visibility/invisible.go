@@ -408,14 +408,16 @@ func OverflowHidden(d map[string]string) bool {
 // page's words than stay visible, the page is one whose content a script
 // fades or expands in, and none go. words counts the words of an
 // element's text as the caller counts them, pageWords those of the page.
-func InvisibleNodes(root *html.Node, rules *Rules, pageWords int, words func(*html.Node) int) map[*html.Node]bool {
+// A page whose styles would cost more than maxMatchCost to read gives
+// ErrTooCostly.
+func InvisibleNodes(root *html.Node, rules *Rules, pageWords int, words func(*html.Node) int) (map[*html.Node]bool, error) {
 	if rules == nil {
 		rules = &Rules{} // no stylesheet: inline styles alone
 	}
 	byWay := map[string][]*html.Node{} // elements by the style or rule that hides them
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
+		for c := n.FirstChild; c != nil && rules.cost <= maxMatchCost; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
@@ -427,6 +429,9 @@ func InvisibleNodes(root *html.Node, rules *Rules, pageWords int, words func(*ht
 		}
 	}
 	walk(root)
+	if rules.cost > maxMatchCost {
+		return nil, ErrTooCostly
+	}
 	found := map[*html.Node]bool{}
 	hidden := 0
 	for way, nodes := range byWay {
@@ -448,9 +453,9 @@ func InvisibleNodes(root *html.Node, rules *Rules, pageWords int, words func(*ht
 		}
 	}
 	if len(found) == 0 || hidden > pageWords-hidden {
-		return nil
+		return nil, nil
 	}
-	return found
+	return found, nil
 }
 
 // foldMaxWords is the most words an element the stylesheet's display:none

@@ -58,7 +58,7 @@ func (r *Rules) sheetColour(n *html.Node) string {
 		if rule.colour != "" && !r.isBackground(rule.colour) {
 			continue // a colour no background of the page has, whatever n is
 		}
-		if rule.sel.Match(n) && r.isBackground(r.colourOn(n, rule)) {
+		if r.match(rule.sel, n) && r.isBackground(r.colourOn(n, rule)) {
 			candidate = true
 			break
 		}
@@ -79,7 +79,7 @@ func (r *Rules) cascadedColour(n *html.Node) string {
 	var best *sheetColourRule
 	for i := range rules {
 		rule := &rules[i]
-		if !rule.sel.Match(n) {
+		if !r.match(rule.sel, n) {
 			continue
 		}
 		if best == nil || rule.important && !best.important ||

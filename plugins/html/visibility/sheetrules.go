@@ -1,6 +1,7 @@
 package visibility
 
 import (
+	"errors"
 	"maps"
 	"regexp"
 	"slices"
@@ -187,6 +188,11 @@ type Rules struct {
 	colourRuleList []sheetColourRule
 	coloured       bool
 	backgrounds    map[string]bool
+	// cost counts the selector matches read for the page, each weighed
+	// by the depth of its element, against maxMatchCost (match); depths
+	// are the elements' depths, kept as found.
+	cost   int
+	depths map[*html.Node]int
 	// complete is set when the page links no stylesheet and its sheets
 	// import none: what they say is all the CSS the page has
 	// (backdrop.go).
@@ -281,6 +287,46 @@ func namesStylesheet(el *html.Node) bool {
 	return false
 }
 
+// maxMatchCost bounds what reading one page's styles may cost: a
+// selector match walks up to the element's ancestors, so each is weighed
+// by the element's depth, and a page of many rules over a deep tree costs
+// rules × elements × depth (a thousand descendant rules over a tree 200
+// deep took 13.5 s). The three development sets' pages cost at most
+// 7.9 million (WCXB-dev; 1.9 million at the 99th
+// percentile).
+const maxMatchCost = 50_000_000
+
+// ErrTooCostly is returned for a page whose styles would cost more than
+// maxMatchCost to read: what they hide is not known, and the page is not
+// read rather than read with what they hide.
+var ErrTooCostly = errors.New("the page's stylesheets cost too many selector matches to read for hidden text")
+
+// match reports whether sel matches n, its cost counted against
+// maxMatchCost: past it, nothing matches and the page is refused
+// (InvisibleNodes).
+func (r *Rules) match(sel cascadia.Sel, n *html.Node) bool {
+	if r.cost += 1 + r.depth(n); r.cost > maxMatchCost {
+		return false
+	}
+	return sel.Match(n)
+}
+
+// depth returns how many ancestors n has.
+func (r *Rules) depth(n *html.Node) int {
+	if n.Parent == nil {
+		return 0
+	}
+	if d, ok := r.depths[n]; ok {
+		return d
+	}
+	if r.depths == nil {
+		r.depths = map[*html.Node]int{}
+	}
+	d := r.depth(n.Parent) + 1
+	r.depths[n] = d
+	return d
+}
+
 // asciiLower lower-cases the ASCII letters of s alone, byte by byte, so
 // that offsets in the result are offsets in s, invalid UTF-8 included
 // (strings.Map wrote each stray byte as a three-byte U+FFFD, and a rule's
@@ -305,7 +351,7 @@ func (r *Rules) hides(n *html.Node) (found int, folds bool) {
 	found = -1
 	try := func(i int) {
 		rule := r.hiding[i]
-		if found >= 0 && i > found || !rule.sel.Match(n) {
+		if found >= 0 && i > found || !r.match(rule.sel, n) {
 			return
 		}
 		hidden, folding := true, rule.folds
@@ -356,7 +402,7 @@ func (r *Rules) shown(n *html.Node, rule sheetRule) bool {
 		if rule.important && !s.important {
 			continue // !important wins the cascade whatever comes after
 		}
-		if s.sel.Match(n) {
+		if r.match(s.sel, n) {
 			if s.important == rule.important && (s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order) {
 				continue
 			}
@@ -645,6 +691,19 @@ const maxAlternatives = 16
 // alone between combinators; a selector that cannot be written out, or
 // only as more than maxAlternatives, gives none.
 func expandIs(text string) []string {
+	calls := 0
+	return expandCounted(text, &calls)
+}
+
+// maxExpandCalls bounds the selectors expandIs reads while writing one
+// out: each call reads its text whole.
+const maxExpandCalls = 256
+
+// expandCounted is expandIs, counting its calls in calls.
+func expandCounted(text string, calls *int) []string {
+	if *calls++; *calls > maxExpandCalls {
+		return nil
+	}
 	lower := asciiLower(text)
 	if strings.Count(lower, ":is(")+strings.Count(lower, ":where(") > maxAlternatives {
 		return nil // each is written out in turn: a hostile page nests thousands
@@ -685,10 +744,15 @@ func expandIs(text string) []string {
 		if arg == "" || !alone && strings.ContainsAny(arg, " >+~") {
 			return nil
 		}
-		for _, alt := range expandIs(prefix + arg + suffix) {
-			if out = append(out, alt); len(out) > maxAlternatives {
-				return nil
-			}
+		alts := expandCounted(prefix+arg+suffix, calls)
+		if alts == nil {
+			// Too many or none: the whole selector gives none, and its other
+			// arguments are not written out in vain (twelve :is() of eight
+			// arguments each in one compound took a 2 KB page 30 s).
+			return nil
+		}
+		if out = append(out, alts...); len(out) > maxAlternatives {
+			return nil
 		}
 	}
 	return out
