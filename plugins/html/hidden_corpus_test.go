@@ -39,8 +39,9 @@ type technique struct {
 	// markup, when set, is the hiding markup itself, with the
 	// instruction where it says INSTRUCTION.
 	markup string
-	// selfContained drops the base's linked stylesheets, as a page saved
-	// with its CSS inlined has none: all its CSS is then the page's own.
+	// selfContained drops the base's linked stylesheets and its scripts,
+	// as a page saved with its CSS inlined has none: all its CSS is then
+	// the page's own.
 	selfContained bool
 }
 
@@ -334,6 +335,9 @@ func TestHiddenCorpus(t *testing.T) {
 // linkedStylesheet matches a <link> to a stylesheet or a font's CSS.
 var linkedStylesheet = regexp.MustCompile(`(?i)<link\b[^>]*(stylesheet|"style"|\.css)[^>]*>`)
 
+// scriptElement matches a <script> and its code.
+var scriptElement = regexp.MustCompile(`(?is)<script\b[^>]*>.*?</script>`)
+
 // baseURLs are the addresses the base pages were fetched from.
 var baseURLs = map[string]string{
 	"wcxb-0419.html": "https://tobyhede.com/blog/the-7-habits-of-highly-ineffective-agents",
@@ -387,6 +391,12 @@ func inject(t *testing.T, page []byte, anchor string, tc technique) []byte {
 	src := string(page)
 	if tc.selfContained {
 		src = linkedStylesheet.ReplaceAllString(src, "")
+		src = scriptElement.ReplaceAllStringFunc(src, func(s string) string {
+			if strings.Contains(s, "application/ld+json") {
+				return s
+			}
+			return ""
+		})
 	}
 	i := strings.Index(src, anchor)
 	if i < 0 {

@@ -3,7 +3,6 @@ package visibility
 import (
 	"strings"
 
-	"github.com/andybalholm/cascadia"
 	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 )
@@ -13,26 +12,40 @@ import (
 // style="color: #222" inside a box whose style paints it #222. What lies
 // behind an element is the background its nearest painted ancestor
 // declares, in its style or its bgcolor attribute, else the one the
-// stylesheets give the page's <body> or <html>. A page whose stylesheets
-// paint an element in between (a dark band by class) is believed: the
-// text is on that band, and stays. So is any element in between that has
-// a class or an id, which a stylesheet sift does not fetch may paint or
+// stylesheets give the page's <body> or <html> (paints.go). A page whose
+// stylesheets paint an element in between (a dark band by class), lay a
+// shadow, a stroke, a blend or a filter over the text, or put a picture
+// beside it is believed: the text is on that band, and stays. On a page
+// that links a stylesheet sift does not read, so is any element in
+// between that has a class or an id, which that stylesheet may paint or
 // lay over a picture: on the benchmark's pages, white titles over
 // thumbnails, teaser cards and footer links coloured as a body or a
-// wrapper they do not lie on. A page's default white is never assumed.
+// wrapper they do not lie on. There a page's default white is never
+// assumed; on a page whose whole CSS is its own, it is, unless the page
+// asks for a dark colour scheme.
 
 // ownColor returns the colour n's own markup gives its text, <font
-// color> or its style's color, as canonicalColor writes it, or "".
-func (r *Rules) ownColor(n *html.Node) string {
+// color> or its style's color, as canonicalColor writes it, or "", and
+// whether the style says !important.
+func (r *Rules) ownColor(n *html.Node) (string, bool) {
+	if c := r.styleOf(n, "color")["color"]; c != "" {
+		return canonicalColor(c), strings.HasSuffix(c, "important")
+	}
 	if n.Data == "font" {
 		if c := strings.TrimSpace(dom.Attr(n, "color")); c != "" {
-			return canonicalColor(asciiLower(c))
+			return canonicalColor(legacyColour(asciiLower(c))), false
 		}
 	}
-	if c := r.styleOf(n, "color")["color"]; c != "" {
-		return canonicalColor(c)
+	return "", false
+}
+
+// legacyColour writes a colour attribute's six or three hex digits
+// without their "#" with it, as browsers read <font color="ffffff">.
+func legacyColour(c string) string {
+	if len(c) != 3 && len(c) != 6 || strings.Trim(c, "0123456789abcdef") != "" {
+		return c
 	}
-	return ""
+	return "#" + c
 }
 
 // styleOf returns n's inline style, the blanks in each value kept as one
@@ -60,7 +73,7 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 	if behind == "" {
 		behind, at = r.pageBackdrop(), nil
 	}
-	if behind == "" && r.complete {
+	if behind == "" && r.complete && !r.darkScheme {
 		behind = white
 	}
 	if behind != c {
@@ -70,11 +83,27 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 		if e.Type != html.ElementNode || at == nil && (e.Data == "body" || e.Data == "html") {
 			continue
 		}
-		if !r.complete && (dom.Attr(e, "class") != "" || dom.Attr(e, "id") != "") || r.paintedBySheet(e) {
+		if !r.complete && (dom.Attr(e, "class") != "" || dom.Attr(e, "id") != "") ||
+			r.paintedBySheet(e) || r.ownEffect(e) || r.complete && besidePicture(e) {
 			return false
 		}
 	}
 	return !r.recoloured(n, c)
+}
+
+// pictures are the elements that show a picture a text may be laid over.
+var pictures = map[string]bool{"img": true, "picture": true, "video": true, "canvas": true, "svg": true, "iframe": true, "object": true, "embed": true}
+
+// besidePicture reports whether a sibling of e shows a picture, which
+// the page may lay e's text over (a hero's <img> positioned under its
+// heading).
+func besidePicture(e *html.Node) bool {
+	for s := e.Parent.FirstChild; s != nil; s = s.NextSibling {
+		if s != e && s.Type == html.ElementNode && pictures[s.Data] {
+			return true
+		}
+	}
+	return false
 }
 
 // recoloured reports whether an element inside n shows its text in a
@@ -94,7 +123,7 @@ func (r *Rules) recoloured(n *html.Node, c string) bool {
 				return true
 			}
 		}
-		own := r.ownColor(d)
+		own, _ := r.ownColor(d)
 		if own == "" {
 			own = r.cascadedColour(d)
 		}
@@ -113,8 +142,9 @@ type painted struct {
 }
 
 // backdrop returns the background colour n's nearest ancestor declares in
-// its style or bgcolor attribute, as canonicalColor writes it, and that
-// ancestor; "" when none does. An image or a gradient is a background
+// its style or bgcolor attribute (or, on a complete page, the stylesheets
+// give it), as canonicalColor writes it, and that ancestor; "" when none
+// does. An image or a gradient is a background
 // too, whose colour matches none. Each element's answer is kept for the
 // page.
 func (r *Rules) backdrop(n *html.Node) (string, *html.Node) {
@@ -129,7 +159,11 @@ func (r *Rules) backdrop(n *html.Node) (string, *html.Node) {
 			break
 		}
 		path = append(path, a)
-		if c := r.ownBackground(a); c != "" {
+		c := r.ownBackground(a)
+		if c == "" && r.complete {
+			c = r.winningBackground(a) // the sheets are all the page's CSS
+		}
+		if c != "" {
 			found = painted{c, a}
 			// a is its own answer's start: what lies behind a's children
 			path = path[:len(path)-1]
@@ -145,9 +179,13 @@ func (r *Rules) backdrop(n *html.Node) (string, *html.Node) {
 // ownBackground returns the background n's style or bgcolor attribute
 // declares, or "" for none, transparent or one that defers to its parent.
 func (r *Rules) ownBackground(n *html.Node) string {
-	c := background(r.styleOf(n, "background"))
+	d := r.styleOf(n, "background")
+	c := background(d)
+	if noBackground(c) && !noBackground(d["background-image"]) {
+		c = unknownPaint // a picture or a gradient, whose colour matches none
+	}
 	if c == "" {
-		c = asciiLower(strings.TrimSpace(dom.Attr(n, "bgcolor")))
+		c = legacyColour(asciiLower(strings.TrimSpace(dom.Attr(n, "bgcolor"))))
 	}
 	if noBackground(c) {
 		return ""
@@ -163,59 +201,4 @@ func noBackground(c string) bool {
 		return true
 	}
 	return false
-}
-
-// sheetPaint is a rule of the page's stylesheets that gives elements a
-// background.
-type sheetPaint struct {
-	sel    cascadia.Sel
-	colour string
-	page   bool // its selector is body or html
-}
-
-// pageBackdrop returns the background colour the stylesheets give the
-// page's <body> or <html>, or "".
-func (r *Rules) pageBackdrop() string {
-	colour := ""
-	for _, p := range r.paints() {
-		if p.page {
-			colour = p.colour
-		}
-	}
-	return colour
-}
-
-// paintedBySheet reports whether a rule of the stylesheets gives n a
-// background.
-func (r *Rules) paintedBySheet(n *html.Node) bool {
-	for _, p := range r.paints() {
-		if r.match(p.sel, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// paints returns the rules of the stylesheets, outside at-rules but those
-// that apply on every screen, that give elements a background, read once
-// for the page when first needed.
-func (r *Rules) paints() []sheetPaint {
-	if r.painted {
-		return r.paintRules
-	}
-	r.painted = true
-	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, []string{"background"}, startsName, func(rule declared) {
-		colour := background(rule.decls)
-		if noBackground(colour) {
-			return
-		}
-		for _, text := range rule.selectors {
-			if sel, ok := parseSelector(text); ok {
-				page := asciiLower(strings.TrimSpace(text))
-				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, colour: canonicalColor(colour), page: page == "body" || page == "html"})
-			}
-		}
-	})
-	return r.paintRules
 }

@@ -75,11 +75,9 @@ func (r *Rules) hidesAsInherited(n *html.Node, written map[string]string) (hidde
 // varSetting is a rule of the page's stylesheets that sets a custom
 // property.
 type varSetting struct {
-	sel       cascadia.Sel
-	spec      cascadia.Specificity
-	order     int
-	important bool
-	value     string
+	sel cascadia.Sel
+	precedence
+	value string
 }
 
 // inherited is a custom property's value on an element, as found.
@@ -136,8 +134,7 @@ func (r *Rules) setOn(n *html.Node, name string) (string, bool) {
 		if !r.match(s.sel, n) {
 			continue
 		}
-		if best == nil || s.important != best.important && s.important ||
-			s.important == best.important && (best.spec.Less(s.spec) || best.spec == s.spec && best.order < s.order) {
+		if best == nil || s.outranks(best.precedence) {
 			best = &r.settings[name][i]
 		}
 	}
@@ -162,7 +159,7 @@ func (r *Rules) varSettings(name string) []varSetting {
 		}
 		for _, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
-				found = append(found, varSetting{sel: sel, spec: sel.Specificity(), order: rule.order, important: rule.important, value: value})
+				found = append(found, varSetting{sel: sel, precedence: r.precedenceOf(rule, sel), value: value})
 			}
 		}
 	})

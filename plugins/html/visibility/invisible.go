@@ -480,10 +480,7 @@ func invisibleBy(n *html.Node, rules *Rules) string {
 		}
 		return "rule " + strconv.Itoa(i)
 	}
-	c := rules.ownColor(n)
-	if c == "" {
-		c = rules.sheetColour(n)
-	}
+	c := rules.textColour(n)
 	if c != "" && rules.paintedAs(n, c) {
 		return "colour " + c
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/plugins/html/internal/dom"
 	"golang.org/x/net/html"
 )
 
@@ -18,10 +19,8 @@ import (
 // sheetColourRule is a rule of the page's stylesheets that sets the
 // colour of elements' text.
 type sheetColourRule struct {
-	sel       cascadia.Sel
-	spec      cascadia.Specificity
-	order     int
-	important bool
+	sel cascadia.Sel
+	precedence
 	// value is the colour as the rule wrote it, lower-cased: a var() in
 	// it is read for each element (colourOn); colour the same as
 	// canonicalColor writes it, when it reads no var().
@@ -42,6 +41,23 @@ func (r *Rules) colourOn(n *html.Node, rule *sheetColourRule) string {
 // white is the background of a page nothing paints, as canonicalColor
 // writes it.
 var white = canonicalColor("white")
+
+// textColour returns the colour of n's text as canonicalColor writes it,
+// or "": on a complete page, an !important rule of the stylesheets over a
+// style that is not; else n's style or <font color>; else the
+// stylesheets' (sheetColour).
+func (r *Rules) textColour(n *html.Node) string {
+	own, important := r.ownColor(n)
+	if own != "" && !important && r.complete {
+		if c := r.cascaded(n, true); c != "" {
+			return c
+		}
+	}
+	if own != "" {
+		return own
+	}
+	return r.sheetColour(n)
+}
 
 // sheetColour returns the colour the stylesheets of a complete page give
 // n's text, as canonicalColor writes it, when a rule of theirs matches n
@@ -71,7 +87,11 @@ func (r *Rules) sheetColour(n *html.Node) string {
 
 // cascadedColour returns the colour the winning rule of a complete page's
 // stylesheets gives n's text, or "" when none sets it.
-func (r *Rules) cascadedColour(n *html.Node) string {
+func (r *Rules) cascadedColour(n *html.Node) string { return r.cascaded(n, false) }
+
+// cascaded is cascadedColour, among the !important rules alone when
+// importantOnly.
+func (r *Rules) cascaded(n *html.Node, importantOnly bool) string {
 	if !r.complete {
 		return ""
 	}
@@ -79,11 +99,10 @@ func (r *Rules) cascadedColour(n *html.Node) string {
 	var best *sheetColourRule
 	for i := range rules {
 		rule := &rules[i]
-		if !r.match(rule.sel, n) {
+		if importantOnly && !rule.important || !r.match(rule.sel, n) {
 			continue
 		}
-		if best == nil || rule.important && !best.important ||
-			rule.important == best.important && (best.spec.Less(rule.spec) || best.spec == rule.spec && best.order < rule.order) {
+		if best == nil || rule.outranks(best.precedence) {
 			best = rule
 		}
 	}
@@ -94,17 +113,25 @@ func (r *Rules) cascadedColour(n *html.Node) string {
 }
 
 // isBackground reports whether c is a colour the page may paint behind
-// text: the page's own or a background a rule gives.
+// text: the page's own, a background a rule gives, or one a style or a
+// bgcolor attribute declares.
 func (r *Rules) isBackground(c string) bool {
 	if r.backgrounds == nil {
 		page := r.pageBackdrop()
-		if page == "" {
+		if page == "" && !r.darkScheme {
 			page = white
 		}
 		r.backgrounds = map[string]bool{page: true}
 		for _, p := range r.paints() {
 			r.backgrounds[p.colour] = true
 		}
+		for e := range r.root.Descendants() {
+			if e.Type == html.ElementNode && (dom.HasAttr(e, "bgcolor") || strings.Contains(asciiLower(dom.Attr(e, "style")), "background")) {
+				r.backgrounds[r.ownBackground(e)] = true
+			}
+		}
+		delete(r.backgrounds, "")
+		delete(r.backgrounds, unknownPaint)
 	}
 	return r.backgrounds[c]
 }
@@ -130,7 +157,7 @@ func (r *Rules) colourRules() []sheetColourRule {
 		}
 		for _, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
-				r.colourRuleList = append(r.colourRuleList, sheetColourRule{sel: sel, spec: sel.Specificity(), order: rule.order, important: rule.important, value: value, colour: colour})
+				r.colourRuleList = append(r.colourRuleList, sheetColourRule{sel: sel, precedence: r.precedenceOf(rule, sel), value: value, colour: colour})
 			}
 		}
 	})

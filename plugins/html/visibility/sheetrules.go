@@ -193,20 +193,30 @@ type Rules struct {
 	// are the elements' depths, kept as found.
 	cost   int
 	depths map[*html.Node]int
-	// complete is set when the page links no stylesheet and its sheets
-	// import none: what they say is all the CSS the page has
-	// (backdrop.go).
-	complete bool
+	// root is the page's.
+	root *html.Node
+	// complete is set when the page loads no stylesheet and no script
+	// that may restyle it: what its sheets say is all the CSS it has;
+	// darkScheme when it asks for a dark colour scheme, whose unpainted
+	// page is not white (complete.go).
+	complete, darkScheme bool
+	// layers are each sheet's @layer blocks, read when first needed
+	// (cascade.go).
+	layers [][][2]int
+	// pageColour is the page's background, read once pageRead (paints.go).
+	pageColour string
+	pageRead   bool
 }
 
 // PageRules returns the page's own <style> rules that make text
 // invisible.
 func PageRules(root *html.Node) *Rules {
 	var sheets []string
-	linked := false
-	for _, el := range dom.Matching(root, func(n *html.Node) bool { return n.Data == "style" || loadsStylesheet[n.Data] }) {
+	restyled, dark := false, false
+	for _, el := range dom.Matching(root, func(n *html.Node) bool { return n.Data == "style" || restylers[n.Data] }) {
 		if el.Data != "style" {
-			linked = linked || loadsStylesheet[el.Data] && namesStylesheet(el)
+			restyled = restyled || restyles(el)
+			dark = dark || asksDarkScheme(el)
 			continue
 		}
 		for c := el.FirstChild; c != nil; c = c.NextSibling {
@@ -215,7 +225,7 @@ func PageRules(root *html.Node) *Rules {
 			}
 		}
 	}
-	r := &Rules{raw: sheets, sheets: make([]string, len(sheets)), complete: !linked}
+	r := &Rules{root: root, raw: sheets, sheets: make([]string, len(sheets)), complete: !restyled, darkScheme: dark}
 	if len(sheets) == 0 {
 		return r
 	}
@@ -234,7 +244,8 @@ func PageRules(root *html.Node) *Rules {
 	r.lower = make([]string, len(r.sheets))
 	for i, sheet := range r.sheets {
 		r.lower[i] = asciiLower(sheet)
-		r.complete = r.complete && !strings.Contains(r.lower[i], "@import")
+		r.complete = r.complete && !importsSheet(r.lower[i])
+		r.darkScheme = r.darkScheme || declaresDarkScheme(r.lower[i])
 	}
 	counts := map[string]int{}
 	declaringRules(r.sheets, r.lower, hintWords, invisibleHint, func(d declared) {
@@ -261,39 +272,12 @@ func PageRules(root *html.Node) *Rules {
 	return r
 }
 
-// loadsStylesheet are the elements by which a page loads a stylesheet
-// sift does not read: a <link>, or a script or a <noscript> that writes
-// one (a preload's onload turning it into a stylesheet, a loader's
-// createElement('link')).
-var loadsStylesheet = map[string]bool{"link": true, "script": true, "noscript": true}
-
-// namesStylesheet reports whether el's attributes or text name a
-// stylesheet or a .css file.
-func namesStylesheet(el *html.Node) bool {
-	names := func(s string) bool {
-		s = asciiLower(s)
-		return strings.Contains(s, "stylesheet") || strings.Contains(s, ".css") || s == "style"
-	}
-	for _, a := range el.Attr {
-		if names(a.Val) {
-			return true
-		}
-	}
-	for c := el.FirstChild; c != nil; c = c.NextSibling {
-		if c.Type == html.TextNode && names(c.Data) {
-			return true
-		}
-	}
-	return false
-}
-
 // maxMatchCost bounds what reading one page's styles may cost: a
 // selector match walks up to the element's ancestors, so each is weighed
 // by the element's depth, and a page of many rules over a deep tree costs
 // rules × elements × depth (a thousand descendant rules over a tree 200
 // deep took 13.5 s). The three development sets' pages cost at most
-// 7.9 million (WCXB-dev; 1.9 million at the 99th
-// percentile).
+// 4.6 million (1.1 million at the 99th percentile; 2026-12-07).
 const maxMatchCost = 50_000_000
 
 // ErrTooCostly is returned for a page whose styles would cost more than

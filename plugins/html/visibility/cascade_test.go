@@ -1,0 +1,54 @@
+package visibility
+
+import (
+	"testing"
+
+	"github.com/andybalholm/cascadia"
+)
+
+// TestOutranks: importance, then layers (reversed for important
+// declarations), then specificity, then order decide the cascade.
+func TestOutranks(t *testing.T) {
+	low, high := cascadia.Specificity{0, 1, 0}, cascadia.Specificity{0, 2, 0}
+	for _, tc := range []struct {
+		name string
+		p, q precedence
+		want bool
+	}{
+		{"important over more specific", precedence{important: true, spec: low}, precedence{spec: high, order: 9}, true},
+		{"unlayered over a more specific layered", precedence{spec: low}, precedence{layered: true, spec: high, order: 9}, true},
+		{"important layered over important unlayered", precedence{important: true, layered: true, spec: low}, precedence{important: true, spec: high}, true},
+		{"more specific", precedence{spec: high}, precedence{spec: low, order: 9}, true},
+		{"later at equal specificity", precedence{spec: low, order: 2}, precedence{spec: low, order: 1}, true},
+		{"earlier at equal specificity", precedence{spec: low, order: 1}, precedence{spec: low, order: 2}, false},
+	} {
+		if got := tc.p.outranks(tc.q); got != tc.want {
+			t.Errorf("%s: outranks = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestLayerBlocks: @layer blocks are found, statements naming layers and
+// unclosed blocks too.
+func TestLayerBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		sheet string
+		want  [][2]int
+	}{
+		{"@layer a, b; .x{}", nil},
+		{"@layer a { .x{} } .y{}", [][2]int{{0, 17}}},
+		{"@layer a { .x{ } @layer b { .y{} } }", [][2]int{{0, 36}}},
+		{"@layer { .x{", [][2]int{{0, 12}}},
+	} {
+		got := layerBlocks(tc.sheet)
+		if len(got) != len(tc.want) {
+			t.Errorf("layerBlocks(%q) = %v, want %v", tc.sheet, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("layerBlocks(%q) = %v, want %v", tc.sheet, got, tc.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package visibility
+
+import (
+	"strings"
+
+	"github.com/andybalholm/cascadia"
+	"github.com/siftd/sift/plugins/html/internal/dom"
+	"golang.org/x/net/html"
+)
+
+// What the page's stylesheets paint around text: a background, a colour
+// or another (a picture, a gradient, a custom property's), or an effect
+// through which a text coloured as what lies behind it still shows (a
+// shadow or a stroke around its letters, a blend, a filter, a border
+// image). backdrop.go compares colours with the first; any of them on an
+// element between a text and its backdrop means sift does not know what
+// the text lies on, and believes it seen.
+
+// unknownPaint stands for a background whose colour sift does not know:
+// it equals no colour.
+const unknownPaint = "?"
+
+// effectProperties are the properties besides a background by which a
+// page paints over or around an element's text.
+var effectProperties = []string{"box-shadow", "border-image", "text-shadow", "-webkit-text-stroke", "text-stroke", "mix-blend-mode", "filter", "backdrop-filter"}
+
+// paintProperties are the properties a rule or a style paints with.
+var paintProperties = append([]string{"background"}, effectProperties...)
+
+// sheetPaint is a rule of the page's stylesheets that paints elements.
+type sheetPaint struct {
+	sel cascadia.Sel
+	precedence
+	// colour is the background's, as canonicalColor writes it, or
+	// unknownPaint; "" for a rule that paints with an effect alone.
+	colour string
+}
+
+// paints returns the rules of the stylesheets, outside at-rules but those
+// that apply on every screen, that paint elements, read once for the page
+// when first needed.
+func (r *Rules) paints() []sheetPaint {
+	if r.painted {
+		return r.paintRules
+	}
+	r.painted = true
+	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
+	declaringRules(r.sheets, r.lower, paintProperties, startsName, func(rule declared) {
+		colour, paints := ruleBackground(rule)
+		if !paints && !hasEffect(rule.raw) {
+			return
+		}
+		for _, text := range rule.selectors {
+			if sel, ok := parseSelector(text); ok {
+				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, sel), colour: colour})
+			}
+		}
+	})
+	return r.paintRules
+}
+
+// ruleBackground returns the background colour a rule paints, as
+// canonicalColor writes it (unknownPaint for a picture, a gradient or a
+// custom property the rule does not set), and whether it paints one.
+func ruleBackground(rule declared) (string, bool) {
+	if c := background(rule.decls); !noBackground(c) {
+		return canonicalColor(c), true
+	}
+	// A var() the rule does not set was read as its fallback, often none.
+	if c := background(rule.raw); !noBackground(c) || !noBackground(rule.raw["background-image"]) {
+		return unknownPaint, true
+	}
+	return "", false
+}
+
+// hasEffect reports whether declarations paint with an effect of
+// effectProperties.
+func hasEffect(d map[string]string) bool {
+	for _, p := range effectProperties {
+		if v, ok := d[p]; ok && !noEffect(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// noEffect reports whether an effect property's value paints nothing.
+func noEffect(v string) bool {
+	switch strings.TrimSpace(v) {
+	case "", "none", "normal", "initial", "unset", "inherit", "0":
+		return true
+	}
+	return false
+}
+
+// ownEffect reports whether n's inline style paints with an effect.
+func (r *Rules) ownEffect(n *html.Node) bool {
+	style := asciiLower(dom.Attr(n, "style"))
+	for _, p := range effectProperties {
+		if strings.Contains(style, p) {
+			return hasEffect(Declarations(style))
+		}
+	}
+	return false
+}
+
+// paintedBySheet reports whether a rule of the stylesheets paints n.
+func (r *Rules) paintedBySheet(n *html.Node) bool {
+	for _, p := range r.paints() {
+		if r.match(p.sel, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// pageBackdrop returns the background colour the stylesheets give the
+// page's <body>, else its <html> (unknownPaint for one sift cannot
+// tell), or "": the rule that wins the cascade for the element among
+// those that paint a background, whatever its selector (".dark", ":root",
+// "[data-theme=dark] body").
+func (r *Rules) pageBackdrop() string {
+	if r.pageRead {
+		return r.pageColour
+	}
+	r.pageRead = true
+	for _, tag := range []string{"body", "html"} {
+		for _, el := range dom.Matching(r.root, func(n *html.Node) bool { return n.Data == tag }) {
+			if c := r.winningBackground(el); c != "" {
+				r.pageColour = c
+				return c
+			}
+		}
+	}
+	return ""
+}
+
+// winningBackground returns the background colour of the rule that wins
+// the cascade for n among those that paint one, or "".
+func (r *Rules) winningBackground(n *html.Node) string {
+	var best *sheetPaint
+	paints := r.paints()
+	for i := range paints {
+		p := &paints[i]
+		if p.colour == "" || !r.match(p.sel, n) {
+			continue
+		}
+		if best == nil || p.outranks(best.precedence) {
+			best = p
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	return best.colour
+}
