@@ -28,7 +28,7 @@ import (
 // color> or its style's color, as canonicalColor writes it, or "", and
 // whether the style says !important.
 func (r *Rules) ownColor(n *html.Node) (string, bool) {
-	if c := r.styleOf(n, "color")["color"]; c != "" {
+	if c := textColourOf(r.styleOf(n, "color")); c != "" {
 		return canonicalColor(c), strings.HasSuffix(c, "important")
 	}
 	if n.Data == "font" {
@@ -66,8 +66,14 @@ func (r *Rules) styleOf(n *html.Node, property string) map[string]string {
 // paintedAs reports whether the colour of n's text, c, is the colour
 // behind it, and no element inside n shows its text in another.
 func (r *Rules) paintedAs(n *html.Node, c string) bool {
-	if r.ownBackground(n) != "" {
-		return false // on its own background, which invisibleDecls compares
+	own := r.ownBackground(n)
+	if own == "" && r.complete {
+		own = r.winningBackground(n)
+	}
+	if own != "" {
+		// On its own background: a text coloured as it, whose effects
+		// and insides show nothing else.
+		return own == c && !r.ownEffect(n) && !r.effectBySheet(n) && !r.recoloured(n, c)
 	}
 	behind, at := r.backdrop(n)
 	if behind == "" {
@@ -91,6 +97,15 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 	return !r.recoloured(n, c)
 }
 
+// inherits reports whether a colour value takes the parent's.
+func inherits(c string) bool {
+	switch c {
+	case "inherit", "currentcolor", "unset":
+		return true
+	}
+	return false
+}
+
 // pictures are the elements that show a picture a text may be laid over.
 var pictures = map[string]bool{"img": true, "picture": true, "video": true, "canvas": true, "svg": true, "iframe": true, "object": true, "embed": true}
 
@@ -108,8 +123,8 @@ func besidePicture(e *html.Node) bool {
 
 // recoloured reports whether an element inside n shows its text in a
 // colour other than c: its own, one the stylesheets give it, a
-// background of its own, or the browser's colours for links, marks and
-// controls.
+// background of its own of another colour, an effect, or the browser's
+// colours for links, marks and controls.
 func (r *Rules) recoloured(n *html.Node, c string) bool {
 	for d := range n.Descendants() {
 		if d.Type != html.ElementNode {
@@ -127,7 +142,13 @@ func (r *Rules) recoloured(n *html.Node, c string) bool {
 		if own == "" {
 			own = r.cascadedColour(d)
 		}
-		if own != "" && own != c || r.ownBackground(d) != "" || r.paintedBySheet(d) {
+		if own != "" && own != c && !inherits(own) || r.ownEffect(d) {
+			return true
+		}
+		if bg := r.ownBackground(d); bg != "" && bg != c {
+			return true
+		}
+		if r.paintedBySheet(d) && (!r.complete || r.winningBackground(d) != c || r.effectBySheet(d)) {
 			return true
 		}
 	}

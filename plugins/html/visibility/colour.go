@@ -17,6 +17,8 @@ import (
 var namedColors = map[string]string{
 	"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
 	"yellow": "#ffff00", "gray": "#808080", "grey": "#808080", "silver": "#c0c0c0", "whitesmoke": "#f5f5f5",
+	// the system colours of the light scheme a page is read in
+	"canvas": "#ffffff", "canvastext": "#000000",
 	"snow": "#fffafa", "ivory": "#fffff0", "navy": "#000080", "orange": "#ffa500", "purple": "#800080",
 }
 

@@ -60,28 +60,106 @@ func parseDeclarations(list string, value func([]css.Token) string) map[string]s
 // so did ":root { --h: none }" before ".n { display: var(--h) }"
 // (inherit.go). Values are as cssValue writes them, without spaces.
 func resolveVars(decls map[string]string, inherited func(name string) (string, bool)) {
-	for name, value := range decls {
-		for range 4 { // a custom property may name another, or itself
-			i := strings.Index(value, "var(--")
-			if i < 0 {
-				break
-			}
-			end := strings.IndexByte(value[i:], ')')
-			if end < 0 {
-				break
-			}
-			ref, fallback, _ := strings.Cut(value[i+len("var("):i+end], ",")
-			sub, ok := decls[ref]
-			if !ok && inherited != nil {
-				sub, ok = inherited(ref)
-			}
-			if !ok {
-				sub = fallback
-			}
-			value = value[:i] + customValue(sub) + value[i+end+1:]
+	lookup := func(ref string) (string, bool) {
+		if v, ok := decls[ref]; ok {
+			return v, v != invalidVar
 		}
-		decls[name] = value
+		if inherited != nil {
+			return inherited(ref)
+		}
+		return "", false
 	}
+	invalid := false
+	for name, value := range decls {
+		if !strings.Contains(value, "var(") {
+			continue
+		}
+		budget := maxVarSubstitutions
+		seen := map[string]bool{name: true}
+		v, ok := substituteVars(value, lookup, seen, &budget)
+		if !ok {
+			// Invalid, as a browser finds it: a custom property that reads
+			// it takes its fallback, a property is not set.
+			v, invalid = invalidVar, true
+		}
+		decls[name] = v
+	}
+	if invalid {
+		for name, v := range decls {
+			if v == invalidVar {
+				decls[name] = ""
+			}
+		}
+	}
+}
+
+// invalidVar marks a declaration resolveVars found invalid while it
+// resolves the others.
+const invalidVar = "\x00invalid"
+
+// maxVarSubstitutions bounds the var() one value is written out with, and
+// maxVarLength the length it may grow to: a custom property naming the
+// one before it twice, forty deep, is 2^40 long written out. Past either,
+// the value is invalid.
+const (
+	maxVarSubstitutions = 256
+	maxVarLength        = 4096
+)
+
+// substituteVars writes each var(--name) or var(--name, fallback) in value
+// as the custom property lookup finds, itself written out, else as its
+// fallback: a property unset, naming itself through others (seen holds
+// those being written out), or invalid takes the fallback, and without
+// one the whole value is invalid (ok false).
+func substituteVars(value string, lookup func(string) (string, bool), seen map[string]bool, budget *int) (string, bool) {
+	var b strings.Builder
+	for {
+		i := strings.Index(value, "var(")
+		if i < 0 {
+			b.WriteString(value)
+			return b.String(), b.Len() <= maxVarLength
+		}
+		end := closingParen(value, i+len("var("))
+		if *budget--; end < 0 || *budget < 0 {
+			return "", false
+		}
+		b.WriteString(value[:i])
+		ref, fallback, hasFallback := strings.Cut(value[i+len("var("):end], ",")
+		ref = strings.TrimSpace(ref)
+		sub, ok := "", false
+		if raw, found := lookup(ref); found && !seen[ref] {
+			seen[ref] = true
+			sub, ok = substituteVars(customValue(raw), lookup, seen, budget)
+			delete(seen, ref)
+		}
+		if !ok && hasFallback {
+			sub, ok = substituteVars(strings.TrimSpace(fallback), lookup, seen, budget)
+		}
+		if !ok {
+			return "", false
+		}
+		if b.WriteString(sub); b.Len() > maxVarLength {
+			return "", false
+		}
+		value = value[end+1:]
+	}
+}
+
+// closingParen returns the index of the parenthesis that closes the one
+// open before from in s, or -1.
+func closingParen(s string, from int) int {
+	depth := 1
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // customValue is a custom property's value as the declarations that read
@@ -110,7 +188,7 @@ func customValue(raw string) string {
 
 // styleHints are the properties invisibleDecls reads: a style naming none
 // of them is not parsed.
-var styleHints = []string{"opacity", "font", "color", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility", "position"}
+var styleHints = []string{"opacity", "font", "color", "text-fill", "clip", "transform", "scale", "translate", "text-indent", "height", "content-visibility", "position"}
 
 // InvisibleStyle reports whether an inline style makes its element's text
 // invisible in one of the ways invisibleDecls knows.
@@ -128,7 +206,7 @@ func InvisibleStyle(style string) bool {
 // invisible.
 func invisibleDecls(d map[string]string) bool {
 	return tinyFont(d["font-size"]) || tinyFont(d["font"]) || zeroOpacity(d["opacity"]) && !animated(d) ||
-		transparentColor(d["color"]) || sameColor(d["color"], background(d)) ||
+		transparentColor(textColourOf(d)) || sameColor(textColourOf(d), background(d)) ||
 		clippedAway(d["clip"], d["clip-path"]) || scaledAway(d["transform"]) || IsZero(d["scale"]) ||
 		filteredAway(d["filter"]) || translatedAway(d["transform"], d["translate"]) || edgeOn.MatchString(d["transform"]) ||
 		placedAway(d) ||

@@ -34,6 +34,25 @@ type sheetPaint struct {
 	// colour is the background's, as canonicalColor writes it, or
 	// unknownPaint; "" for a rule that paints with an effect alone.
 	colour string
+	// value is the background as the rule wrote it, when it reads a
+	// var(): its colour is read for each element (paintOn).
+	value string
+	// effect is set when the rule paints with an effect too.
+	effect bool
+}
+
+// paintOn returns the background colour p gives n: its colour, or the one
+// its var() has on n (unknownPaint when that is no colour).
+func (r *Rules) paintOn(n *html.Node, p *sheetPaint) string {
+	if p.value == "" {
+		return p.colour
+	}
+	decls := map[string]string{"background": p.value}
+	resolveVars(decls, func(name string) (string, bool) { return r.inheritedVar(n, name) })
+	if c := decls["background"]; !noBackground(c) {
+		return canonicalColor(c)
+	}
+	return unknownPaint
 }
 
 // paints returns the rules of the stylesheets, outside at-rules but those
@@ -47,12 +66,17 @@ func (r *Rules) paints() []sheetPaint {
 	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
 	declaringRules(r.sheets, r.lower, paintProperties, startsName, func(rule declared) {
 		colour, paints := ruleBackground(rule)
-		if !paints && !hasEffect(rule.raw) {
+		effect := hasEffect(rule.raw)
+		if !paints && !effect {
 			return
+		}
+		value := ""
+		if colour == unknownPaint && strings.Contains(background(rule.raw), "var(") {
+			value = background(rule.spaced())
 		}
 		for _, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
-				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, sel), colour: colour})
+				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, sel), colour: colour, value: value, effect: effect})
 			}
 		}
 	})
@@ -99,6 +123,17 @@ func (r *Rules) ownEffect(n *html.Node) bool {
 	for _, p := range effectProperties {
 		if strings.Contains(style, p) {
 			return hasEffect(Declarations(style))
+		}
+	}
+	return false
+}
+
+// effectBySheet reports whether a rule of the stylesheets paints n with an
+// effect.
+func (r *Rules) effectBySheet(n *html.Node) bool {
+	for _, p := range r.paints() {
+		if p.effect && r.match(p.sel, n) {
+			return true
 		}
 	}
 	return false
@@ -152,5 +187,5 @@ func (r *Rules) winningBackground(n *html.Node) string {
 	if best == nil {
 		return ""
 	}
-	return best.colour
+	return r.paintOn(n, best)
 }

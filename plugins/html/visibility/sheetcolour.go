@@ -38,6 +38,16 @@ func (r *Rules) colourOn(n *html.Node, rule *sheetColourRule) string {
 	return canonicalColor(decls["color"])
 }
 
+// textColourOf returns the colour declarations give text:
+// -webkit-text-fill-color, which paints the letters over color in every
+// engine, else color; "" for neither.
+func textColourOf(d map[string]string) string {
+	if fill := strings.TrimSpace(d["-webkit-text-fill-color"]); fill != "" && fill != "currentcolor" {
+		return fill
+	}
+	return strings.TrimSpace(d["color"])
+}
+
 // white is the background of a page nothing paints, as canonicalColor
 // writes it.
 var white = canonicalColor("white")
@@ -122,8 +132,17 @@ func (r *Rules) isBackground(c string) bool {
 			page = white
 		}
 		r.backgrounds = map[string]bool{page: true}
-		for _, p := range r.paints() {
-			r.backgrounds[p.colour] = true
+		paints := r.paints()
+		htmlElement := r.root
+		if found := dom.Matching(r.root, func(n *html.Node) bool { return n.Data == "html" }); len(found) > 0 {
+			htmlElement = found[0]
+		}
+		for i := range paints {
+			r.backgrounds[paints[i].colour] = true
+			if paints[i].value != "" {
+				// a custom property's colour, as the page's root sets it
+				r.backgrounds[r.paintOn(htmlElement, &paints[i])] = true
+			}
 		}
 		for e := range r.root.Descendants() {
 			if e.Type == html.ElementNode && (dom.HasAttr(e, "bgcolor") || strings.Contains(asciiLower(dom.Attr(e, "style")), "background")) {
@@ -146,8 +165,8 @@ func (r *Rules) colourRules() []sheetColourRule {
 	r.coloured = true
 	// "color" as a property of its own, not the end of border-color
 	colourWord := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, []string{"color"}, colourWord, func(rule declared) {
-		value := asciiLower(strings.TrimSpace(rule.raw["color"]))
+	declaringRules(r.sheets, r.lower, []string{"color", "-webkit-text-fill-color"}, colourWord, func(rule declared) {
+		value := textColourOf(rule.spaced())
 		if value == "" {
 			return
 		}

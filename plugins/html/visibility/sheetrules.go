@@ -311,6 +311,20 @@ func (r *Rules) depth(n *html.Node) int {
 	return d
 }
 
+// spaced returns the rule's declarations, each value's blanks kept as one
+// space and lower-cased ("rgb(255 255 255/var(--o))", which the rules'
+// own reading writes "rgb(255255255/var(--o))"), var() unresolved.
+func (d declared) spaced() map[string]string {
+	block := d.text
+	if i := strings.IndexByte(block, '{'); i >= 0 {
+		block = block[i+1:]
+	}
+	if i := strings.LastIndexByte(block, '}'); i >= 0 {
+		block = block[:i]
+	}
+	return parseDeclarations(block, spacedValue)
+}
+
 // asciiLower lower-cases the ASCII letters of s alone, byte by byte, so
 // that offsets in the result are offsets in s, invalid UTF-8 included
 // (strings.Map wrote each stray byte as a three-byte U+FFFD, and a rule's
@@ -436,6 +450,7 @@ type declared struct {
 	decls, raw map[string]string
 	order      int // its sheet's index << 32 | its offset there
 	important  bool
+	text       string // the rule as the page wrote it
 }
 
 // written returns the rule's declarations as the page wrote them when one
@@ -481,7 +496,7 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 				continue
 			}
 			rule := declared{selectors: expandEach(texts), decls: decls, raw: decls, order: i<<32 | span[0],
-				important: strings.Contains(text[span[0]:span[1]], "!important")}
+				important: strings.Contains(text[span[0]:span[1]], "!important"), text: sheets[i][span[0]:span[1]]}
 			if readsVar(decls) {
 				rule.raw = maps.Clone(decls)
 			}
