@@ -76,6 +76,7 @@ func (r *Rules) paints() []sheetPaint {
 		}
 		for _, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
+				r.paintIndex.add(len(r.paintRules), text)
 				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, sel), colour: colour, value: value, effect: effect})
 			}
 		}
@@ -131,22 +132,23 @@ func (r *Rules) ownEffect(n *html.Node) bool {
 // effectBySheet reports whether a rule of the stylesheets paints n with an
 // effect.
 func (r *Rules) effectBySheet(n *html.Node) bool {
-	for _, p := range r.paints() {
-		if p.effect && r.match(p.sel, n) {
-			return true
-		}
-	}
-	return false
+	return r.paintsMatching(n, func(p *sheetPaint) bool { return p.effect })
 }
 
 // paintedBySheet reports whether a rule of the stylesheets paints n.
 func (r *Rules) paintedBySheet(n *html.Node) bool {
-	for _, p := range r.paints() {
-		if r.match(p.sel, n) {
-			return true
-		}
-	}
-	return false
+	return r.paintsMatching(n, func(*sheetPaint) bool { return true })
+}
+
+// paintsMatching reports whether a rule of the stylesheets that is wanted
+// paints n.
+func (r *Rules) paintsMatching(n *html.Node, wanted func(*sheetPaint) bool) bool {
+	paints, found := r.paints(), false
+	r.paintIndex.each(n, func(i int) bool {
+		found = wanted(&paints[i]) && r.match(paints[i].sel, n)
+		return !found
+	})
+	return found
 }
 
 // pageBackdrop returns the background colour the stylesheets give the
@@ -175,15 +177,12 @@ func (r *Rules) pageBackdrop() string {
 func (r *Rules) winningBackground(n *html.Node) string {
 	var best *sheetPaint
 	paints := r.paints()
-	for i := range paints {
-		p := &paints[i]
-		if p.colour == "" || !r.match(p.sel, n) {
-			continue
-		}
-		if best == nil || p.outranks(best.precedence) {
+	r.paintIndex.each(n, func(i int) bool {
+		if p := &paints[i]; p.colour != "" && (best == nil || p.outranks(best.precedence)) && r.match(p.sel, n) {
 			best = p
 		}
-	}
+		return true
+	})
 	if best == nil {
 		return ""
 	}

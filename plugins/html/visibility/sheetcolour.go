@@ -79,16 +79,14 @@ func (r *Rules) sheetColour(n *html.Node) string {
 	}
 	rules := r.colourRules()
 	candidate := false
-	for i := range rules {
+	r.colourIndex.each(n, func(i int) bool {
 		rule := &rules[i]
 		if rule.colour != "" && !r.isBackground(rule.colour) {
-			continue // a colour no background of the page has, whatever n is
+			return true // a colour no background of the page has, whatever n is
 		}
-		if r.match(rule.sel, n) && r.isBackground(r.colourOn(n, rule)) {
-			candidate = true
-			break
-		}
-	}
+		candidate = r.match(rule.sel, n) && r.isBackground(r.colourOn(n, rule))
+		return !candidate
+	})
 	if !candidate {
 		return ""
 	}
@@ -107,15 +105,13 @@ func (r *Rules) cascaded(n *html.Node, importantOnly bool) string {
 	}
 	rules := r.colourRules()
 	var best *sheetColourRule
-	for i := range rules {
+	r.colourIndex.each(n, func(i int) bool {
 		rule := &rules[i]
-		if importantOnly && !rule.important || !r.match(rule.sel, n) {
-			continue
-		}
-		if best == nil || rule.outranks(best.precedence) {
+		if (!importantOnly || rule.important) && (best == nil || rule.outranks(best.precedence)) && r.match(rule.sel, n) {
 			best = rule
 		}
-	}
+		return true
+	})
 	if best == nil {
 		return ""
 	}
@@ -176,6 +172,7 @@ func (r *Rules) colourRules() []sheetColourRule {
 		}
 		for _, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
+				r.colourIndex.add(len(r.colourRuleList), text)
 				r.colourRuleList = append(r.colourRuleList, sheetColourRule{sel: sel, precedence: r.precedenceOf(rule, sel), value: value, colour: colour})
 			}
 		}

@@ -180,12 +180,14 @@ type Rules struct {
 	// painted, and backdrops what lies behind the elements asked about
 	// (backdrop.go).
 	paintRules []sheetPaint
+	paintIndex subjectIndex
 	painted    bool
 	backdrops  map[*html.Node]painted
 	// colourRuleList are the rules that colour text, read once coloured
 	// (sheetcolour.go), and backgrounds the colours the page may paint
 	// behind them.
 	colourRuleList []sheetColourRule
+	colourIndex    subjectIndex
 	coloured       bool
 	backgrounds    map[string]bool
 	// cost counts the selector matches read for the page, each weighed
