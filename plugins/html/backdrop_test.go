@@ -83,6 +83,8 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"the letters filled in another colour", `.t { color: #fff; -webkit-text-fill-color: #222 }`, ``, `<p class="t">W</p>`, false},
 		{"the system colour of the page", ``, ``, `<p style="color: Canvas">W</p>`, true},
 		{"a class written with an escape", `.n\31{color:#fff}`, ``, `<p class="n1">W</p>`, true},
+		{"a rule under :where() loses to an element's", `p { color: #222 } :where(.t) { color: #fff }`, ``, `<p class="t">W</p>`, false},
+		{"a rule under :where() wins over an earlier one as specific", `:where(p) { color: #222 } :where(.t) { color: #fff }`, ``, `<p class="t">W</p>`, true},
 		{"a link inside, in the browser's colour", ``, ` bgcolor="#fff"`, `<p style="color:#fff">See <a href="/w">W</a></p>`, false},
 		{"a custom property of the root", `:root { --paper: #fff } body { background: #fff }`, ``, `<p><span style="color: var(--paper)">W</span></p>`, true},
 		{"a custom property set on an ancestor", ``, ``, `<div style="background:#fafafa; --ink: #fafafa"><p style="color: var(--ink)">W</p></div>`, true},

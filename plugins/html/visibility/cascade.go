@@ -35,9 +35,40 @@ func (p precedence) outranks(q precedence) bool {
 	return p.order > q.order
 }
 
-// precedenceOf returns the precedence of rule under sel.
-func (r *Rules) precedenceOf(rule declared, sel cascadia.Sel) precedence {
-	return precedence{important: rule.important, layered: r.inLayer(rule.order), spec: sel.Specificity(), order: rule.order}
+// precedenceOf returns the precedence of rule under its k-th selector,
+// sel.
+func (r *Rules) precedenceOf(rule declared, k int, sel cascadia.Sel) precedence {
+	return precedence{important: rule.important, layered: r.inLayer(rule.order), spec: specificity(rule.origins[k], sel), order: rule.order}
+}
+
+// specificity returns the specificity of sel, written out from origin:
+// what stands in a :where() counts for nothing (".prose :where(p)" is as
+// specific as ".prose", ":where(.t)" as "*"), though written out it is a
+// selector of its own.
+func specificity(origin string, sel cascadia.Sel) cascadia.Specificity {
+	lower := asciiLower(origin)
+	if !strings.Contains(lower, ":where(") {
+		return sel.Specificity()
+	}
+	for {
+		i := strings.Index(lower, ":where(")
+		if i < 0 {
+			break
+		}
+		end := closingParen(lower, i+len(":where("))
+		if end < 0 {
+			return sel.Specificity()
+		}
+		lower = lower[:i] + lower[end+1:]
+	}
+	rest := strings.Trim(lower, " >+~")
+	if rest == "" {
+		return cascadia.Specificity{}
+	}
+	if s, ok := parseSelector(rest); ok {
+		return s.Specificity()
+	}
+	return sel.Specificity()
 }
 
 // inLayer reports whether the rule at order (its sheet's index << 32 | its

@@ -52,3 +52,26 @@ func TestLayerBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecificityOfWhere: what stands in a :where() counts for nothing.
+func TestSpecificityOfWhere(t *testing.T) {
+	for _, tc := range []struct {
+		origin, written string
+		want            cascadia.Specificity
+	}{
+		{".t", ".t", cascadia.Specificity{0, 1, 0}},
+		{":where(.t)", ".t", cascadia.Specificity{}},
+		{".prose :where(p)", ".prose p", cascadia.Specificity{0, 1, 0}},
+		{"p:where(.a, .b)", "p.a", cascadia.Specificity{0, 0, 1}},
+		{":where(.a) > .b", ".a > .b", cascadia.Specificity{0, 1, 0}},
+		{"#x :is(.a)", "#x .a", cascadia.Specificity{1, 1, 0}},
+	} {
+		sel, ok := parseSelector(tc.written)
+		if !ok {
+			t.Fatalf("%q does not parse", tc.written)
+		}
+		if got := specificity(tc.origin, sel); got != tc.want {
+			t.Errorf("specificity(%q) = %v, want %v", tc.origin, got, tc.want)
+		}
+	}
+}

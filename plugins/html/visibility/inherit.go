@@ -157,9 +157,9 @@ func (r *Rules) varSettings(name string) []varSetting {
 		if !set {
 			return
 		}
-		for _, text := range rule.selectors {
+		for k, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
-				found = append(found, varSetting{sel: sel, precedence: r.precedenceOf(rule, sel), value: value})
+				found = append(found, varSetting{sel: sel, precedence: r.precedenceOf(rule, k, sel), value: value})
 			}
 		}
 	})

@@ -74,10 +74,10 @@ func (r *Rules) paints() []sheetPaint {
 		if colour == unknownPaint && strings.Contains(background(rule.raw), "var(") {
 			value = background(rule.spaced())
 		}
-		for _, text := range rule.selectors {
+		for k, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
 				r.paintIndex.add(len(r.paintRules), text)
-				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, sel), colour: colour, value: value, effect: effect})
+				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, k, sel), colour: colour, value: value, effect: effect})
 			}
 		}
 	})

@@ -170,10 +170,10 @@ func (r *Rules) colourRules() []sheetColourRule {
 		if !strings.Contains(value, "var(") {
 			colour = canonicalColor(value)
 		}
-		for _, text := range rule.selectors {
+		for k, text := range rule.selectors {
 			if sel, ok := parseSelector(text); ok {
 				r.colourIndex.add(len(r.colourRuleList), text)
-				r.colourRuleList = append(r.colourRuleList, sheetColourRule{sel: sel, precedence: r.precedenceOf(rule, sel), value: value, colour: colour})
+				r.colourRuleList = append(r.colourRuleList, sheetColourRule{sel: sel, precedence: r.precedenceOf(rule, k, sel), value: value, colour: colour})
 			}
 		}
 	})

@@ -447,6 +447,7 @@ func showRules(sheets, lower []string) []showRule {
 // declared is a rule of a stylesheet as declaringRules reads it.
 type declared struct {
 	selectors []string // each selector, :is() and :where() written out
+	origins   []string // the selector each of selectors came from
 	// decls are its declarations, each var() resolved within them; raw
 	// the same as the page wrote them.
 	decls, raw map[string]string
@@ -497,7 +498,8 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 			if !readRule(sheets[i][span[0]:span[1]], func(t []css.Token) { texts = selectorTexts(t) }, func(name, value string) { decls[name] = value }) {
 				continue
 			}
-			rule := declared{selectors: expandEach(texts), decls: decls, raw: decls, order: i<<32 | span[0],
+			selectors, origins := expandWithOrigins(texts)
+			rule := declared{selectors: selectors, origins: origins, decls: decls, raw: decls, order: i<<32 | span[0],
 				important: strings.Contains(text[span[0]:span[1]], "!important"), text: sheets[i][span[0]:span[1]]}
 			if readsVar(decls) {
 				rule.raw = maps.Clone(decls)
@@ -671,11 +673,19 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 
 // expandEach is the selectors expandIs writes each of texts as.
 func expandEach(texts []string) []string {
-	var out []string
-	for _, text := range texts {
-		out = append(out, expandIs(text)...)
-	}
+	out, _ := expandWithOrigins(texts)
 	return out
+}
+
+// expandWithOrigins is expandEach, and for each selector written out the
+// selector it came from.
+func expandWithOrigins(texts []string) (out, origins []string) {
+	for _, text := range texts {
+		for _, sel := range expandIs(text) {
+			out, origins = append(out, sel), append(origins, text)
+		}
+	}
+	return out, origins
 }
 
 // childHas is :has(> …), which cascadia calls :haschild(…).
