@@ -1,6 +1,7 @@
 package visibility
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -100,16 +101,8 @@ func TestExpandIs(t *testing.T) {
 		{strings.Repeat(":is(", 5000) + ".a" + strings.Repeat(")", 5000), nil},
 		{isBomb, nil},
 	} {
-		got := expandIs(tc.sel)
-		if len(got) != len(tc.want) {
+		if got := expandIs(tc.sel); !slices.Equal(got, tc.want) {
 			t.Errorf("expandIs(%q) = %q, want %q", tc.sel, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("expandIs(%q) = %q, want %q", tc.sel, got, tc.want)
-				break
-			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package visibility
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/andybalholm/cascadia"
@@ -40,15 +41,8 @@ func TestLayerBlocks(t *testing.T) {
 		{"@layer a { .x{ } @layer b { .y{} } }", [][2]int{{0, 36}}},
 		{"@layer { .x{", [][2]int{{0, 12}}},
 	} {
-		got := layerBlocks(tc.sheet)
-		if len(got) != len(tc.want) {
+		if got := layerBlocks(tc.sheet); !slices.Equal(got, tc.want) {
 			t.Errorf("layerBlocks(%q) = %v, want %v", tc.sheet, got, tc.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
-				t.Errorf("layerBlocks(%q) = %v, want %v", tc.sheet, got, tc.want)
-			}
 		}
 	}
 }
