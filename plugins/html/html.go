@@ -44,7 +44,7 @@ func New() sdk.Extractor {
 	conv.Register.Renderer(renderLooseTable, htmltomarkdown.PriorityEarly)
 	conv.Register.Renderer(renderLooseCell, htmltomarkdown.PriorityStandard)
 	conv.Register.Renderer(renderQuotedCode, htmltomarkdown.PriorityEarly)
-	conv.Register.Renderer(renderReversedList, htmltomarkdown.PriorityEarly)
+	conv.Register.Renderer(renderNumberedList, htmltomarkdown.PriorityEarly)
 	return &Extractor{md: conv}
 }
 

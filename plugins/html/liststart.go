@@ -16,7 +16,8 @@ import (
 // private-use marks and led by reversedMark for a countdown, ahead of the
 // list's first item's text; restoreListStarts takes it out and sets it on
 // the list again, which the markdown converter numbers from (and
-// renderReversedList counts down from, reversed.go).
+// renderNumberedList counts down from, reversed.go), and each item's
+// value (<li value>) the same way.
 
 const (
 	listStartOpen  = '\uE00D'
@@ -24,14 +25,22 @@ const (
 	// maxListStart bounds the number carried: a list numbered past a
 	// million is a hostile page's, not a reader's.
 	maxListStart = 1_000_000
-	// reversedMark leads the start of a countdown in its mark.
+	// reversedMark leads the start of a countdown in its mark, and
+	// valueMark an item's value (<li value>) in the mark at its text's
+	// start.
 	reversedMark = 'r'
+	valueMark    = 'v'
 )
 
 // markListStarts marks the start of every <ol> under n that does not
 // count up from 1.
 func markListStarts(n *html.Node) {
 	eachOrderedList(n, func(ol *html.Node, start int) {
+		for li := ol.FirstChild; li != nil; li = li.NextSibling {
+			if v, ok := itemValue(li); ok && li.Data == "li" {
+				li.InsertBefore(&html.Node{Type: html.TextNode, Data: string(listStartOpen) + string(valueMark) + strconv.Itoa(v) + string(listStartClose)}, li.FirstChild)
+			}
+		}
 		reversed := hasAttr(ol, "reversed")
 		if li := firstElement(ol); li != nil && li.Data == "li" && (start != 1 || reversed) {
 			number := strconv.Itoa(start)
@@ -113,7 +122,16 @@ func restoreListStarts(n *html.Node) {
 			}
 			number := c.Data[i+len(string(listStartOpen)) : i+j]
 			c.Data = c.Data[:i] + c.Data[i+j+len(string(listStartClose)):]
-			if ol := listOpenedBy(c); ol != nil && strings.TrimSpace(c.Data[:i]) == "" {
+			if strings.TrimSpace(c.Data[:i]) != "" {
+				continue
+			}
+			if value, ok := strings.CutPrefix(number, string(valueMark)); ok {
+				if li := itemOpenedBy(c); li != nil {
+					li.Attr = append(withoutAttr(li.Attr, "value"), html.Attribute{Key: "value", Val: value})
+				}
+				continue
+			}
+			if ol := listOpenedBy(c); ol != nil {
 				countdown, reversed := strings.CutPrefix(number, string(reversedMark))
 				ol.Attr = append(withoutAttr(withoutAttr(ol.Attr, "start"), "reversed"), html.Attribute{Key: "start", Val: countdown})
 				if reversed {
@@ -126,6 +144,15 @@ func restoreListStarts(n *html.Node) {
 
 // listOpenedBy returns the <ol> whose first item t's text opens, or nil.
 func listOpenedBy(t *html.Node) *html.Node {
+	li := itemOpenedBy(t)
+	if li == nil || firstElement(li.Parent) != li {
+		return nil
+	}
+	return li.Parent
+}
+
+// itemOpenedBy returns the item of an <ol> whose text t opens, or nil.
+func itemOpenedBy(t *html.Node) *html.Node {
 	n := t
 	for ; n.Parent != nil && n.Parent.Data != "li"; n = n.Parent {
 		for p := n.PrevSibling; p != nil; p = p.PrevSibling {
@@ -135,8 +162,8 @@ func listOpenedBy(t *html.Node) *html.Node {
 		}
 	}
 	li := n.Parent
-	if li == nil || li.Parent == nil || li.Parent.Data != "ol" || firstElement(li.Parent) != li {
+	if li == nil || li.Parent == nil || li.Parent.Data != "ol" {
 		return nil
 	}
-	return li.Parent
+	return li
 }

@@ -6,7 +6,8 @@ import (
 )
 
 // TestReversedListCountsDown: a countdown (<ol reversed>) is numbered
-// down from its start, or from its number of items, in main-content mode
+// down from its start, or from its number of items, and an item with a
+// value (<li value>) carries it, the next counting on, in main-content mode
 // (go-trafilatura keeps no attribute) as on the whole page; an item's
 // other lines stay indented under it; a countdown that would go below 0
 // counts up as before; no mark is left in the text.
@@ -24,6 +25,14 @@ func TestReversedListCountsDown(t *testing.T) {
 			"2. Bronze for the roses.\n1. Gold for the orchard."},
 		{"items of several lines", `<ol reversed start="10"><li><p>Bronze for the roses.</p><ul><li>red</li><li>white</li></ul></li><li>Gold for the orchard.</li></ol>`,
 			"10. Bronze for the roses.\n|\n    - red\n    - white\n09. Gold for the orchard."},
+		{"an item's value, the next counting on", `<ol><li>Bronze for the roses.</li><li value="10">Silver for the herbs.</li><li>Gold for the orchard.</li></ol>`,
+			"01. Bronze for the roses.\n10. Silver for the herbs.\n11. Gold for the orchard."},
+		{"a list restarting at a value", `<ol><li>Bronze for the roses.</li><li>Silver for the herbs.</li><li value="1">Gold for the orchard.</li></ol>`,
+			"1. Bronze for the roses.\n2. Silver for the herbs.\n1. Gold for the orchard."},
+		{"a countdown with a value", `<ol reversed><li>Bronze for the roses.</li><li value="7">Silver for the herbs.</li><li>Gold for the orchard.</li></ol>`,
+			"3. Bronze for the roses.\n7. Silver for the herbs.\n6. Gold for the orchard."},
+		{"a value no number", `<ol start="4"><li>Bronze for the roses.</li><li value="x">Silver for the herbs.</li></ol>`,
+			"4. Bronze for the roses.\n5. Silver for the herbs."},
 		{"below zero", `<ol reversed start="1"><li>Bronze for the roses.</li><li>Silver for the herbs.</li><li>Gold for the orchard.</li></ol>`,
 			"1. Bronze for the roses.\n2. Silver for the herbs.\n3. Gold for the orchard."},
 	} {
