@@ -671,14 +671,8 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 	return sel, true
 }
 
-// expandEach is the selectors expandIs writes each of texts as.
-func expandEach(texts []string) []string {
-	out, _ := expandWithOrigins(texts)
-	return out
-}
-
-// expandWithOrigins is expandEach, and for each selector written out the
-// selector it came from.
+// expandWithOrigins returns the selectors expandIs writes each of texts
+// as, and for each the selector it came from.
 func expandWithOrigins(texts []string) (out, origins []string) {
 	for _, text := range texts {
 		for _, sel := range expandIs(text) {
