@@ -66,11 +66,7 @@ func (r *Rules) styleOf(n *html.Node, property string) map[string]string {
 // paintedAs reports whether the colour of n's text, c, is the colour
 // behind it, and no element inside n shows its text in another.
 func (r *Rules) paintedAs(n *html.Node, c string) bool {
-	own := r.ownBackground(n)
-	if own == "" && r.complete {
-		own = r.winningBackground(n)
-	}
-	if own != "" {
+	if own := r.elementBackground(n); own != "" {
 		// On its own background: a text coloured as it, whose effects
 		// and insides show nothing else.
 		return own == c && !r.ownEffect(n) && !r.effectBySheet(n) && !r.recoloured(n, c)
@@ -90,7 +86,7 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 			continue
 		}
 		if !r.complete && (dom.Attr(e, "class") != "" || dom.Attr(e, "id") != "") ||
-			r.paintedBySheet(e) || r.ownEffect(e) || r.complete && besidePicture(e) {
+			r.paintedBySheet(e) || r.ownEffect(e) || r.complete && r.besidePicture(e) {
 			return false
 		}
 	}
@@ -109,12 +105,55 @@ func inherits(c string) bool {
 // pictures are the elements that show a picture a text may be laid over.
 var pictures = map[string]bool{"img": true, "picture": true, "video": true, "canvas": true, "svg": true, "iframe": true, "object": true, "embed": true}
 
-// besidePicture reports whether a sibling of e shows a picture, which
-// the page may lay e's text over (a hero's <img> positioned under its
-// heading).
-func besidePicture(e *html.Node) bool {
-	for s := e.Parent.FirstChild; s != nil; s = s.NextSibling {
-		if s != e && s.Type == html.ElementNode && pictures[s.Data] {
+// besidePicture reports whether a sibling of e lays a picture or a
+// background where e's text may stand: an element placed out of the flow
+// (position absolute or fixed) that is, or holds, a picture or a painted
+// box (a hero's <img> placed under its heading, a cover block's painted
+// span, a card's thumbnail under its caption). A picture in the flow
+// stands above or below the text, not behind it. Each parent's answer is
+// kept: the siblings of a long list are read once, not once for each.
+func (r *Rules) besidePicture(e *html.Node) bool {
+	if r.pictured == nil {
+		r.pictured = map[*html.Node][]*html.Node{}
+	}
+	under, ok := r.pictured[e.Parent]
+	if !ok {
+		for s := e.Parent.FirstChild; s != nil; s = s.NextSibling {
+			if s.Type == html.ElementNode && r.laysPicture(s, false, 3) {
+				under = append(under, s)
+			}
+		}
+		r.pictured[e.Parent] = under
+	}
+	for _, s := range under {
+		if s != e {
+			return true
+		}
+	}
+	return false
+}
+
+// laysPicture reports whether n, or an element under it to depth levels,
+// is a picture or a painted box placed out of the flow, by itself or by
+// an element around it (placed), and not inside a positioned box of its
+// own.
+func (r *Rules) laysPicture(n *html.Node, placed bool, depth int) bool {
+	switch position := r.position(n); {
+	case outOfFlow[position]:
+		placed = true
+	case position != "" && position != "static" && !placed:
+		// a box its placed elements are laid in: they cover it, not the
+		// text beside it (a responsive video's frame in its wrapper)
+		return false
+	}
+	if placed && (pictures[n.Data] || r.ownBackground(n) != "" || r.paintedBySheet(n)) {
+		return true
+	}
+	if depth == 0 {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && r.laysPicture(c, placed, depth-1) {
 			return true
 		}
 	}
@@ -180,11 +219,7 @@ func (r *Rules) backdrop(n *html.Node) (string, *html.Node) {
 			break
 		}
 		path = append(path, a)
-		c := r.ownBackground(a)
-		if c == "" && r.complete {
-			c = r.winningBackground(a) // the sheets are all the page's CSS
-		}
-		if c != "" {
+		if c := r.elementBackground(a); c != "" {
 			found = painted{c, a}
 			// a is its own answer's start: what lies behind a's children
 			path = path[:len(path)-1]

@@ -19,7 +19,8 @@ var restylers = map[string]bool{"link": true, "script": true, "noscript": true, 
 // restyles reports whether el gives the page CSS sift does not read: a
 // <link> or a <noscript> naming a stylesheet (a preload's onload turning
 // it into one), a script loaded from a file, or one whose code names
-// styles or classes (a loader's createElement('link'), a theme switcher).
+// styles, classes or attributes (a loader's createElement('link'), a
+// theme switcher setting data-theme).
 func restyles(el *html.Node) bool {
 	switch el.Data {
 	case "link", "noscript":
@@ -32,7 +33,12 @@ func restyles(el *html.Node) bool {
 			return true
 		}
 		code := asciiLower(textUnder(el))
-		return strings.Contains(code, "style") || strings.Contains(code, "class") || strings.Contains(code, ".css")
+		for _, word := range []string{"style", "class", ".css", "setattribute", "dataset"} {
+			if strings.Contains(code, word) {
+				return true
+			}
+		}
+		return false
 	}
 	return false
 }

@@ -118,8 +118,17 @@ func (r *Rules) inheritedVar(n *html.Node, name string) (string, bool) {
 	for _, a := range path {
 		memo[a] = found
 	}
+	// Each value kept weighs as a match: a chain of custom properties set
+	// again on thousands of elements kept millions, and ran the plugin
+	// out of memory.
+	r.cost += len(path) * costPerKeptValue
 	return found.value, found.set
 }
+
+// costPerKeptValue is what inheritedVar counts against maxMatchCost for
+// each element's value it keeps: fifty million of cost is two million
+// values kept, some hundred megabytes.
+const costPerKeptValue = 25
 
 // setOn returns the value element n's own style or the stylesheets' rules
 // give the custom property name, the style winning as in a browser.

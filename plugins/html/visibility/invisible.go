@@ -550,9 +550,11 @@ const maxHidingPlaces = 2
 // one of rules, or "".
 func invisibleBy(n *html.Node, rules *Rules) string {
 	if style := dom.Attr(n, "style"); style != "" && (InvisibleStyle(style) || rules.inlineHidesAsInherited(n, style)) {
-		return "style " + NormalizeCSS(style)
+		if !(byColourAlone(Declarations(style)) && rules.gradientText(n)) {
+			return "style " + NormalizeCSS(style)
+		}
 	}
-	if i, folds := rules.hides(n); i >= 0 {
+	if i, folds := rules.hides(n); i >= 0 && !(rules.hiding[i].byColour && rules.gradientText(n)) {
 		if folds {
 			return "fold " + strconv.Itoa(i)
 		}

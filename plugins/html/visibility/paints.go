@@ -1,6 +1,7 @@
 package visibility
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -15,6 +16,9 @@ import (
 // image). backdrop.go compares colours with the first; any of them on an
 // element between a text and its backdrop means sift does not know what
 // the text lies on, and believes it seen.
+
+// uaPainted are the elements a browser paints a background of its own.
+var uaPainted = map[string]bool{"mark": true, "button": true, "input": true, "select": true, "textarea": true}
 
 // unknownPaint stands for a background whose colour sift does not know:
 // it equals no colour.
@@ -63,31 +67,88 @@ func (r *Rules) paints() []sheetPaint {
 		return r.paintRules
 	}
 	r.painted = true
+	read := map[int]bool{}
+	r.readPaints(r.sheets, r.lower, read, false)
+	// Rules in at-rules that hold on some screens only paint there: a
+	// text on them may be seen, though on what sift does not know.
+	sheets, lower := make([]string, len(r.raw)), make([]string, len(r.raw))
+	for i, raw := range r.raw {
+		sheets[i], _ = unwrapAtRules(raw, reachSomewhere)
+		lower[i] = asciiLower(sheets[i])
+	}
+	r.readPaints(sheets, lower, read, true)
+	return r.paintRules
+}
+
+// readPaints reads the rules of sheets that paint into paintRules,
+// passing over those read already (by where each ends), their colour
+// unknown when somewhere.
+func (r *Rules) readPaints(sheets, lower []string, read map[int]bool, somewhere bool) {
 	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, paintProperties, startsName, func(rule declared) {
+	declaringRules(sheets, lower, paintProperties, startsName, func(rule declared) {
+		end := rule.order + len(rule.text)
+		if read[end] {
+			return
+		}
+		read[end] = true
 		colour, paints := ruleBackground(rule)
 		effect := hasEffect(rule.raw)
 		if !paints && !effect {
 			return
 		}
+		if rule.unexpanded && paints {
+			// A :is() or :where() sift cannot write out may paint the page
+			// (Tailwind's dark variant, :where(.dark, .dark *)): what its
+			// text lies on is not known.
+			r.complete = false
+		}
 		value := ""
 		if colour == unknownPaint && strings.Contains(background(rule.raw), "var(") {
 			value = background(rule.spaced())
 		}
+		if somewhere && paints {
+			colour, value = unknownPaint, ""
+		}
 		for k, text := range rule.selectors {
-			if sel, ok := parseSelector(text); ok {
-				r.paintIndex.add(len(r.paintRules), text)
-				r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, k, sel), colour: colour, value: value, effect: effect})
+			c := colour
+			sel, ok := parseSelector(text)
+			if !ok {
+				// A ::before or ::after painted is laid over its element.
+				stripped, pseudo := withoutPseudoElement(text)
+				if sel, ok = parseSelector(stripped); !pseudo || !ok || !paints {
+					continue
+				}
+				c = unknownPaint
 			}
+			r.paintIndex.add(len(r.paintRules), text)
+			r.paintRules = append(r.paintRules, sheetPaint{sel: sel, precedence: r.precedenceOf(rule, k, sel), colour: c, value: value, effect: effect})
 		}
 	})
-	return r.paintRules
+}
+
+// pseudoElement matches a ::before or ::after (or the old :before,
+// :after) at a selector's end.
+var pseudoElement = regexp.MustCompile(`(?i)::?(before|after)\s*$`)
+
+// withoutPseudoElement returns a selector without its ::before or ::after,
+// and whether it had one.
+func withoutPseudoElement(text string) (string, bool) {
+	loc := pseudoElement.FindStringIndex(text)
+	if loc == nil {
+		return text, false
+	}
+	return strings.TrimSpace(text[:loc[0]]), true
 }
 
 // ruleBackground returns the background colour a rule paints, as
 // canonicalColor writes it (unknownPaint for a picture, a gradient or a
 // custom property the rule does not set), and whether it paints one.
 func ruleBackground(rule declared) (string, bool) {
+	if strings.Contains(background(rule.raw), "var(") {
+		// read for each element (paintOn): its fallback, which the rule's
+		// own reading took, stands only where the property is not set
+		return unknownPaint, true
+	}
 	if c := background(rule.decls); !noBackground(c) {
 		return canonicalColor(c), true
 	}
@@ -175,6 +236,13 @@ func (r *Rules) pageBackdrop() string {
 // winningBackground returns the background colour of the rule that wins
 // the cascade for n among those that paint one, or "".
 func (r *Rules) winningBackground(n *html.Node) string {
+	c, _ := r.winningPaint(n)
+	return c
+}
+
+// winningPaint is winningBackground, and whether the winning rule is
+// !important.
+func (r *Rules) winningPaint(n *html.Node) (string, bool) {
 	var best *sheetPaint
 	paints := r.paints()
 	r.paintIndex.each(n, func(i int) bool {
@@ -184,7 +252,25 @@ func (r *Rules) winningBackground(n *html.Node) string {
 		return true
 	})
 	if best == nil {
-		return ""
+		return "", false
 	}
-	return r.paintOn(n, best)
+	return r.paintOn(n, best), best.important
+}
+
+// elementBackground returns n's own background: its style's or bgcolor's,
+// but on a complete page an !important rule's over it, and the winning
+// rule's where it has none; "" for none.
+func (r *Rules) elementBackground(n *html.Node) string {
+	own := r.ownBackground(n)
+	if own == "" && uaPainted[n.Data] {
+		own = unknownPaint // the browser's own: a mark's yellow, a button's grey
+	}
+	if !r.complete {
+		return own
+	}
+	sheet, important := r.winningPaint(n)
+	if own == "" || important && sheet != "" {
+		return sheet
+	}
+	return own
 }

@@ -129,6 +129,9 @@ type sheetRule struct {
 	important bool
 	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
 	subject []string
+	// byColour: it hides by a transparent colour alone, which a
+	// background clipped to the text shows through (gradient text).
+	byColour bool
 	// written are its declarations as the page wrote them, when they read
 	// a custom property they do not set: whether the rule hides, and how,
 	// is then decided for each element (inherit.go).
@@ -205,6 +208,19 @@ type Rules struct {
 	// layers are each sheet's @layer blocks, read when first needed
 	// (cascade.go).
 	layers [][][2]int
+	// clipRules are the rules that clip a background to the text, read
+	// once clipsRead (gradient.go).
+	clipRules []cascadia.Sel
+	clipIndex subjectIndex
+	clipsRead bool
+	// pictured counts, for each parent asked about, its children that show
+	// a picture (backdrop.go).
+	pictured map[*html.Node][]*html.Node
+	// placedRules are the rules that position elements, read once
+	// placedRead (positioned.go).
+	placedRules []placedRule
+	placedIndex subjectIndex
+	placedRead  bool
 	// pageColour is the page's background, read once pageRead (paints.go).
 	pageColour string
 	pageRead   bool
@@ -227,10 +243,20 @@ func PageRules(root *html.Node) *Rules {
 			}
 		}
 	}
+	for _, tag := range []string{"html", "body"} {
+		for _, el := range dom.Matching(root, func(n *html.Node) bool { return n.Data == tag }) {
+			dark = dark || declaresDarkScheme(asciiLower(dom.Attr(el, "style")))
+		}
+	}
 	r := &Rules{root: root, raw: sheets, sheets: make([]string, len(sheets)), complete: !restyled, darkScheme: dark}
 	if len(sheets) == 0 {
 		return r
 	}
+	defer func() {
+		if r.complete {
+			r.paints() // which may find the page's paint unknown, before any element is read
+		}
+	}()
 	wrapped := make([][][2]int, len(sheets))
 	var nested strings.Builder
 	for i, sheet := range sheets {
@@ -454,6 +480,9 @@ type declared struct {
 	order      int // its sheet's index << 32 | its offset there
 	important  bool
 	text       string // the rule as the page wrote it
+	// unexpanded: a selector of its :is() or :where() could not be
+	// written out, and stands for none.
+	unexpanded bool
 }
 
 // written returns the rule's declarations as the page wrote them when one
@@ -499,7 +528,7 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 				continue
 			}
 			selectors, origins := expandWithOrigins(texts)
-			rule := declared{selectors: selectors, origins: origins, decls: decls, raw: decls, order: i<<32 | span[0],
+			rule := declared{selectors: selectors, origins: origins, unexpanded: unexpanded(texts, origins), decls: decls, raw: decls, order: i<<32 | span[0],
 				important: strings.Contains(text[span[0]:span[1]], "!important"), text: sheets[i][span[0]:span[1]]}
 			if readsVar(decls) {
 				rule.raw = maps.Clone(decls)
@@ -627,7 +656,8 @@ func invisibleSelectors(d declared) []sheetRule {
 	var rules []sheetRule
 	for _, text := range d.selectors {
 		if sel, ok := parseSelector(text); ok {
-			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), order: d.order, folds: folds, subject: subjectNames(text), important: d.important, written: written})
+			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), order: d.order, folds: folds, subject: subjectNames(text), important: d.important, written: written,
+				byColour: hidden && byColourAlone(d.decls)})
 		}
 	}
 	return rules
@@ -669,6 +699,17 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 		return nil, false
 	}
 	return sel, true
+}
+
+// unexpanded reports whether a selector of texts with :is() or :where()
+// has no selector written out from it among origins.
+func unexpanded(texts, origins []string) bool {
+	for _, text := range texts {
+		if l := asciiLower(text); (strings.Contains(l, ":is(") || strings.Contains(l, ":where(")) && !slices.Contains(origins, text) {
+			return true
+		}
+	}
+	return false
 }
 
 // expandWithOrigins returns the selectors expandIs writes each of texts
