@@ -37,7 +37,8 @@ type technique struct {
 	attrs   string
 	inline  bool
 	// markup, when set, is the hiding markup itself, with the
-	// instruction where it says INSTRUCTION.
+	// instruction where it says INSTRUCTION (and sheet and style, when
+	// set, a rule of the page's <style> beside it).
 	markup string
 	// selfContained drops the base's linked stylesheets and its scripts,
 	// as a page saved with its CSS inlined has none: all its CSS is then
@@ -223,6 +224,11 @@ var hidingTechniques = []technique{
 	{name: "self-contained-sheet-class-white", selfContained: true, sheet: byClass, style: "color: white"},
 	{name: "self-contained-sheet-descendant-as-body", selfContained: true, sheet: "body { background: #fdfdfd } " + byDescendant, style: "color: #FDFDFD"},
 	{name: "self-contained-custom-property-colour", selfContained: true, sheet: ":root { --paper: #fff } " + byChild, style: "color: var(--paper)"},
+	{name: "self-contained-spaced-rgb-with-custom-alpha", selfContained: true, sheet: byClass, style: "--o: 1; color: rgb(255 255 255 / var(--o))"},
+	{name: "self-contained-own-sheet-background", selfContained: true, sheet: "div.hint { background: #fafafa } " + byDescendant, style: "color: #fafafa"},
+	{name: "self-contained-important-over-style", selfContained: true, sheet: ".hint", style: "color: #fff !important", markup: `<div class="hint" style="color:#222"><p>INSTRUCTION</p></div>`},
+	{name: "self-contained-custom-property-loop-fallback", selfContained: true, sheet: ":root { --a: var(--b); --b: var(--a) } " + byClass, style: "color: var(--a, #fff)"},
+	{name: "self-contained-text-fill", selfContained: true, sheet: byClass, style: "color: #222; -webkit-text-fill-color: #fff"},
 	{name: "custom-property-colour-of-ancestor", markup: `<div style="background:#fafafa; --ink: #fafafa"><p style="color: var(--ink)">INSTRUCTION</p></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
 }
@@ -243,7 +249,10 @@ func katexInner(tex, mathml string) string {
 // rule for the page's <style>, if any.
 func (tc technique) hidingElement() (element, rule string) {
 	if tc.markup != "" {
-		return strings.ReplaceAll(tc.markup, "INSTRUCTION", instruction), ""
+		if tc.sheet != "" {
+			rule = tc.sheet + " { " + tc.style + " }"
+		}
+		return strings.ReplaceAll(tc.markup, "INSTRUCTION", instruction), rule
 	}
 	if tc.sheet != "" {
 		rule = tc.sheet + " { " + tc.style + " }"
