@@ -14,8 +14,9 @@ import (
 // declares, in its style or its bgcolor attribute, else the one the
 // stylesheets give the page's <body> or <html> (paints.go). A page whose
 // stylesheets paint an element in between (a dark band by class), lay a
-// shadow, a stroke, a blend or a filter over the text, or put a picture
-// beside it is believed: the text is on that band, and stays. On a page
+// shadow, a stroke, a blend or a filter over the text, or place a picture
+// or a painted box out of the flow beside it is believed: the text is on
+// that band, and stays. On a page
 // that links a stylesheet sift does not read, so is any element in
 // between that has a class or an id, which that stylesheet may paint or
 // lay over a picture: on the benchmark's pages, white titles over
