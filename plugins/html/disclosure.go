@@ -39,7 +39,7 @@ func unseenByStyle(n *html.Node) bool {
 	if style == "" {
 		return false
 	}
-	if hiddenStyle.MatchString(visibility.NormalizeCSS(style)) || visibility.InvisibleStyle(style) {
+	if hidesByStyle(visibility.NormalizeCSS(style)) || visibility.InvisibleStyle(style) {
 		return true
 	}
 	// panels walks every element a reader sees: a style is parsed once

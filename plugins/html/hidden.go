@@ -22,6 +22,19 @@ import (
 // hide only when it is less than what stays visible. <noscript> has its
 // own rule (noscript.go).
 
+// hidesByStyle reports whether a normalized inline style (NormalizeCSS)
+// hides its element or moves it far off-screen (hiddenStyle). The
+// pattern is tried only on a style holding one of the strings it needs:
+// it ran on every styled element of every page, a tenth of sift's own
+// time on Readability's test pages.
+func hidesByStyle(style string) bool {
+	if !strings.Contains(style, "display:none") && !strings.Contains(style, "visibility:") &&
+		!strings.Contains(style, ":-") && !strings.Contains(style, "clip:rect") {
+		return false
+	}
+	return hiddenStyle.MatchString(style)
+}
+
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.
 var hiddenStyle = regexp.MustCompile(
@@ -356,7 +369,7 @@ const cloakShare = 0.9
 func isCloak(n *html.Node, pageWords int) bool {
 	style := visibility.NormalizeCSS(attr(n, "style"))
 	others := strings.ReplaceAll(style, "visibility:hidden", "")
-	if others == style || hiddenStyle.MatchString(others) || hasAttr(n, "hidden") {
+	if others == style || hidesByStyle(others) || hasAttr(n, "hidden") {
 		return false
 	}
 	return pageWords > 0 && float64(words(n)) >= cloakShare*float64(pageWords)
@@ -398,7 +411,7 @@ func isHidden(n *html.Node) bool {
 			}
 		case "style":
 			style := visibility.NormalizeCSS(a.Val)
-			if hiddenStyle.MatchString(style) || strings.Contains(style, "var(") && hiddenByVar(a.Val) {
+			if hidesByStyle(style) || strings.Contains(style, "var(") && hiddenByVar(a.Val) {
 				return true
 			}
 		case "class":

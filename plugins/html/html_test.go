@@ -255,7 +255,7 @@ func TestIsHidden(t *testing.T) {
 		{"display:block", false},
 	}
 	for _, tc := range tests {
-		if got := hiddenStyle.MatchString(visibility.NormalizeCSS(tc.style)); got != tc.want {
+		if got := hidesByStyle(visibility.NormalizeCSS(tc.style)); got != tc.want {
 			t.Errorf("style %q hidden = %v, want %v", tc.style, got, tc.want)
 		}
 	}
