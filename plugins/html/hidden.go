@@ -28,12 +28,18 @@ import (
 // it ran on every styled element of every page, a tenth of sift's own
 // time on Readability's test pages.
 func hidesByStyle(style string) bool {
-	if !strings.Contains(style, "display:none") && !strings.Contains(style, "visibility:") &&
-		!strings.Contains(style, ":-") && !strings.Contains(style, "clip:rect") {
-		return false
+	for _, needed := range hiddenStyleStrings {
+		if strings.Contains(style, needed) {
+			return hiddenStyle.MatchString(style)
+		}
 	}
-	return hiddenStyle.MatchString(style)
+	return false
 }
+
+// hiddenStyleStrings are the strings one of which a style hiddenStyle
+// matches holds.
+var hiddenStyleStrings = []string{"display:none", "visibility:hidden", "visibility:collapse", "clip:rect",
+	"left:-", "top:-", "right:-", "bottom:-", "indent:-"}
 
 // hiddenStyle matches inline declarations that hide an element or move it
 // far off-screen.

@@ -71,12 +71,19 @@ func (r *Rules) paints() []sheetPaint {
 	r.readPaints(r.sheets, r.lower, read, false)
 	// Rules in at-rules that hold on some screens only paint there: a
 	// text on them may be seen, though on what sift does not know.
-	sheets, lower := make([]string, len(r.raw)), make([]string, len(r.raw))
+	sheets := make([]string, len(r.raw))
+	some := false
 	for i, raw := range r.raw {
 		sheets[i], _ = unwrapAtRules(raw, reachSomewhere)
-		lower[i] = asciiLower(sheets[i])
+		some = some || sheets[i] != r.sheets[i]
 	}
-	r.readPaints(sheets, lower, read, true)
+	if some { // else no at-rule holds on some screens only
+		lower := make([]string, len(sheets))
+		for i, sheet := range sheets {
+			lower[i] = asciiLower(sheet)
+		}
+		r.readPaints(sheets, lower, read, true)
+	}
 	return r.paintRules
 }
 
