@@ -61,8 +61,7 @@ func (r *Rules) textClips() []cascadia.Sel {
 		return r.clipRules
 	}
 	r.clipsRead = true
-	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, []string{"background-clip", "-webkit-background-clip"}, startsName, func(rule declared) {
+	declaringRules(r.sheets, r.lower, []string{"background-clip", "-webkit-background-clip"}, startsProperty, func(rule declared) {
 		if !clipsToText(rule.decls) {
 			return
 		}

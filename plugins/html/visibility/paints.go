@@ -2,6 +2,7 @@ package visibility
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/andybalholm/cascadia"
@@ -71,17 +72,8 @@ func (r *Rules) paints() []sheetPaint {
 	r.readPaints(r.sheets, r.lower, read, false)
 	// Rules in at-rules that hold on some screens only paint there: a
 	// text on them may be seen, though on what sift does not know.
-	sheets := make([]string, len(r.raw))
-	some := false
-	for i, raw := range r.raw {
-		sheets[i], _ = unwrapAtRules(raw, reachSomewhere)
-		some = some || sheets[i] != r.sheets[i]
-	}
-	if some { // else no at-rule holds on some screens only
-		lower := make([]string, len(sheets))
-		for i, sheet := range sheets {
-			lower[i] = asciiLower(sheet)
-		}
+	sheets, lower := r.somewhereSheets()
+	if !slices.Equal(sheets, r.sheets) { // else no at-rule holds on some screens only
 		r.readPaints(sheets, lower, read, true)
 	}
 	return r.paintRules
@@ -91,8 +83,7 @@ func (r *Rules) paints() []sheetPaint {
 // passing over those read already (by where each ends), their colour
 // unknown when somewhere.
 func (r *Rules) readPaints(sheets, lower []string, read map[int]bool, somewhere bool) {
-	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(sheets, lower, paintProperties, startsName, func(rule declared) {
+	declaringRules(sheets, lower, paintProperties, startsProperty, func(rule declared) {
 		end := rule.order + len(rule.text)
 		if read[end] {
 			return

@@ -41,8 +41,7 @@ func (r *Rules) placing() []placedRule {
 		return r.placedRules
 	}
 	r.placedRead = true
-	startsName := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, []string{"position"}, startsName, func(rule declared) {
+	declaringRules(r.sheets, r.lower, []string{"position"}, startsProperty, func(rule declared) {
 		position := rule.decls["position"]
 		if position == "" || position == "static" {
 			return

@@ -159,9 +159,7 @@ func (r *Rules) colourRules() []sheetColourRule {
 		return r.colourRuleList
 	}
 	r.coloured = true
-	// "color" as a property of its own, not the end of border-color
-	colourWord := func(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
-	declaringRules(r.sheets, r.lower, []string{"color", "-webkit-text-fill-color"}, colourWord, func(rule declared) {
+	declaringRules(r.sheets, r.lower, []string{"color", "-webkit-text-fill-color"}, startsProperty, func(rule declared) {
 		value := textColourOf(rule.spaced())
 		if value == "" {
 			return

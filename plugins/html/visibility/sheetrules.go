@@ -89,7 +89,7 @@ func invisibleHint(text string, i int, word string) bool {
 		return i+len("clip") < len(text) && text[i+len("clip")] != '-' && strings.HasPrefix(value, "rect(")
 	case "left", "top":
 		// left:-9999px; not margin-left, nor a value's word
-		return (i == 0 || !isNameByte(text[i-1])) && strings.HasPrefix(value, "-") && indentedAway(cssLength.FindString(value))
+		return startsProperty(text, i, word) && strings.HasPrefix(value, "-") && indentedAway(cssLength.FindString(value))
 	case "color":
 		if i > 0 && text[i-1] == '-' {
 			return false
@@ -115,18 +115,18 @@ func invisibleHint(text string, i int, word string) bool {
 // sheetRule is one selector of a rule of the page's own stylesheet that
 // makes text invisible.
 type sheetRule struct {
-	sel   cascadia.Sel
-	spec  cascadia.Specificity
-	order int // the rule's place: its sheet's index << 32 | its offset there
+	sel cascadia.Sel
+	// precedence places it in the cascade: its specificity, its order
+	// (its sheet's index << 32 | its offset there) and whether its
+	// declarations are !important, which a rule that shows without it
+	// does not undo. Layers are not read for hiding rules.
+	precedence
 	// folds: it hides by display:none or visibility:hidden, and a rule
 	// that shows the element may undo it.
 	folds bool
 	// wrapped: it was read from an at-rule (atrules.go), and a rule that
 	// shows on some screen undoes it.
 	wrapped bool
-	// important: its declarations are !important, which a rule that
-	// shows without it does not undo.
-	important bool
 	// subject are the subject's classes and ids (".b", "#c"), lower-cased.
 	subject []string
 	// byColour: it hides by a transparent colour alone, which a
@@ -141,11 +141,9 @@ type sheetRule struct {
 // showRule is a rule that shows what display:none or visibility:hidden
 // hid: display other than none, or visibility visible.
 type showRule struct {
-	sel       cascadia.Sel
-	spec      cascadia.Specificity
-	order     int
-	important bool
-	text      string // the selector, lower-cased
+	sel cascadia.Sel
+	precedence
+	text string // the selector, lower-cased
 	// written are its declarations as the page wrote them, when they read
 	// a custom property they do not set: it shows an element only when
 	// they do not hide it with the value the element inherits.
@@ -174,6 +172,9 @@ type Rules struct {
 	// read on the first folded element that needs it.
 	shows [2][]showRule
 	read  [2]bool
+	// somewhere and somewhereLower are the sheets with the at-rules that
+	// apply on some screen unwrapped (somewhereSheets).
+	somewhere, somewhereLower []string
 	// settings are the rules that set each custom property a rule or
 	// style reads, and varsOn each property's value on the elements asked
 	// about (inherit.go), both filled as needed.
@@ -353,6 +354,26 @@ func (d declared) spaced() map[string]string {
 	return parseDeclarations(block, spacedValue)
 }
 
+// somewhereSheets returns the page's sheets with the at-rules that apply
+// on some screen unwrapped, as the page wrote them and lower-cased, read
+// once for the page when first needed.
+func (r *Rules) somewhereSheets() (sheets, lower []string) {
+	if r.somewhere == nil {
+		r.somewhere = make([]string, len(r.raw))
+		r.somewhereLower = make([]string, len(r.raw))
+		for i, raw := range r.raw {
+			r.somewhere[i], _ = unwrapAtRules(raw, reachSomewhere)
+			r.somewhereLower[i] = asciiLower(r.somewhere[i])
+		}
+	}
+	return r.somewhere, r.somewhereLower
+}
+
+// startsProperty reports whether text[i:], where a property's name was
+// found, starts that name: no name byte before it ("color", not the end
+// of "border-color").
+func startsProperty(text string, i int, _ string) bool { return i == 0 || !isNameByte(text[i-1]) }
+
 // asciiLower lower-cases the ASCII letters of s alone, byte by byte, so
 // that offsets in the result are offsets in s, invalid UTF-8 included
 // (strings.Map wrote each stray byte as a three-byte U+FFFD, and a rule's
@@ -416,11 +437,7 @@ func (r *Rules) shown(n *html.Node, rule sheetRule) bool {
 		r.read[which] = true
 		sheets, lower := r.sheets, r.lower
 		if rule.wrapped {
-			sheets, lower = make([]string, len(r.raw)), make([]string, len(r.raw))
-			for i, raw := range r.raw {
-				sheets[i], _ = unwrapAtRules(raw, reachSomewhere)
-				lower[i] = asciiLower(sheets[i])
-			}
+			sheets, lower = r.somewhereSheets()
 		}
 		r.shows[which] = showRules(sheets, lower)
 	}
@@ -429,7 +446,7 @@ func (r *Rules) shown(n *html.Node, rule sheetRule) bool {
 			continue // !important wins the cascade whatever comes after
 		}
 		if r.match(s.sel, n) {
-			if s.important == rule.important && (s.spec.Less(rule.spec) || s.spec == rule.spec && s.order < rule.order) {
+			if rule.outranks(s.precedence) {
 				continue
 			}
 			if s.written != nil {
@@ -463,7 +480,7 @@ func showRules(sheets, lower []string) []showRule {
 		}
 		for _, text := range rule.selectors {
 			if c, ok := parseSelector(text); ok {
-				shows = append(shows, showRule{sel: c, spec: c.Specificity(), order: rule.order, text: asciiLower(text), important: rule.important, written: rule.written()})
+				shows = append(shows, showRule{sel: c, precedence: precedence{important: rule.important, spec: c.Specificity(), order: rule.order}, text: asciiLower(text), written: rule.written()})
 			}
 		}
 	})
@@ -656,7 +673,7 @@ func invisibleSelectors(d declared) []sheetRule {
 	var rules []sheetRule
 	for _, text := range d.selectors {
 		if sel, ok := parseSelector(text); ok {
-			rules = append(rules, sheetRule{sel: sel, spec: sel.Specificity(), order: d.order, folds: folds, subject: subjectNames(text), important: d.important, written: written,
+			rules = append(rules, sheetRule{sel: sel, precedence: precedence{important: d.important, spec: sel.Specificity(), order: d.order}, folds: folds, subject: subjectNames(text), written: written,
 				byColour: hidden && byColourAlone(d.decls)})
 		}
 	}
