@@ -36,13 +36,12 @@ var (
 // revealStreamed moves every streamed segment into its placeholder.
 func revealStreamed(root *html.Node) {
 	placeholders := map[string]*html.Node{}
-	var segments []*html.Node
-	var scripts strings.Builder
+	var segments, scripts []*html.Node
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
 			if n.Data == "script" && n.FirstChild != nil {
-				scripts.WriteString(n.FirstChild.Data)
+				scripts = append(scripts, n.FirstChild)
 			}
 			id := attr(n, "id")
 			switch {
@@ -59,7 +58,14 @@ func revealStreamed(root *html.Node) {
 		}
 	}
 	walk(root)
-	moves := streamMoves(scripts.String())
+	if len(segments) == 0 {
+		return // most pages: their scripts are not read
+	}
+	var code strings.Builder
+	for _, s := range scripts {
+		code.WriteString(s.Data)
+	}
+	moves := streamMoves(code.String())
 	for _, seg := range segments {
 		if moves != nil && segmentID.MatchString(attr(seg, "id")) && !moves[attr(seg, "id")] {
 			continue // the page's scripts never show it
