@@ -20,6 +20,7 @@ require (
 	github.com/jmespath/go-jmespath v0.4.0
 	github.com/klauspost/compress v1.20.1
 	github.com/klippa-app/go-pdfium v1.21.4
+	github.com/lucasb-eyer/go-colorful v1.4.1
 	github.com/markusmobius/go-trafilatura v1.12.2
 	github.com/miekg/dns v1.1.73
 	github.com/modelcontextprotocol/go-sdk v1.8.0

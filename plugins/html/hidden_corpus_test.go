@@ -231,6 +231,11 @@ var hidingTechniques = []technique{
 	{name: "self-contained-text-fill", selfContained: true, sheet: byClass, style: "color: #222; -webkit-text-fill-color: #fff"},
 	{name: "custom-property-colour-of-ancestor", markup: `<div style="background:#fafafa; --ink: #fafafa"><p style="color: var(--ink)">INSTRUCTION</p></div>`},
 	{name: "math-wikipedia-image-in-hidden", inline: true, markup: `<span style="display:none"><img class="mwe-math-fallback-image-inline" alt="` + mathSecret + `" src="/x.svg"></span>`},
+	{name: "self-contained-oklch-white", selfContained: true, sheet: byClass, style: "color: oklch(100% 0 0)"},
+	{name: "self-contained-colour-mix-white", selfContained: true, sheet: byClass, style: "color: color-mix(in srgb, #fff 100%, #f00)"},
+	{name: "lab-on-its-band", markup: `<div style="background: lab(20 10 -30)"><p style="color: lch(20 31.6 -71.57)">INSTRUCTION</p></div>`},
+	{name: "near-white-on-white-band", markup: `<div style="background:#ffffff"><p style="color:#fcfcfc">INSTRUCTION</p></div>`},
+	{name: "named-colour-on-itself", markup: `<div style="background: gainsboro"><p style="color: Gainsboro">INSTRUCTION</p></div>`},
 }
 
 // katex is KaTeX's markup for a formula whose TeX annotation is tex and

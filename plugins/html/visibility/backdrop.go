@@ -70,7 +70,7 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 	if own := r.elementBackground(n); own != "" {
 		// On its own background: a text coloured as it, whose effects
 		// and insides show nothing else.
-		return own == c && !r.ownEffect(n) && !r.effectBySheet(n) && !r.recoloured(n, c)
+		return alike(own, c) && !r.ownEffect(n) && !r.effectBySheet(n) && !r.recoloured(n, c)
 	}
 	behind, at := r.backdrop(n)
 	if behind == "" {
@@ -79,7 +79,7 @@ func (r *Rules) paintedAs(n *html.Node, c string) bool {
 	if behind == "" && r.complete && !r.darkScheme {
 		behind = white
 	}
-	if behind != c {
+	if !alike(behind, c) {
 		return false
 	}
 	for e := n; e != nil && e != at; e = e.Parent {
@@ -182,13 +182,13 @@ func (r *Rules) recoloured(n *html.Node, c string) bool {
 		if own == "" {
 			own = r.cascadedColour(d)
 		}
-		if own != "" && own != c && !inherits(own) || r.ownEffect(d) {
+		if own != "" && !alike(own, c) && !inherits(own) || r.ownEffect(d) {
 			return true
 		}
-		if bg := r.ownBackground(d); bg != "" && bg != c {
+		if bg := r.ownBackground(d); bg != "" && !alike(bg, c) {
 			return true
 		}
-		if r.paintedBySheet(d) && (!r.complete || r.winningBackground(d) != c || r.effectBySheet(d)) {
+		if r.paintedBySheet(d) && (!r.complete || !alike(r.winningBackground(d), c) || r.effectBySheet(d)) {
 			return true
 		}
 	}

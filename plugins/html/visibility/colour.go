@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lucasb-eyer/go-colorful"
 	"github.com/tdewolff/parse/v2/css"
+	"golang.org/x/image/colornames"
 )
 
 // Text coloured as its background is compared colour to colour, whatever
@@ -13,27 +15,38 @@ import (
 // "rgb(100%, 100%, 100%)" and "hsl(0 0% 100%)" are one colour, and an
 // outside check hid text behind each spelling sift did not read.
 
-// namedColors are the named colours, as #rrggbb, that pages write most.
+// namedColors are the system colours of the light scheme a page is read
+// in, and the names pages write most (looked up before the whole table of
+// CSS's named colours, colornames.Map).
 var namedColors = map[string]string{
 	"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
 	"yellow": "#ffff00", "gray": "#808080", "grey": "#808080", "silver": "#c0c0c0", "whitesmoke": "#f5f5f5",
-	// the system colours of the light scheme a page is read in
 	"canvas": "#ffffff", "canvastext": "#000000",
 	"snow": "#fffafa", "ivory": "#fffff0", "navy": "#000080", "orange": "#ffa500", "purple": "#800080",
 }
 
 // canonicalColor writes an opaque colour as #rrggbb; anything else (a
-// translucent colour, an image, a gradient, a var()) comes back as it is.
+// translucent colour, an image, a gradient, a var()) comes back as it is,
+// lower-cased.
 func canonicalColor(c string) string {
-	c = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), "!important"))
+	c = asciiLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), "!important")))
 	if named, ok := namedColors[c]; ok {
 		return named
+	}
+	if rgba, ok := colornames.Map[c]; ok {
+		return colorful.Color{R: float64(rgba.R) / 255, G: float64(rgba.G) / 255, B: float64(rgba.B) / 255}.Hex()
 	}
 	if hex, ok := strings.CutPrefix(c, "#"); ok {
 		return canonicalHex(c, hex)
 	}
 	open := strings.IndexByte(c, '(')
 	if open < 0 || !strings.HasSuffix(c, ")") {
+		return c
+	}
+	if name := c[:open]; name != "rgb" && name != "rgba" && name != "hsl" && name != "hsla" {
+		if colour, ok := spaceColour(name, c[open+1:len(c)-1]); ok {
+			return colour.Clamped().Hex()
+		}
 		return c
 	}
 	args := strings.FieldsFunc(c[open+1:len(c)-1], func(r rune) bool { return r == ',' || r == ' ' || r == '/' })
@@ -98,6 +111,29 @@ func canonicalHex(c, hex string) string {
 		return c
 	}
 	return c
+}
+
+// nearColour is the difference, in CIEDE2000 as go-colorful measures it
+// (a hundredth of ΔE00), under which two colours are one to a reader: a
+// difference of 2 is seen, if at all, on large areas side by side, never
+// in the strokes of letters. Text in #fefefe or #fafafa on white is
+// unread, as it is in white; #f5f5f5 (2.0 from white) is the first grey
+// not alike.
+const nearColour = 0.02
+
+// alike reports whether two colours, as canonicalColor writes them, are
+// one to a reader: the same, or two opaque colours nearer than
+// nearColour.
+func alike(a, b string) bool {
+	if a == b {
+		return a != ""
+	}
+	if len(a) != 7 || len(b) != 7 || a[0] != '#' || b[0] != '#' {
+		return false
+	}
+	ca, errA := colorful.Hex(a)
+	cb, errB := colorful.Hex(b)
+	return errA == nil && errB == nil && ca.DistanceCIEDE2000(cb) < nearColour
 }
 
 // fraction reads a channel, a number of at most max or a percentage, as a

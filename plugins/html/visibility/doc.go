@@ -9,5 +9,7 @@
 // It reads no stylesheet the page links: an element a linked stylesheet
 // may paint is believed visible, and only a page whose whole CSS is its
 // own is read as a browser would read it (backdrop.go, sheetcolour.go).
-// What it cannot see is named in docs/security.md.
+// Colours are compared as a reader tells them apart, whatever space CSS
+// writes them in (colour.go, colourfuncs.go, colourmix.go). What it
+// cannot see is named in docs/security.md.
 package visibility

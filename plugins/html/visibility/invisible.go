@@ -304,14 +304,14 @@ func background(d map[string]string) string {
 }
 
 // sameColor reports whether text is coloured as its own background: both
-// declared, and equal once written alike ("#FFF", "#ffffff", "white",
-// "rgb(255,255,255)").
+// declared, and alike once written alike ("#FFF", "#ffffff", "white",
+// "rgb(255,255,255)", "#fefefe").
 func sameColor(text, back string) bool {
 	if text == "" || back == "" {
 		return false
 	}
 	t, b := canonicalColor(text), canonicalColor(back)
-	return t != "" && t == b
+	return t != "" && alike(t, b)
 }
 
 // clippedAway reports whether clip or clip-path leave nothing to see.

@@ -148,7 +148,20 @@ func (r *Rules) isBackground(c string) bool {
 		delete(r.backgrounds, "")
 		delete(r.backgrounds, unknownPaint)
 	}
-	return r.backgrounds[c]
+	if known, ok := r.backgrounds[c]; ok {
+		return known
+	}
+	// Not a background itself: one when a background is alike, which is
+	// remembered, as is its absence.
+	near := false
+	for b, painted := range r.backgrounds {
+		if painted && alike(b, c) {
+			near = true
+			break
+		}
+	}
+	r.backgrounds[c] = near
+	return near
 }
 
 // colourRules returns the rules of the stylesheets, outside at-rules but
