@@ -148,6 +148,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzOpen$$' -fuzztime $(FUZZTIME) ./plugins/zipdoc/
 	$(GO) test -run '^$$' -fuzz '^FuzzInline$$' -fuzztime $(FUZZTIME) ./plugins/markdown/
 	$(GO) -C plugins/sdk test -run '^$$' -fuzz '^FuzzContainerMatch$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzInvisibleRules$$' -fuzztime $(FUZZTIME) ./plugins/html/visibility/
+	$(GO) test -run '^$$' -fuzz '^FuzzClippedClasses$$' -fuzztime $(FUZZTIME) ./plugins/html/visibility/
+	$(GO) test -run '^$$' -fuzz '^FuzzCanonicalColor$$' -fuzztime $(FUZZTIME) ./plugins/html/visibility/
+	$(GO) test -run '^$$' -fuzz '^FuzzFlatten$$' -fuzztime $(FUZZTIME) ./plugins/html/
+	$(GO) test -run '^$$' -fuzz '^FuzzFormulas$$' -fuzztime $(FUZZTIME) ./plugins/html/
 
 tools:
 	@command -v protoc >/dev/null || { echo "protoc missing: apt-get install protobuf-compiler"; exit 1; }
