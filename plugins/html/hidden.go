@@ -68,6 +68,7 @@ func removeHidden(root *html.Node) error { return removeHiddenWith(root, nil) }
 // A page whose styles cost too much to read is refused, as a TooLarge
 // DocError: read without them, it would be read with what they hide.
 func removeHiddenWith(root *html.Node, r *rules) error {
+	visibility.UnescapeStyles(root) // `disp\lay: none` hides as display: none does
 	h := hiding{pageWords: words(root), tabs: visibleTabs(root), classes: visibility.HiddenClasses(root), rules: r}
 	h.panels, h.disclosed = panels(root, r.on("disclosures"))
 	invisible, err := visibility.InvisibleNodes(root, visibility.PageRules(root), h.pageWords, words)

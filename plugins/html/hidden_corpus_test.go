@@ -236,6 +236,11 @@ var hidingTechniques = []technique{
 	{name: "lab-on-its-band", markup: `<div style="background: lab(20 10 -30)"><p style="color: lch(20 31.6 -71.57)">INSTRUCTION</p></div>`},
 	{name: "near-white-on-white-band", markup: `<div style="background:#ffffff"><p style="color:#fcfcfc">INSTRUCTION</p></div>`},
 	{name: "named-colour-on-itself", markup: `<div style="background: gainsboro"><p style="color: Gainsboro">INSTRUCTION</p></div>`},
+	{name: "escaped-property-in-style", style: `disp\lay:none`},
+	{name: "escaped-value-in-style", style: `visibility: hi\64 den`},
+	{name: "sheet-escaped-property", sheet: byClass, style: `d\isplay: none`},
+	{name: "sheet-escaped-value", sheet: byClass, style: `display: \6e one`},
+	{name: "sheet-escaped-class", sheet: `.h\69 nt`, style: "display: none"},
 }
 
 // katex is KaTeX's markup for a formula whose TeX annotation is tex and

@@ -48,7 +48,7 @@ func parseDeclarations(list string, value func([]css.Token) string) map[string]s
 				return decls
 			}
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
-			decls[strings.ToLower(string(data))] = value(p.Values())
+			decls[strings.ToLower(unescapeCSS(string(data)))] = value(unescapedTokens(p.Values()))
 		}
 	}
 }

@@ -537,6 +537,7 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 				}
 			}
 		}
+		offsets = append(offsets, escapesInDeclarations(text)...)
 		slices.Sort(offsets)
 		for _, span := range ruleSpans(text, offsets) {
 			var texts []string // the parser reuses its tokens: written out at once
@@ -839,6 +840,9 @@ func subjectNames(text string) []string {
 	}
 	var names []string
 	last := text[start:]
+	if strings.IndexByte(last, '\\') >= 0 {
+		return nil // `.md\:gone` names class "md:gone": matched everywhere, as the index does
+	}
 	depth = 0
 	for i := 0; i < len(last); i++ {
 		switch c := last[i]; {

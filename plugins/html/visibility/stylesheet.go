@@ -114,7 +114,7 @@ func addClipped(rule string, classes map[string]bool) map[string]bool {
 }
 
 // readRule walks one rule: selector gets its selector list, decl each
-// declaration's lower-cased name and value. It reports whether the rule
+// declaration's lower-cased name and value, their escapes resolved. It reports whether the rule
 // ended, as a rule cut short by the end of the text declares nothing.
 func readRule(rule string, selector func([]css.Token), decl func(name, value string)) bool {
 	p := css.NewParser(cssparse.NewInputString(rule), false)
@@ -128,7 +128,7 @@ func readRule(rule string, selector func([]css.Token), decl func(name, value str
 		case css.BeginRulesetGrammar:
 			selector(p.Values())
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
-			decl(strings.ToLower(string(data)), cssValue(p.Values()))
+			decl(strings.ToLower(unescapeCSS(string(data))), cssValue(unescapedTokens(p.Values())))
 		case css.EndRulesetGrammar:
 			return true
 		}

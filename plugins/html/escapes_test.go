@@ -1,0 +1,36 @@
+package html
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEscapedDeclarationsHide: declarations written with CSS escapes hide
+// as the same declarations written plainly do, in a style or a rule of
+// the page's stylesheet; a class named with an escape still matches.
+func TestEscapedDeclarationsHide(t *testing.T) {
+	for _, tc := range []struct {
+		name, sheet, element string
+		gone                 bool
+	}{
+		{"escaped property in a style", ``, `<p style="disp\lay: none">W</p>`, true},
+		{"hex-escaped value in a style", ``, `<p style="display: n\6f ne">W</p>`, true},
+		{"escaped colour in a style", ``, `<div style="background:#fff"><p style="color: \23 fff">W</p></div>`, true},
+		{"escaped property in a rule", `.x { d\isplay: none }`, `<p class="x">W</p>`, true},
+		{"escaped value in a rule", `.x { visibility: hi\64 den }`, `<p class="x">W</p>`, true},
+		{"escaped font size in a rule", `.x { font-\73 ize: 0 }`, `<p class="x">W</p>`, true},
+		{"an escaped class still selects", `.md\:gone { display: none }`, `<p class="md:gone">W</p>`, true},
+		{"control: a plain rule", `.x { display: none }`, `<p class="x">W</p>`, true},
+		{"an escape that spells another property", `.x { d\69 splay: block }`, `<p class="x">W</p>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body><article>`+
+				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
+				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
+			removeHidden(root)
+			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+				t.Errorf("removed = %v, want %v", gone, tc.gone)
+			}
+		})
+	}
+}
