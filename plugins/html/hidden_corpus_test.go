@@ -241,6 +241,8 @@ var hidingTechniques = []technique{
 	{name: "sheet-escaped-property", sheet: byClass, style: `d\isplay: none`},
 	{name: "sheet-escaped-value", sheet: byClass, style: `display: \6e one`},
 	{name: "sheet-escaped-class", sheet: `.h\69 nt`, style: "display: none"},
+	{name: "sheet-nested-ten-deep", sheet: ".aside-note { " + strings.Repeat("& { ", 9) + "& .hint", style: "display: none }" + strings.Repeat(" }", 10)},
+	{name: "sheet-is-of-twenty", sheet: ":is(" + strings.Repeat(".nowhere, ", 19) + ".aside-note) .hint", style: "display: none"},
 }
 
 // katex is KaTeX's markup for a formula whose TeX annotation is tex and

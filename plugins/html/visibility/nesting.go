@@ -10,7 +10,8 @@ import "strings"
 // follows the page's.
 
 const (
-	// maxNesting bounds how deep nested rules are followed.
+	// maxNesting bounds how deep nested rules are written out with their
+	// parents' selectors (nestedSelector).
 	maxNesting = 8
 	// maxNestedSelector bounds a written-out selector's length: each
 	// level repeats its parent's.
@@ -42,8 +43,8 @@ func nestedRules(sheet string) string {
 				if parent.nested {
 					parent.decls.WriteString(sheet[from:start])
 				}
-				if parent.selector != "" && !strings.HasPrefix(prelude, "@") && len(stack) < maxNesting {
-					f.selector, f.nested = nestSelector(parent.selector, prelude), true
+				if parent.selector != "" && !strings.HasPrefix(prelude, "@") {
+					f.selector, f.nested = nestedSelector(parent.selector, prelude, len(stack)), true
 				}
 			} else if !strings.HasPrefix(prelude, "@") {
 				f.selector = prelude
@@ -67,6 +68,20 @@ func nestedRules(sheet string) string {
 		}
 	}
 	return out.String()
+}
+
+// nestedSelector is nestSelector for a rule nested depth rules deep; past
+// maxNesting, or past maxNestedSelector written out, the rule stands on
+// its own, "&" for any element: it selects every element the page's rule
+// selects, and more, so that nesting deeper than sift follows hides no
+// more from it than from a browser.
+func nestedSelector(parent, nested string, depth int) string {
+	if depth < maxNesting {
+		if sel := nestSelector(parent, nested); sel != "" {
+			return sel
+		}
+	}
+	return strings.ReplaceAll(nested, "&", "*")
 }
 
 // nestSelector writes a nested rule's selector list as the top-level

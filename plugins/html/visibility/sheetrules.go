@@ -500,6 +500,10 @@ type declared struct {
 	// unexpanded: a selector of its :is() or :where() could not be
 	// written out, and stands for none.
 	unexpanded bool
+	// relaxed are those selectors with their :is() and :where() taken
+	// out (relaxIs): more elements than the page's selectors match, for
+	// the rules that hide, which fail closed.
+	relaxed []string
 }
 
 // written returns the rule's declarations as the page wrote them when one
@@ -546,7 +550,8 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 				continue
 			}
 			selectors, origins := expandWithOrigins(texts)
-			rule := declared{selectors: selectors, origins: origins, unexpanded: unexpanded(texts, origins), decls: decls, raw: decls, order: i<<32 | span[0],
+			rule := declared{selectors: selectors, origins: origins, unexpanded: unexpanded(texts, origins), relaxed: relaxedSelectors(texts, origins),
+				decls: decls, raw: decls, order: i<<32 | span[0],
 				important: strings.Contains(text[span[0]:span[1]], "!important"), text: sheets[i][span[0]:span[1]]}
 			if readsVar(decls) {
 				rule.raw = maps.Clone(decls)
@@ -672,7 +677,7 @@ func invisibleSelectors(d declared) []sheetRule {
 		return nil
 	}
 	var rules []sheetRule
-	for _, text := range d.selectors {
+	for _, text := range append(d.selectors[:len(d.selectors):len(d.selectors)], d.relaxed...) {
 		if sel, ok := parseSelector(text); ok {
 			rules = append(rules, sheetRule{sel: sel, precedence: precedence{important: d.important, spec: sel.Specificity(), order: d.order}, folds: folds, subject: subjectNames(text), written: written,
 				byColour: hidden && byColourAlone(d.decls)})
@@ -717,6 +722,75 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 		return nil, false
 	}
 	return sel, true
+}
+
+// relaxedSelectors returns, for each selector of texts whose :is() and
+// :where() could not be written out (more than maxAlternatives, or past
+// maxExpandCalls), the selector relaxIs writes.
+func relaxedSelectors(texts, origins []string) []string {
+	var relaxed []string
+	for _, text := range texts {
+		if l := asciiLower(text); (strings.Contains(l, ":is(") || strings.Contains(l, ":where(")) && !slices.Contains(origins, text) {
+			if r := relaxIs(text); r != "" {
+				relaxed = append(relaxed, r)
+			}
+		}
+	}
+	return relaxed
+}
+
+// relaxIs writes selector without its :is() and :where(): one standing
+// alone between combinators becomes "*", one on a compound goes, so the
+// selector matches every element the page's does, and more. A hiding
+// rule whose selector sift cannot write out so hides at least what it
+// hides in a browser (twenty arguments in an :is() hid an instruction
+// sift read). "" when one stands inside another pseudo-class (":not()"
+// would match less), or the selector ends inside one.
+func relaxIs(selector string) string {
+	lower := asciiLower(selector)
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(selector); i++ {
+		name := ""
+		switch {
+		case strings.HasPrefix(lower[i:], ":is("):
+			name = ":is("
+		case strings.HasPrefix(lower[i:], ":where("):
+			name = ":where("
+		}
+		if name == "" {
+			switch selector[i] {
+			case '(':
+				depth++
+			case ')':
+				depth--
+			}
+			b.WriteByte(selector[i])
+			continue
+		}
+		if depth > 0 {
+			return ""
+		}
+		end, open := i+len(name), 1
+		for ; end < len(selector) && open > 0; end++ {
+			switch selector[end] {
+			case '(':
+				open++
+			case ')':
+				open--
+			}
+		}
+		if open > 0 {
+			return ""
+		}
+		before := strings.TrimRight(b.String(), " ")
+		alone := before == "" || strings.ContainsRune(">+~", rune(before[len(before)-1])) || b.Len() > 0 && b.String()[b.Len()-1] == ' '
+		if alone && (end == len(selector) || strings.ContainsRune(" >+~", rune(selector[end]))) {
+			b.WriteByte('*')
+		}
+		i = end - 1
+	}
+	return strings.TrimSpace(b.String())
 }
 
 // unexpanded reports whether a selector of texts with :is() or :where()
