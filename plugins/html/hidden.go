@@ -158,7 +158,7 @@ func (h hiding) hasHiddenClass(c *html.Node) bool {
 // hasClassIn reports whether one of the classes in a class attribute's
 // value is in set, which holds lower-cased names.
 func hasClassIn(value string, set map[string]bool) bool {
-	for _, class := range strings.Fields(value) {
+	for class := range strings.FieldsSeq(value) { // no slice: it is asked of every element
 		if set[strings.ToLower(class)] {
 			return true
 		}
