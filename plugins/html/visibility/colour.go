@@ -15,23 +15,17 @@ import (
 // "rgb(100%, 100%, 100%)" and "hsl(0 0% 100%)" are one colour, and an
 // outside check hid text behind each spelling sift did not read.
 
-// namedColors are the system colours of the light scheme a page is read
-// in, and the names pages write most (looked up before the whole table of
-// CSS's named colours, colornames.Map).
-var namedColors = map[string]string{
-	"white": "#ffffff", "black": "#000000", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
-	"yellow": "#ffff00", "gray": "#808080", "grey": "#808080", "silver": "#c0c0c0", "whitesmoke": "#f5f5f5",
-	"canvas": "#ffffff", "canvastext": "#000000",
-	"snow": "#fffafa", "ivory": "#fffff0", "navy": "#000080", "orange": "#ffa500", "purple": "#800080",
-}
+// systemColors are the system colours of the light scheme a page is read
+// in; the named colours are CSS's whole table (colornames.Map).
+var systemColors = map[string]string{"canvas": "#ffffff", "canvastext": "#000000"}
 
 // canonicalColor writes an opaque colour as #rrggbb; anything else (a
 // translucent colour, an image, a gradient, a var()) comes back as it is,
 // lower-cased.
 func canonicalColor(c string) string {
 	c = asciiLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(c), "!important")))
-	if named, ok := namedColors[c]; ok {
-		return named
+	if system, ok := systemColors[c]; ok {
+		return system
 	}
 	if rgba, ok := colornames.Map[c]; ok {
 		return colorful.Color{R: float64(rgba.R) / 255, G: float64(rgba.G) / 255, B: float64(rgba.B) / 255}.Hex()

@@ -550,7 +550,8 @@ func declaringRules(sheets, lower []string, words []string, at func(text string,
 				continue
 			}
 			selectors, origins := expandWithOrigins(texts)
-			rule := declared{selectors: selectors, origins: origins, unexpanded: unexpanded(texts, origins), relaxed: relaxedSelectors(texts, origins),
+			missed := notWrittenOut(texts, origins)
+			rule := declared{selectors: selectors, origins: origins, unexpanded: len(missed) > 0, relaxed: relaxedSelectors(missed),
 				decls: decls, raw: decls, order: i<<32 | span[0],
 				important: strings.Contains(text[span[0]:span[1]], "!important"), text: sheets[i][span[0]:span[1]]}
 			if readsVar(decls) {
@@ -724,19 +725,29 @@ func parseSelector(text string) (cascadia.Sel, bool) {
 	return sel, true
 }
 
-// relaxedSelectors returns, for each selector of texts whose :is() and
-// :where() could not be written out (more than maxAlternatives, or past
-// maxExpandCalls), the selector relaxIs writes.
-func relaxedSelectors(texts, origins []string) []string {
+// relaxedSelectors returns the selectors relaxIs writes for missed,
+// those whose :is() and :where() could not be written out (more than
+// maxAlternatives, or past maxExpandCalls).
+func relaxedSelectors(missed []string) []string {
 	var relaxed []string
-	for _, text := range texts {
-		if l := asciiLower(text); (strings.Contains(l, ":is(") || strings.Contains(l, ":where(")) && !slices.Contains(origins, text) {
-			if r := relaxIs(text); r != "" {
-				relaxed = append(relaxed, r)
-			}
+	for _, text := range missed {
+		if r := relaxIs(text); r != "" {
+			relaxed = append(relaxed, r)
 		}
 	}
 	return relaxed
+}
+
+// notWrittenOut returns the selectors of texts with :is() or :where()
+// that have no selector written out from them among origins.
+func notWrittenOut(texts, origins []string) []string {
+	var out []string
+	for _, text := range texts {
+		if l := asciiLower(text); (strings.Contains(l, ":is(") || strings.Contains(l, ":where(")) && !slices.Contains(origins, text) {
+			out = append(out, text)
+		}
+	}
+	return out
 }
 
 // relaxIs writes selector without its :is() and :where(): one standing
@@ -783,25 +794,14 @@ func relaxIs(selector string) string {
 		if open > 0 {
 			return ""
 		}
-		before := strings.TrimRight(b.String(), " ")
-		alone := before == "" || strings.ContainsRune(">+~", rune(before[len(before)-1])) || b.Len() > 0 && b.String()[b.Len()-1] == ' '
+		before := strings.TrimLeft(b.String(), " ")
+		alone := before == "" || strings.ContainsRune(" >+~", rune(before[len(before)-1]))
 		if alone && (end == len(selector) || strings.ContainsRune(" >+~", rune(selector[end]))) {
 			b.WriteByte('*')
 		}
 		i = end - 1
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// unexpanded reports whether a selector of texts with :is() or :where()
-// has no selector written out from it among origins.
-func unexpanded(texts, origins []string) bool {
-	for _, text := range texts {
-		if l := asciiLower(text); (strings.Contains(l, ":is(") || strings.Contains(l, ":where(")) && !slices.Contains(origins, text) {
-			return true
-		}
-	}
-	return false
 }
 
 // expandWithOrigins returns the selectors expandIs writes each of texts
