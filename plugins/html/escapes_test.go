@@ -15,7 +15,8 @@ func TestEscapedDeclarationsHide(t *testing.T) {
 	}{
 		{"escaped property in a style", ``, `<p style="disp\lay: none">W</p>`, true},
 		{"hex-escaped value in a style", ``, `<p style="display: n\6f ne">W</p>`, true},
-		{"escaped colour in a style", ``, `<div style="background:#fff"><p style="color: \23 fff">W</p></div>`, true},
+		{"an escaped # makes no colour", ``, `<div style="background:#fff"><p style="color: \23 fff">W</p></div>`, false},
+		{"an escaped digit makes no number", `.x { opacity: \30 }`, `<p class="x">W</p>`, false},
 		{"escaped property in a rule", `.x { d\isplay: none }`, `<p class="x">W</p>`, true},
 		{"escaped value in a rule", `.x { visibility: hi\64 den }`, `<p class="x">W</p>`, true},
 		{"escaped font size in a rule", `.x { font-\73 ize: 0 }`, `<p class="x">W</p>`, true},

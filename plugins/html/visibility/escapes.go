@@ -38,7 +38,12 @@ func UnescapeStyles(root *html.Node) {
 // unescapeCSS resolves the escapes of s as CSS Syntax 3 consumes an
 // escaped code point: a code point of zero, a surrogate or past U+10FFFF
 // is U+FFFD, as is a backslash at the end; a backslash before a line
-// break (a string's line continuation) is dropped with the break.
+// break (a string's line continuation) is dropped with the break. An
+// escape that stands for a character an identifier cannot start with
+// unescaped (a digit, "#", "." and the like) is left as written: an
+// escape makes it part of an identifier, so `opacity: \30` and
+// `color: \23 fff` are no number and no colour to a browser, which drops
+// them, and must not become "0" and "#fff" here.
 func unescapeCSS(s string) string {
 	if strings.IndexByte(s, '\\') < 0 {
 		return s
@@ -51,6 +56,7 @@ func unescapeCSS(s string) string {
 			i++
 			continue
 		}
+		start := i
 		i++
 		switch {
 		case i == len(s):
@@ -80,14 +86,24 @@ func unescapeCSS(s string) string {
 			if r == 0 || r > utf8.MaxRune || r >= 0xD800 && r <= 0xDFFF {
 				r = utf8.RuneError
 			}
-			b.WriteRune(r)
+			writeEscaped(&b, r, s[start:i])
 		default:
-			_, size := utf8.DecodeRuneInString(s[i:])
-			b.WriteString(s[i : i+size])
+			r, size := utf8.DecodeRuneInString(s[i:])
 			i += size
+			writeEscaped(&b, r, s[start:i])
 		}
 	}
 	return b.String()
+}
+
+// writeEscaped writes r, the character an escape stands for, when it is
+// one a name is written with, else the escape as written.
+func writeEscaped(b *strings.Builder, r rune, escape string) {
+	if r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 0x80 {
+		b.WriteRune(r)
+		return
+	}
+	b.WriteString(escape)
 }
 
 func isHexDigit(c byte) bool {

@@ -12,7 +12,8 @@ func TestUnescapeCSS(t *testing.T) {
 		{`display: n\6f ne`, `display: none`},
 		{`display: n\00006fne`, `display: none`},
 		{`display: \6e\6f\6e\65`, `display: none`},
-		{`color: \23 fff`, `color: #fff`},
+		{`color: \23 fff`, `color: \23 fff`}, // an identifier, no colour
+		{`opacity: \30`, `opacity: \30`},     // an identifier, no number
 		{`content: "a\
 b"`, `content: "ab"`},
 		{`x\0 y`, "x\uFFFDy"},
