@@ -35,3 +35,32 @@ func TestEscapedDeclarationsHide(t *testing.T) {
 		})
 	}
 }
+
+// TestStyleElementsAsBrowsersApplyThem: a <style> applies as a browser
+// applies it: not when its type is not CSS, its media are not the
+// screen's or it stands in a <template>.
+func TestStyleElementsAsBrowsersApplyThem(t *testing.T) {
+	for _, tc := range []struct {
+		name, style string
+		gone        bool
+	}{
+		{"a plain style", `<style>.x { display: none }</style>`, true},
+		{"text/css in capitals", `<style type="TEXT/CSS">.x { display: none }</style>`, true},
+		{"media all", `<style media="all">.x { display: none }</style>`, true},
+		{"media screen", `<style media="screen">.x { display: none }</style>`, true},
+		{"media print", `<style media="print">.x { display: none }</style>`, false},
+		{"media a desktop's", `<style media="(min-width: 900px)">.x { display: none }</style>`, false},
+		{"a type that is not CSS", `<style type="text/foo">.x { display: none }</style>`, false},
+		{"inside a template", `<template><style>.x { display: none }</style></template>`, false},
+		{"media that are no query", `<style media="x{} .x{display:none} @media y">.y { color: red }</style>`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := parsePage(t, `<html><head>`+tc.style+`</head><body><article>`+
+				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p><p class="x">THE-WORD</p></article></body></html>`)
+			removeHidden(root)
+			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+				t.Errorf("removed = %v, want %v", gone, tc.gone)
+			}
+		})
+	}
+}

@@ -238,11 +238,7 @@ func PageRules(root *html.Node) *Rules {
 			dark = dark || asksDarkScheme(el)
 			continue
 		}
-		for c := el.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				sheets = append(sheets, c.Data)
-			}
-		}
+		sheets = append(sheets, styleSheets(el)...)
 	}
 	for _, tag := range []string{"html", "body"} {
 		for _, el := range dom.Matching(root, func(n *html.Node) bool { return n.Data == tag }) {

@@ -33,14 +33,44 @@ import (
 func HiddenClasses(root *html.Node) map[string]bool {
 	var classes map[string]bool
 	for _, style := range dom.Matching(root, func(n *html.Node) bool { return n.Data == "style" }) {
-		for c := style.FirstChild; c != nil; c = c.NextSibling {
-			if c.Type == html.TextNode {
-				sheet, _ := unwrapAtRules(c.Data, reachEverywhere)
-				classes = clippedClasses(sheet, classes)
-			}
+		for _, text := range styleSheets(style) {
+			sheet, _ := unwrapAtRules(text, reachEverywhere)
+			classes = clippedClasses(sheet, classes)
 		}
 	}
 	return classes
+}
+
+// styleSheets returns the texts of a <style> element as a browser applies
+// them: none when its type is not CSS or it stands inside a <template>
+// (inert until a script uses it), each inside "@media" when its media
+// attribute names some screens ("print": none; the at-rule reading of
+// atrules.go decides).
+func styleSheets(style *html.Node) []string {
+	if t := strings.TrimSpace(asciiLower(dom.Attr(style, "type"))); t != "" && t != "text/css" {
+		return nil
+	}
+	for a := style.Parent; a != nil; a = a.Parent {
+		if a.Type == html.ElementNode && a.Data == "template" {
+			return nil
+		}
+	}
+	media := strings.TrimSpace(dom.Attr(style, "media"))
+	if strings.ContainsAny(media, "{};") {
+		return nil // no media query: the sheet applies nowhere
+	}
+	var texts []string
+	for c := style.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.TextNode {
+			continue
+		}
+		if media != "" && !strings.EqualFold(media, "all") {
+			texts = append(texts, "@media "+media+"{"+c.Data+"}")
+			continue
+		}
+		texts = append(texts, c.Data)
+	}
+	return texts
 }
 
 // clippedClasses adds to classes those that the stylesheet text defines,
