@@ -629,11 +629,50 @@ func wordOffsets(text, word string) []int {
 	}
 }
 
+// enclosing returns the offset of the "{" whose block holds offset i,
+// past the blocks that open and close before i (a declaration after a
+// nested rule), or -1.
+func enclosing(text string, i int) int {
+	depth := 0
+	for j := i - 1; j >= 0; j-- {
+		switch text[j] {
+		case '}':
+			depth++
+		case '{':
+			if depth == 0 {
+				return j
+			}
+			depth--
+		}
+	}
+	return -1
+}
+
+// closing returns the offset just past the "}" that closes the block
+// text opens at open, or len(text) when it does not close.
+func closing(text string, open int) int {
+	depth := 0
+	for j := open; j < len(text); j++ {
+		switch text[j] {
+		case '{':
+			depth++
+		case '}':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return len(text)
+}
+
 // ruleSpans returns the spans of text of the rules, outside any at-rule,
 // that hold the offsets hints (in order), found by their braces as
 // clipRules finds its rules: reading only those keeps the cost of large
 // stylesheets down.
 func ruleSpans(text string, hints []int) [][2]int {
+	// A rule ends where its block closes, past the rules nested in it
+	// (".w { display: none; & .y { color: red } }": its first "}" closed
+	// the nested rule, and the rule was read as "& .y").
 	var spans [][2]int
 	depth, counted := 0, 0 // braces open at offset counted
 	shut := 0
@@ -641,13 +680,8 @@ func ruleSpans(text string, hints []int) [][2]int {
 		if i < shut {
 			continue // in the rule just taken
 		}
-		open := strings.LastIndexByte(text[:i], '{')
-		shut = strings.IndexByte(text[i:], '}')
-		if shut < 0 {
-			shut = len(text)
-		} else {
-			shut += i + 1
-		}
+		open := enclosing(text, i)
+		shut = closing(text, max(open, 0))
 		if open < counted {
 			continue
 		}

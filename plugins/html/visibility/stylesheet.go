@@ -148,6 +148,7 @@ func addClipped(rule string, classes map[string]bool) map[string]bool {
 // ended, as a rule cut short by the end of the text declares nothing.
 func readRule(rule string, selector func([]css.Token), decl func(name, value string)) bool {
 	p := css.NewParser(cssparse.NewInputString(rule), false)
+	depth := 0 // the rules nested in it are read as rules of their own (nesting.go)
 	for {
 		gt, _, data := p.Next()
 		switch gt {
@@ -155,12 +156,18 @@ func readRule(rule string, selector func([]css.Token), decl func(name, value str
 			if errors.Is(p.Err(), io.EOF) {
 				return false
 			}
-		case css.BeginRulesetGrammar:
-			selector(p.Values())
+		case css.BeginRulesetGrammar, css.BeginAtRuleGrammar:
+			if depth++; depth == 1 && gt == css.BeginRulesetGrammar {
+				selector(p.Values())
+			}
 		case css.DeclarationGrammar, css.CustomPropertyGrammar:
-			decl(strings.ToLower(unescapeCSS(string(data))), cssValue(unescapedTokens(p.Values())))
-		case css.EndRulesetGrammar:
-			return true
+			if depth == 1 {
+				decl(strings.ToLower(unescapeCSS(string(data))), cssValue(unescapedTokens(p.Values())))
+			}
+		case css.EndRulesetGrammar, css.EndAtRuleGrammar:
+			if depth--; depth <= 0 {
+				return depth == 0
+			}
 		}
 	}
 }
