@@ -21,6 +21,7 @@ func TestEscapedDeclarationsHide(t *testing.T) {
 		{"escaped value in a rule", `.x { visibility: hi\64 den }`, `<p class="x">W</p>`, true},
 		{"escaped font size in a rule", `.x { font-\73 ize: 0 }`, `<p class="x">W</p>`, true},
 		{"an escaped class still selects", `.md\:gone { display: none }`, `<p class="md:gone">W</p>`, true},
+		{"a comment inside a style's value", ``, `<p style="display:/**/none">W</p>`, true},
 		{"control: a plain rule", `.x { display: none }`, `<p class="x">W</p>`, true},
 		{"an escape that spells another property", `.x { d\69 splay: block }`, `<p class="x">W</p>`, false},
 	} {

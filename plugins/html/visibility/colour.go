@@ -16,8 +16,9 @@ import (
 // outside check hid text behind each spelling sift did not read.
 
 // systemColors are the system colours of the light scheme a page is read
-// in; the named colours are CSS's whole table (colornames.Map).
-var systemColors = map[string]string{"canvas": "#ffffff", "canvastext": "#000000"}
+// in, and rebeccapurple, which CSS Color 4 named after the SVG table the
+// other named colours come from (colornames.Map).
+var systemColors = map[string]string{"canvas": "#ffffff", "canvastext": "#000000", "rebeccapurple": "#663399"}
 
 // canonicalColor writes an opaque colour as #rrggbb; anything else (a
 // translucent colour, an image, a gradient, a var()) comes back as it is,
@@ -57,17 +58,20 @@ func canonicalColor(c string) string {
 	switch strings.TrimSuffix(c[:open], "a") {
 	case "rgb":
 		for i, a := range args {
-			v, ok := fraction(a, 255)
+			v, ok := channel(a, 255)
 			if !ok {
 				return c
 			}
 			rgb[i] = v
 		}
 	case "hsl":
-		h, err := strconv.ParseFloat(strings.TrimSuffix(args[0], "deg"), 64)
-		s, okS := fraction(args[1], 100)
-		l, okL := fraction(args[2], 100)
-		if err != nil || !okS || !okL {
+		h, okH := hue(args[0])
+		s, okS := channel(args[1], 100)
+		l, okL := channel(args[2], 100)
+		if args[0] == "none" {
+			h, okH = 0, true
+		}
+		if !okH || !okS || !okL {
 			return c
 		}
 		rgb = hslToRGB(h, s, l)
@@ -128,6 +132,23 @@ func alike(a, b string) bool {
 	ca, errA := colorful.Hex(a)
 	cb, errB := colorful.Hex(b)
 	return errA == nil && errB == nil && ca.DistanceCIEDE2000(cb) < nearColour
+}
+
+// channel reads a colour's channel, a number of which max is the full
+// value, a percentage or "none" (nothing), as a fraction of its full
+// value, clamped as browsers clamp it: rgb(300 300 300) is white.
+func channel(s string, max float64) (float64, bool) {
+	if s == "none" {
+		return 0, true
+	}
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil {
+		return 0, false
+	}
+	if !strings.HasSuffix(s, "%") {
+		v = v / max * 100
+	}
+	return math.Max(0, math.Min(v/100, 1)), true
 }
 
 // fraction reads a channel, a number of at most max or a percentage, as a

@@ -567,9 +567,31 @@ func invisibleBy(n *html.Node, rules *Rules) string {
 	return ""
 }
 
-// NormalizeCSS lower-cases a declaration list and removes whitespace, so
-// "Display : None" matches "display:none".
+// withoutComments removes the comments of CSS text; one left open runs to
+// the end, as in a browser.
+func withoutComments(s string) string {
+	var b strings.Builder
+	for {
+		open := strings.Index(s, "/*")
+		if open < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:open])
+		shut := strings.Index(s[open+2:], "*/")
+		if shut < 0 {
+			return b.String()
+		}
+		s = s[open+2+shut+2:]
+	}
+}
+
+// NormalizeCSS lower-cases a declaration list and removes whitespace and
+// comments, so "Display : /**/ None" matches "display:none".
 func NormalizeCSS(s string) string {
+	if strings.Contains(s, "/*") {
+		s = withoutComments(s) // "display:/**/none" is display:none
+	}
 	return strings.Map(func(r rune) rune {
 		switch r {
 		case ' ', '\t', '\n', '\r', '\f':
