@@ -119,19 +119,104 @@ func canonicalHex(c, hex string) string {
 // not alike.
 const nearColour = 0.02
 
+// faintContrast and faintDistance bound the colours a reader cannot read
+// one on the other though they differ in tint: a luminance contrast under
+// 1.1 (WCAG's ratio; body text asks 4.5) and a CIEDE2000 difference under
+// 10. Ivory, snow and mint cream on white are so (1.01 to 1.03); yellow on
+// white (1.07, but 20 apart in hue) is read.
+const (
+	faintContrast = 1.1
+	faintDistance = 0.10
+)
+
 // alike reports whether two colours, as canonicalColor writes them, are
-// one to a reader: the same, or two opaque colours nearer than
-// nearColour.
+// one to a reader: the same; two opaque colours nearer than nearColour, or
+// too faint one on the other to read; or a translucent colour that, laid
+// over the opaque other, is so (rgba(0,0,0,0.02) on white is #fafafa).
 func alike(a, b string) bool {
 	if a == b {
 		return a != ""
 	}
-	if len(a) != 7 || len(b) != 7 || a[0] != '#' || b[0] != '#' {
+	ca, okA := opaqueHex(a)
+	cb, okB := opaqueHex(b)
+	switch {
+	case okA && okB:
+	case okB:
+		if ca, okA = over(a, cb); !okA {
+			return false
+		}
+	case okA:
+		if cb, okB = over(b, ca); !okB {
+			return false
+		}
+	default:
 		return false
 	}
-	ca, errA := colorful.Hex(a)
-	cb, errB := colorful.Hex(b)
-	return errA == nil && errB == nil && ca.DistanceCIEDE2000(cb) < nearColour
+	d := ca.DistanceCIEDE2000(cb)
+	return d < nearColour || d < faintDistance && contrast(ca, cb) < faintContrast
+}
+
+// opaqueHex reads #rrggbb.
+func opaqueHex(c string) (colorful.Color, bool) {
+	if len(c) != 7 || c[0] != '#' {
+		return colorful.Color{}, false
+	}
+	col, err := colorful.Hex(c)
+	return col, err == nil
+}
+
+// over lays the translucent colour c, as canonicalColor leaves it, over
+// the opaque back: what a reader sees.
+func over(c string, back colorful.Color) (colorful.Color, bool) {
+	solid, alpha, ok := translucent(c)
+	if !ok {
+		return colorful.Color{}, false
+	}
+	return colorful.Color{
+		R: solid.R*alpha + back.R*(1-alpha),
+		G: solid.G*alpha + back.G*(1-alpha),
+		B: solid.B*alpha + back.B*(1-alpha),
+	}, true
+}
+
+// translucent reads a colour with an alpha: #rgba, #rrggbbaa, a legacy
+// rgba()/hsla() of four arguments, or any colour function with "/ alpha".
+func translucent(c string) (colorful.Color, float64, bool) {
+	var solid, alpha string
+	switch open := strings.IndexByte(c, '('); {
+	case strings.HasPrefix(c, "#") && (len(c) == 5 || len(c) == 9):
+		solid, alpha = c[:len(c)-(len(c)-1)/4], c[len(c)-(len(c)-1)/4:]
+		v, err := strconv.ParseUint(alpha, 16, 8)
+		if err != nil {
+			return colorful.Color{}, 0, false
+		}
+		if len(alpha) == 1 {
+			v *= 17
+		}
+		alpha = strconv.FormatFloat(float64(v)/255, 'f', -1, 64)
+	case open > 0 && strings.HasSuffix(c, ")"):
+		inner := c[open+1 : len(c)-1]
+		if comps, a, found := strings.Cut(inner, "/"); found {
+			solid, alpha = c[:open+1]+comps+")", strings.TrimSpace(a)
+		} else if args := strings.Split(inner, ","); len(args) == 4 {
+			solid, alpha = c[:open+1]+strings.Join(args[:3], ",")+")", strings.TrimSpace(args[3])
+		}
+	}
+	a, ok := fraction(alpha, 1)
+	col, okSolid := opaqueHex(canonicalColor(solid))
+	return col, a, ok && okSolid
+}
+
+// contrast is WCAG's contrast ratio of two colours' luminance.
+func contrast(a, b colorful.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+}
+
+// luminance is a colour's relative luminance (WCAG).
+func luminance(c colorful.Color) float64 {
+	r, g, b := c.LinearRgb()
+	return 0.2126*r + 0.7152*g + 0.0722*b
 }
 
 // channel reads a colour's channel, a number of which max is the full

@@ -104,3 +104,31 @@ func FuzzCanonicalColor(f *testing.F) {
 		t.Errorf("canonicalColor(%q) = %q: neither the value nor #rrggbb", value, got)
 	})
 }
+
+func TestAlike(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"#ffffff", "#ffffff", true},
+		{"#ffffff", "#fefefe", true},
+		{"#ffffff", "#fafafa", true},
+		{"#ffffff", "#eeeeee", false},
+		{"#ffffff", "#fffff0", true}, // ivory: contrast 1.01
+		{"#ffffff", "#ffff00", false},
+		{"#000000", "#0a0a0a", true},
+		{"#000000", "#333333", false},
+		{"rgba(0,0,0,0.02)", "#ffffff", true},
+		{"#ffffff", "rgb(0 0 0 / 2%)", true},
+		{"rgba(0,0,0,0.5)", "#ffffff", false},
+		{"#ffffff80", "#ffffff", true},
+		{"#fff8", "#ffffff", true},
+		{"rgba(0,0,0,0.5)", "rgba(255,255,255,0.5)", false},
+		{"", "", false},
+		{"transparent", "#ffffff", false},
+	} {
+		if got := alike(tc.a, tc.b); got != tc.want {
+			t.Errorf("alike(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
