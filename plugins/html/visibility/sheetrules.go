@@ -401,7 +401,7 @@ func (r *Rules) hides(n *html.Node) (found int, folds bool) {
 		if rule.written != nil {
 			hidden, folding = r.hidesAsInherited(n, rule.written)
 		}
-		if hidden && (!folding || !r.shown(n, rule)) {
+		if hidden && (!folding || !r.shown(n, rule) && (rule.important || !styleShows(n))) {
 			found, folds = i, folding
 		}
 	}
@@ -419,6 +419,20 @@ func (r *Rules) hides(n *html.Node) (found int, folds bool) {
 		}
 	}
 	return found, folds
+}
+
+// styleShows reports whether n's own style shows it, as a rule that folds
+// it does not unless it is !important: a display other than none, or
+// visibility: visible. A page saved after its scripts ran holds the
+// style they wrote on what they opened.
+func styleShows(n *html.Node) bool {
+	style := dom.Attr(n, "style")
+	if !strings.Contains(asciiLower(style), "display") && !strings.Contains(asciiLower(style), "visibility") {
+		return false
+	}
+	d := Declarations(style)
+	display, visibility := strings.TrimSuffix(d["display"], "!important"), d["visibility"]
+	return display != "" && display != "none" && !strings.Contains(display, "var(") || strings.HasPrefix(visibility, "visible")
 }
 
 // shown reports whether a rule of the stylesheets shows n, which rule
