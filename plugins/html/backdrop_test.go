@@ -128,13 +128,22 @@ func TestTextColouredAsBehind(t *testing.T) {
 		{"a custom property of another colour", `:root { --ink: #222 }`, ` bgcolor="#fff"`, `<p style="color: var(--ink)">W</p>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body`+tc.body+`><article>`+
-				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
-				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
-			removeHidden(root)
-			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+			if gone := wordRemoved(t, `<style>`+tc.sheet+`</style>`, tc.body, tc.element); gone != tc.gone {
 				t.Errorf("removed = %v, want %v", gone, tc.gone)
 			}
 		})
 	}
+}
+
+// wordRemoved builds a page of an article with head in its <head> (a
+// <style> and the like), bodyAttrs on its <body> and element after the
+// article's paragraph, its text W written THE-WORD, removes what readers
+// cannot see, and reports whether THE-WORD went.
+func wordRemoved(t *testing.T, head, bodyAttrs, element string) bool {
+	t.Helper()
+	root := parsePage(t, `<html><head>`+head+`</head><body`+bodyAttrs+`><article>`+
+		`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
+		strings.ReplaceAll(element, ">W<", ">THE-WORD<")+`</article></body></html>`)
+	removeHidden(root)
+	return !strings.Contains(textOfNode(root), "THE-WORD")
 }

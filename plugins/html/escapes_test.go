@@ -1,9 +1,6 @@
 package html
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestEscapedDeclarationsHide: declarations written with CSS escapes hide
 // as the same declarations written plainly do, in a style or a rule of
@@ -26,11 +23,7 @@ func TestEscapedDeclarationsHide(t *testing.T) {
 		{"an escape that spells another property", `.x { d\69 splay: block }`, `<p class="x">W</p>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body><article>`+
-				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
-				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
-			removeHidden(root)
-			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+			if gone := wordRemoved(t, `<style>`+tc.sheet+`</style>`, "", tc.element); gone != tc.gone {
 				t.Errorf("removed = %v, want %v", gone, tc.gone)
 			}
 		})
@@ -56,10 +49,7 @@ func TestStyleElementsAsBrowsersApplyThem(t *testing.T) {
 		{"media that are no query", `<style media="x{} .x{display:none} @media y">.y { color: red }</style>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, `<html><head>`+tc.style+`</head><body><article>`+
-				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p><p class="x">THE-WORD</p></article></body></html>`)
-			removeHidden(root)
-			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+			if gone := wordRemoved(t, tc.style, "", `<p class="x">W</p>`); gone != tc.gone {
 				t.Errorf("removed = %v, want %v", gone, tc.gone)
 			}
 		})

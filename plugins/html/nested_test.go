@@ -1,9 +1,6 @@
 package html
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestNestedRulesKeepTheirParents: a rule with rules nested in it keeps
 // its own declarations, before and after them; its nested rules are
@@ -21,11 +18,7 @@ func TestNestedRulesKeepTheirParents(t *testing.T) {
 		{"the parent's declarations reach only the parent", `.w { color: red; & .y { display: none } }`, `<div class="w"><p>W</p></div>`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body><article>`+
-				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
-				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
-			removeHidden(root)
-			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+			if gone := wordRemoved(t, `<style>`+tc.sheet+`</style>`, "", tc.element); gone != tc.gone {
 				t.Errorf("removed = %v, want %v", gone, tc.gone)
 			}
 		})

@@ -1,9 +1,6 @@
 package html
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestStyleShowsWhatARuleFolds: an element's own style outranks a rule of
 // the stylesheet that folds it, unless the rule is !important: a page
@@ -20,11 +17,7 @@ func TestStyleShowsWhatARuleFolds(t *testing.T) {
 		{"a style of another property", `.x { display: none }`, `<p class="x" style="color: red">W</p>`, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := parsePage(t, `<html><head><style>`+tc.sheet+`</style></head><body><article>`+
-				`<p>`+strings.Repeat("Visible words a reader sees. ", 20)+`</p>`+
-				strings.ReplaceAll(tc.element, ">W<", ">THE-WORD<")+`</article></body></html>`)
-			removeHidden(root)
-			if gone := !strings.Contains(textOfNode(root), "THE-WORD"); gone != tc.gone {
+			if gone := wordRemoved(t, `<style>`+tc.sheet+`</style>`, "", tc.element); gone != tc.gone {
 				t.Errorf("removed = %v, want %v", gone, tc.gone)
 			}
 		})
