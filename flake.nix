@@ -11,7 +11,7 @@
       goFor = pkgs: pkgs.go_1_26 or pkgs.go;
       # The NAR hash of `go mod vendor`'s output; make nix-check fails when
       # go.sum, or the plugin SDK vendored from plugins/sdk, moves without it.
-      vendorHash = "sha256-cbEaIlMvBrNMKaJREFacemAStvJktYkRFrTxVw9YzvI=";
+      vendorHash = "sha256-Jmn/5Yh+rFa93bp7HVEm9stlehqhj8TRZadmG5qo0nw=";
       version = self.shortRev or self.dirtyShortRev or "dev";
       # sift_build_info's revision label.
       revision = self.rev or self.dirtyRev or "unknown";
