@@ -68,9 +68,6 @@ func canonicalColor(c string) string {
 		h, okH := hue(args[0])
 		s, okS := channel(args[1], 100)
 		l, okL := channel(args[2], 100)
-		if args[0] == "none" {
-			h, okH = 0, true
-		}
 		if !okH || !okS || !okL {
 			return c
 		}
@@ -78,12 +75,7 @@ func canonicalColor(c string) string {
 	default:
 		return c
 	}
-	var b strings.Builder
-	b.WriteByte('#')
-	for _, v := range rgb {
-		b.WriteString(strconv.FormatInt(int64(math.Round(v*255))|0x100, 16)[1:])
-	}
-	return b.String()
+	return colorful.Color{R: rgb[0], G: rgb[1], B: rgb[2]}.Clamped().Hex()
 }
 
 // canonicalHex writes #rgb, #rgba, #rrggbb and #rrggbbaa of full alpha
@@ -165,6 +157,9 @@ func opaqueHex(c string) (colorful.Color, bool) {
 	return col, err == nil
 }
 
+// opaqueColour reads any colour canonicalColor reads as opaque.
+func opaqueColour(s string) (colorful.Color, bool) { return opaqueHex(canonicalColor(s)) }
+
 // over lays the translucent colour c, as canonicalColor leaves it, over
 // the opaque back: what a reader sees.
 func over(c string, back colorful.Color) (colorful.Color, bool) {
@@ -203,7 +198,7 @@ func translucent(c string) (colorful.Color, float64, bool) {
 		}
 	}
 	a, ok := fraction(alpha, 1)
-	col, okSolid := opaqueHex(canonicalColor(solid))
+	col, okSolid := opaqueColour(solid)
 	return col, a, ok && okSolid
 }
 
@@ -223,17 +218,8 @@ func luminance(c colorful.Color) float64 {
 // value, a percentage or "none" (nothing), as a fraction of its full
 // value, clamped as browsers clamp it: rgb(300 300 300) is white.
 func channel(s string, max float64) (float64, bool) {
-	if s == "none" {
-		return 0, true
-	}
-	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
-	if err != nil {
-		return 0, false
-	}
-	if !strings.HasSuffix(s, "%") {
-		v = v / max * 100
-	}
-	return math.Max(0, math.Min(v/100, 1)), true
+	v, ok := amount(s, max)
+	return math.Max(0, math.Min(v/max, 1)), ok
 }
 
 // fraction reads a channel, a number of at most max or a percentage, as a

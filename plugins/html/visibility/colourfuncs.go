@@ -81,22 +81,32 @@ func component(name string, i int, s string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	if s == "none" {
-		return 0, true
-	}
 	if scales[i] == 0 {
 		return hue(s)
 	}
+	return amount(s, scales[i])
+}
+
+// amount reads a component: a number, a percentage of full, or "none"
+// (nothing).
+func amount(s string, full float64) (float64, bool) {
+	if s == "none" {
+		return 0, true
+	}
 	if pct, ok := strings.CutSuffix(s, "%"); ok {
 		v, err := strconv.ParseFloat(pct, 64)
-		return v / 100 * scales[i], err == nil
+		return v / 100 * full, err == nil
 	}
 	v, err := strconv.ParseFloat(s, 64)
 	return v, err == nil
 }
 
-// hue reads an angle in degrees: a number, or deg, rad, grad or turn.
+// hue reads an angle in degrees: a number, or deg, rad, grad or turn;
+// "none" is 0.
 func hue(s string) (float64, bool) {
+	if s == "none" {
+		return 0, true
+	}
 	for _, u := range angleUnits { // grad before rad, which ends it
 		if v, ok := strings.CutSuffix(s, u.name); ok {
 			x, err := strconv.ParseFloat(v, 64)
@@ -164,21 +174,11 @@ func polarToRect(c, h float64) (float64, float64) {
 func predefinedColour(space string, parts []string) (colorful.Color, bool) {
 	var v [3]float64
 	for i, p := range parts {
-		switch {
-		case p == "none":
-		case strings.HasSuffix(p, "%"):
-			x, err := strconv.ParseFloat(strings.TrimSuffix(p, "%"), 64)
-			if err != nil {
-				return colorful.Color{}, false
-			}
-			v[i] = x / 100
-		default:
-			x, err := strconv.ParseFloat(p, 64)
-			if err != nil {
-				return colorful.Color{}, false
-			}
-			v[i] = x
+		x, ok := amount(p, 1)
+		if !ok {
+			return colorful.Color{}, false
 		}
+		v[i] = x
 	}
 	switch space {
 	case "srgb":

@@ -72,16 +72,6 @@ func mixItem(item string) (colorful.Color, float64, bool) {
 	return c, pct, ok
 }
 
-// opaqueColour reads any colour canonicalColor reads as opaque.
-func opaqueColour(s string) (colorful.Color, bool) {
-	hex := canonicalColor(s)
-	if len(hex) != 7 || hex[0] != '#' {
-		return colorful.Color{}, false
-	}
-	c, err := colorful.Hex(hex)
-	return c, err == nil
-}
-
 // mixIn mixes a and b in space, t of b.
 func mixIn(space string, a, b colorful.Color, t float64) colorful.Color {
 	lerp := func(x, y float64) float64 { return x + (y-x)*t }

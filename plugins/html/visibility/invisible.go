@@ -167,19 +167,7 @@ func closingParen(s string, from int) int {
 // leaves in a custom property's raw text (":root { --h: none !important }"
 // read as "none!important" hid nothing).
 func customValue(raw string) string {
-	for {
-		open := strings.Index(raw, "/*")
-		if open < 0 {
-			break
-		}
-		shut := strings.Index(raw[open+2:], "*/")
-		if shut < 0 {
-			raw = raw[:open]
-			break
-		}
-		raw = raw[:open] + raw[open+2+shut+2:]
-	}
-	raw = strings.TrimSpace(raw)
+	raw = strings.TrimSpace(withoutComments(raw))
 	if i := strings.LastIndexByte(raw, '!'); i >= 0 && strings.EqualFold(strings.TrimSpace(raw[i+1:]), "important") {
 		raw = strings.TrimSpace(raw[:i])
 	}

@@ -427,7 +427,7 @@ func (r *Rules) hides(n *html.Node) (found int, folds bool) {
 // style they wrote on what they opened.
 func styleShows(n *html.Node) bool {
 	style := dom.Attr(n, "style")
-	if !strings.Contains(asciiLower(style), "display") && !strings.Contains(asciiLower(style), "visibility") {
+	if lower := asciiLower(style); !strings.Contains(lower, "display") && !strings.Contains(lower, "visibility") {
 		return false
 	}
 	d := Declarations(style)
@@ -643,25 +643,6 @@ func wordOffsets(text, word string) []int {
 	}
 }
 
-// enclosing returns the offset of the "{" whose block holds offset i,
-// past the blocks that open and close before i (a declaration after a
-// nested rule), or -1.
-func enclosing(text string, i int) int {
-	depth := 0
-	for j := i - 1; j >= 0; j-- {
-		switch text[j] {
-		case '}':
-			depth++
-		case '{':
-			if depth == 0 {
-				return j
-			}
-			depth--
-		}
-	}
-	return -1
-}
-
 // closing returns the offset just past the "}" that closes the block
 // text opens at open, or len(text) when it does not close.
 func closing(text string, open int) int {
@@ -684,27 +665,34 @@ func closing(text string, open int) int {
 // clipRules finds its rules: reading only those keeps the cost of large
 // stylesheets down.
 func ruleSpans(text string, hints []int) [][2]int {
-	// A rule ends where its block closes, past the rules nested in it
-	// (".w { display: none; & .y { color: red } }": its first "}" closed
-	// the nested rule, and the rule was read as "& .y").
+	// One pass forward over the braces, the hints in order: a rule ends
+	// where its block closes, past the rules nested in it (".w { display:
+	// none; & .y { color: red } }": its first "}" closed the nested rule,
+	// and the rule was read as "& .y"), and a declaration after a nested
+	// rule is in its parent's block.
 	var spans [][2]int
-	depth, counted := 0, 0 // braces open at offset counted
-	shut := 0
+	var open []int // the "{" open at pos, outermost first
+	pos, shut := 0, 0
 	for _, i := range hints {
 		if i < shut {
 			continue // in the rule just taken
 		}
-		open := enclosing(text, i)
-		shut = closing(text, max(open, 0))
-		if open < counted {
-			continue
+		for ; pos < i; pos++ {
+			switch text[pos] {
+			case '{':
+				open = append(open, pos)
+			case '}':
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			}
 		}
-		depth += strings.Count(text[counted:open], "{") - strings.Count(text[counted:open], "}")
-		counted = open
-		if depth == 0 {
-			start := strings.LastIndexAny(text[:open], "{};") + 1
-			spans = append(spans, [2]int{start, shut})
+		if len(open) != 1 {
+			continue // outside any rule, or in an at-rule's or a nested one
 		}
+		shut = closing(text, open[0])
+		start := strings.LastIndexAny(text[:open[0]], "{};") + 1
+		spans = append(spans, [2]int{start, shut})
 	}
 	return spans
 }
@@ -722,7 +710,7 @@ func invisibleSelectors(d declared) []sheetRule {
 		return nil
 	}
 	var rules []sheetRule
-	for _, text := range append(d.selectors[:len(d.selectors):len(d.selectors)], d.relaxed...) {
+	for _, text := range slices.Concat(d.selectors, d.relaxed) {
 		if sel, ok := parseSelector(text); ok {
 			rules = append(rules, sheetRule{sel: sel, precedence: precedence{important: d.important, spec: sel.Specificity(), order: d.order}, folds: folds, subject: subjectNames(text), written: written,
 				byColour: hidden && byColourAlone(d.decls)})
